@@ -1,0 +1,65 @@
+/** `wharf build` and `wharf check`: compile, print diagnostics, write or compare generated/. */
+import path from 'node:path';
+import { formatDiagnostic, type Diagnostic } from '../diagnostics.js';
+import { diffOutputs, isClean } from '../output-tree.js';
+import { compile, type CompileResult } from '../pipeline.js';
+import { writeOutputs } from '../write.js';
+
+export interface Printer {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export const consolePrinter: Printer = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+export function printDiagnostics(diagnostics: readonly Diagnostic[], print: Printer): void {
+  for (const d of diagnostics) print.err(formatDiagnostic(d));
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  if (diagnostics.length) print.err(`${errors} error(s), ${warnings} warning(s)`);
+}
+
+export function generatedDir(root: string): string {
+  return path.join(root, 'generated');
+}
+
+/** Compile and write. Returns the result (outputs null = failed, nothing written). */
+export async function runBuild(root: string, print: Printer, docs = true): Promise<CompileResult> {
+  const started = performance.now();
+  const result = await compile({ root, docs });
+  printDiagnostics(result.diagnostics, print);
+  if (!result.outputs) {
+    print.err('Build failed: nothing was written to generated/.');
+    return result;
+  }
+  const report = await writeOutputs(generatedDir(root), result.outputs, result.owns);
+  const ms = Math.round(performance.now() - started);
+  print.out(
+    `Compiled ${result.models?.length ?? 0} endpoints into generated/ in ${ms} ms ` +
+      `(${report.written.length} file(s) written, ${report.removed.length} removed).`,
+  );
+  return result;
+}
+
+/** Compile in memory; fail on any error diagnostic or when generated/ differs from a fresh build. */
+export async function runCheck(root: string, print: Printer): Promise<number> {
+  const result = await compile({ root, mode: 'check' });
+  printDiagnostics(result.diagnostics, print);
+  if (result.diagnostics.some((d) => d.severity === 'error') || !result.outputs) {
+    print.err('Check failed: the configuration has errors.');
+    return 1;
+  }
+  const drift = await diffOutputs(generatedDir(root), result.outputs, result.owns);
+  if (!isClean(drift)) {
+    for (const f of drift.changed) print.err(`generated/${f}: differs from a fresh build`);
+    for (const f of drift.missing) print.err(`generated/${f}: missing`);
+    for (const f of drift.stale) print.err(`generated/${f}: stale (no longer produced)`);
+    print.err('Check failed: generated/ is stale. Run `npm run build` and commit the result.');
+    return 1;
+  }
+  print.out(`Check passed: ${result.models?.length ?? 0} endpoints, generated/ is up to date.`);
+  return 0;
+}

@@ -1,0 +1,92 @@
+/**
+ * Stage 1: find every endpoints/<TypeFolder>/[namespace folders/]<Name>/entity.json.
+ * Pure over the file system listing; reads no file contents.
+ */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Diagnostic } from './diagnostics.js';
+import { TYPE_FOLDERS, type DiscoveredEntity, type TypeFolder } from './stages.js';
+
+export const ENTITY_FILE = 'entity.json';
+
+export interface DiscoverResult {
+  readonly entities: DiscoveredEntity[];
+  readonly diagnostics: Diagnostic[];
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+function fileDiagnostic(file: string, code: string, message: string, hint?: string): Diagnostic {
+  return { severity: 'warning', code, file, line: 0, column: 0, pointer: '', message, ...(hint ? { hint } : {}) };
+}
+
+async function listDir(dir: string) {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/** Depth-first walk of one type folder; `folders` are the directories above the current one. */
+async function walk(
+  root: string,
+  typeFolder: TypeFolder,
+  dir: string,
+  folders: string[],
+  out: DiscoveredEntity[],
+): Promise<void> {
+  const entries = (await listDir(dir)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (folders.length > 0 && entries.some((e) => e.isFile() && e.name === ENTITY_FILE)) {
+    const absolutePath = path.join(dir, ENTITY_FILE);
+    out.push({
+      file: toPosix(path.relative(root, absolutePath)),
+      absolutePath,
+      typeFolder,
+      folders: folders.slice(0, -1),
+      name: folders[folders.length - 1] as string,
+    });
+  }
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    await walk(root, typeFolder, path.join(dir, entry.name), [...folders, entry.name], out);
+  }
+}
+
+export async function discover(root: string, endpointsDir = 'endpoints'): Promise<DiscoverResult> {
+  const base = path.join(root, endpointsDir);
+  const diagnostics: Diagnostic[] = [];
+  const entities: DiscoveredEntity[] = [];
+  const top = (await listDir(base)).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const entry of top) {
+    const rel = toPosix(path.join(endpointsDir, entry.name));
+    if (!entry.isDirectory()) {
+      if (entry.name === ENTITY_FILE) {
+        diagnostics.push(fileDiagnostic(rel, 'misplaced-entity', 'entity.json must be inside a type folder and an endpoint folder', 'Move it to endpoints/SQL/<Name>/entity.json (or Proxy, Static, Files, Webhooks).'));
+      }
+      continue;
+    }
+    if (entry.name.startsWith('.')) continue;
+    const typeFolder = TYPE_FOLDERS.find((t) => t === entry.name);
+    if (!typeFolder) {
+      const near = TYPE_FOLDERS.find((t) => t.toLowerCase() === entry.name.toLowerCase());
+      diagnostics.push(
+        fileDiagnostic(
+          rel,
+          'unknown-type-folder',
+          `Folder '${entry.name}' is not an endpoint type folder; its files are ignored`,
+          near ? `Did you mean '${near}'? Type folders are case-sensitive.` : `Type folders are ${TYPE_FOLDERS.join(', ')}.`,
+        ),
+      );
+      continue;
+    }
+    if ((await listDir(path.join(base, entry.name))).some((e) => e.isFile() && e.name === ENTITY_FILE)) {
+      diagnostics.push(fileDiagnostic(`${rel}/${ENTITY_FILE}`, 'misplaced-entity', 'entity.json directly inside a type folder has no endpoint name; it is ignored', `Move it to ${rel}/<Name>/entity.json.`));
+    }
+    await walk(root, typeFolder, path.join(base, entry.name), [], entities);
+  }
+  entities.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return { entities, diagnostics };
+}

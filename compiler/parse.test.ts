@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { parseEntity, pointerSegments } from './parse.js';
+import type { DiscoveredEntity } from './stages.js';
+
+const source: DiscoveredEntity = {
+  file: 'endpoints/SQL/X/entity.json',
+  absolutePath: '/abs/endpoints/SQL/X/entity.json',
+  typeFolder: 'SQL',
+  folders: [],
+  name: 'X',
+};
+
+const text = `{
+  "DatabaseObjectName": "Products",
+  "AllowedColumns": [
+    "Id",
+    "Name;Title"
+  ],
+  "Documentation": { "MethodDescriptions": { "GET": "x" } }
+}`;
+
+describe('parseEntity', () => {
+  it('parses a valid object and locates pointers', () => {
+    const { entity, diagnostics } = parseEntity(source, text);
+    expect(diagnostics).toEqual([]);
+    expect(entity.value).toEqual({
+      DatabaseObjectName: 'Products',
+      AllowedColumns: ['Id', 'Name;Title'],
+      Documentation: { MethodDescriptions: { GET: 'x' } },
+    });
+    const cases: [string, { line: number; column: number }][] = [
+      ['', { line: 1, column: 1 }],
+      ['/DatabaseObjectName', { line: 2, column: 25 }],
+      ['/AllowedColumns/1', { line: 5, column: 5 }],
+      ['/Documentation/MethodDescriptions/GET', { line: 7, column: 53 }],
+      // missing property: closest existing parent
+      ['/Documentation/TagDescription', { line: 7, column: 20 }],
+      ['/AllowedColumns/9', { line: 3, column: 21 }],
+    ];
+    for (const [pointer, want] of cases) expect(entity.locate(pointer), pointer).toEqual(want);
+    expect(entity.locateKey('/AllowedColumns')).toEqual({ line: 3, column: 3 });
+  });
+
+  it.each([
+    ['trailing comma', '{\n  "A": 1,\n}', 3, 1, 'Property name expected'],
+    ['comment', '{\n  // no\n  "A": 1\n}', 2, 3, 'Comments are not allowed in JSON'],
+    ['missing comma', '{\n  "A": 1\n  "B": 2\n}', 3, 3, "',' expected"],
+    ['unterminated (points at the string start)', '{ "A": "x }', 1, 8, 'Unterminated string'],
+  ])('reports %s with line and column', (_name, body, line, column, text) => {
+    const { entity, diagnostics } = parseEntity(source, body);
+    expect(entity.value).toBeUndefined();
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ code: 'json-syntax', severity: 'error', line, column });
+    expect(diagnostics[0]?.message).toContain(text);
+    expect(diagnostics[0]?.message).toContain(`line ${line}, column ${column}`);
+  });
+
+  it('rejects a document that is not an object', () => {
+    const { diagnostics } = parseEntity(source, '[1, 2]');
+    expect(diagnostics.map((d) => d.message)).toEqual(['entity.json must contain a JSON object']);
+  });
+
+  it('ignores a byte order mark', () => {
+    expect(parseEntity(source, '\ufeff{"A":1}').entity.value).toEqual({ A: 1 });
+  });
+
+  it('unescapes pointer segments', () => {
+    expect(pointerSegments('/a~1b/c~0d/0')).toEqual(['a/b', 'c~d', '0']);
+  });
+});

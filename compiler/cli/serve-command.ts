@@ -1,0 +1,70 @@
+/**
+ * `wharf start` serves generated/; `wharf dev` also watches the sources, rebuilds, and asks the
+ * running server to swap in each good build (a failed build keeps the last good one serving).
+ */
+import path from 'node:path';
+import { startServer, type StartedServer } from '../../runtime/start.js';
+import { watchSources } from '../watch.js';
+import type { CliArgs } from './args.js';
+import { generatedDir, runBuild, type Printer } from './build-command.js';
+import { WATCHED_FOLDERS } from './watch-command.js';
+
+export async function serve(args: CliArgs): Promise<StartedServer> {
+  return startServer({
+    generatedDir: generatedDir(args.root),
+    environmentsDir: path.join(args.root, 'environments'),
+    ...(args.port !== undefined ? { port: args.port } : {}),
+    ...(args.host !== undefined ? { host: args.host } : {}),
+  });
+}
+
+export function banner(server: StartedServer): string[] {
+  const { url, app } = server;
+  const table = app.wharf.routes.current;
+  const env = app.wharf.settings.server.environment.allowedEnvironments?.[0] ?? '<env>';
+  return [
+    `Wharf is serving ${table.size} endpoints on ${url}`,
+    `  API reference  ${url}/docs`,
+    `  OpenAPI        ${url}/openapi.json`,
+    `  Liveness       ${url}/health/live`,
+    `  Try            curl '${url}/api/${env}/Inventory/Products?$top=5'`,
+  ];
+}
+
+function waitForSignal(server: StartedServer): Promise<number> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      void server.close().then(() => resolve(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+export async function runStart(args: CliArgs, print: Printer): Promise<number> {
+  const server = await serve(args);
+  for (const line of banner(server)) print.out(line);
+  return waitForSignal(server);
+}
+
+export async function runDev(args: CliArgs, print: Printer): Promise<number> {
+  const first = await runBuild(args.root, print, args.docs);
+  if (!first.outputs) print.err('Starting with the generated/ already on disk.');
+  const server = await serve(args);
+  for (const line of banner(server)) print.out(line);
+  const folders = args.docs ? [...WATCHED_FOLDERS, 'docs'] : [...WATCHED_FOLDERS];
+  const watcher = watchSources(args.root, folders, async (changed) => {
+    const docsChanged = changed.some((f) => f.startsWith('docs/'));
+    const result = await runBuild(args.root, print, args.docs && docsChanged);
+    if (!result.outputs) {
+      print.err('Keeping the last good build serving.');
+      return;
+    }
+    const reload = await server.app.wharf.reload();
+    print.out(reload.ok ? `Reloaded: ${reload.endpoints} endpoints.` : `Reload failed, keeping the last good build: ${reload.error}`);
+  });
+  print.out(`Watching ${folders.join(', ')}; saved changes are served without a restart.`);
+  const code = await waitForSignal(server);
+  await watcher.close();
+  return code;
+}

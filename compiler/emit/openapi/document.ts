@@ -1,0 +1,129 @@
+/**
+ * generated/openapi.json: an OpenAPI 3.2 document of the visible endpoints, built at compile time
+ * from the models with openapi3-ts. QUERY is the 3.2 `query` operation; MERGE, not an OpenAPI
+ * method, goes under the path item's `additionalOperations`. Written as canonical JSON (sorted
+ * keys, so sorted paths), with no timestamps, absolute paths or package version.
+ */
+import { OpenApiBuilder } from 'openapi3-ts/oas32';
+import type { OpenAPIObject, OperationObject, PathItemObject } from 'openapi3-ts/oas32';
+import { GENERATED_FILES } from '../../../runtime/contract/index.js';
+import type { EndpointModel, HttpMethod } from '../../../runtime/contract/index.js';
+import type { OutputFile } from '../../stages.js';
+import { canonicalJson } from '../canonical-json.js';
+import { sortById } from '../sort.js';
+import { buildComponents, ENV_PARAMETER, ref } from './components.js';
+import { compositeOperations } from './composite-operations.js';
+import { filesOperations } from './files-operations.js';
+import type { KindOperations, OperationSpec } from './operation-spec.js';
+import { proxyOperations } from './proxy-operations.js';
+import { sqlOperations } from './sql-operations.js';
+import { staticOperations } from './static-operations.js';
+import { planTags } from './tags.js';
+import { webhookOperations } from './webhook-operations.js';
+
+export const OPENAPI_VERSION = '3.2.0';
+/**
+ * The document's own version. Fixed rather than the package version: the document changes only
+ * when endpoints change, and a release bump must not produce a generated/ diff.
+ */
+export const API_VERSION = '1.0.0';
+
+const FIXED_METHODS: Partial<Record<HttpMethod, 'get' | 'put' | 'post' | 'delete' | 'patch' | 'query'>> = {
+  GET: 'get',
+  PUT: 'put',
+  POST: 'post',
+  DELETE: 'delete',
+  PATCH: 'patch',
+  QUERY: 'query',
+};
+
+export function emitOpenApi(models: readonly EndpointModel[]): OutputFile[] {
+  return [{ path: GENERATED_FILES.openapi, content: canonicalJson(buildOpenApi(models)) }];
+}
+
+export function buildOpenApi(models: readonly EndpointModel[]): OpenAPIObject {
+  const visible = sortById(models).filter((m) => !m.hidden);
+  const tags = planTags(visible);
+  const builder = OpenApiBuilder.create({
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: 'Wharf API',
+      version: API_VERSION,
+      description: 'Data API of the Wharf gateway: the configured endpoints under `/api/{env}/`.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    tags: tags.tags,
+    paths: {},
+    components: buildComponents(),
+  });
+  const paths: Record<string, PathItemObject> = {};
+  const operationIds = new Set<string>();
+  for (const model of visible) {
+    const { operations, schemas } = operationsOf(model);
+    for (const [name, schema] of Object.entries(schemas)) {
+      if (builder.rootDoc.components?.schemas?.[name] !== undefined) throw new Error(`openapi: two endpoints define the schema '${name}'`);
+      builder.addSchema(name, schema);
+    }
+    for (const spec of operations) {
+      const item = (paths[spec.path] ??= { parameters: [ref('parameters', ENV_PARAMETER), ...spec.pathParameters] });
+      place(item, spec, finishOperation(model, spec, tags.tagOf(model), operationIds));
+    }
+  }
+  for (const [path, item] of Object.entries(paths)) builder.addPath(path, item);
+  return builder.getSpec();
+}
+
+function operationsOf(model: EndpointModel): KindOperations {
+  switch (model.kind) {
+    case 'sql':
+      return sqlOperations(model);
+    case 'proxy':
+      return proxyOperations(model);
+    case 'static':
+      return staticOperations(model);
+    case 'composite':
+      return compositeOperations(model);
+    case 'webhook':
+      return webhookOperations(model);
+    case 'files':
+      return filesOperations(model);
+  }
+}
+
+/** The parts every operation shares: tag, summary, description, operationId, deprecated. */
+function finishOperation(model: EndpointModel, spec: OperationSpec, tag: string, used: Set<string>): OperationObject {
+  const description = [
+    model.documentation.methodDescriptions[spec.method],
+    ...spec.notes,
+    model.enabled ? undefined : 'This endpoint is currently disabled: calls receive 503 with `Retry-After`.',
+  ].filter((text): text is string => text !== undefined && text !== '');
+  const operation: OperationObject = {
+    ...spec.operation,
+    tags: [tag],
+    summary: spec.variant === null ? model.displayName : `${model.displayName}: ${spec.variant.label}`,
+    operationId: operationId(model, spec, used),
+  };
+  if (description.length > 0) operation.description = description.join('\n\n');
+  if (model.deprecated) operation.deprecated = true;
+  return operation;
+}
+
+/** `get_Inventory_Products`, `get_Inventory_Products_byId`; a clash (two kinds, one path) adds the kind. */
+function operationId(model: EndpointModel, spec: OperationSpec, used: Set<string>): string {
+  const base = [spec.method.toLowerCase(), model.routePath.replace(/[^A-Za-z0-9]/g, '_'), spec.variant?.id]
+    .filter((part) => part !== undefined && part !== null)
+    .join('_');
+  const id = used.has(base) ? `${base}_${model.kind}` : base;
+  if (used.has(id)) throw new Error(`openapi: duplicate operationId '${id}' (${model.id})`);
+  used.add(id);
+  return id;
+}
+
+function place(item: PathItemObject, spec: OperationSpec, operation: OperationObject): void {
+  const key = FIXED_METHODS[spec.method];
+  const taken = key === undefined ? item.additionalOperations?.[spec.method] : item[key];
+  if (taken !== undefined) throw new Error(`openapi: two operations for ${spec.method} ${spec.path}`);
+  if (key !== undefined) item[key] = operation;
+  else item.additionalOperations = { ...item.additionalOperations, [spec.method]: operation };
+}

@@ -1,0 +1,73 @@
+/**
+ * What a per-kind operation builder hands document.ts: operations keyed by path and method,
+ * without the parts every operation shares (tags, summary, operationId, deprecated, 429),
+ * which document.ts adds in one place.
+ */
+import type {
+  MediaTypeObject,
+  OperationObject,
+  ParameterObject,
+  ReferenceObject,
+  RequestBodyObject,
+  ResponseObject,
+  SchemaObject,
+} from 'openapi3-ts/oas32';
+import type { EndpointModel, HttpMethod } from '../../../runtime/contract/index.js';
+import { ODATA_PARAMETERS, ref } from './components.js';
+import type { ODataParameter } from './components.js';
+
+export interface OperationSpec {
+  /** Full path template, e.g. `/api/{env}/Inventory/Products/{id}`. */
+  readonly path: string;
+  /** Path parameters other than `env`, in template order (shared by all operations of the path). */
+  readonly pathParameters: readonly ParameterObject[];
+  readonly method: HttpMethod;
+  /**
+   * Distinguishes operations of one endpoint: `id` is the operationId suffix (null: none),
+   * `label` is appended to the summary (`Invoices: download`).
+   */
+  readonly variant: { readonly id: string | null; readonly label: string } | null;
+  /** Facts appended to the description (after MethodDescriptions), e.g. allowed extensions. */
+  readonly notes: readonly string[];
+  readonly operation: OperationObject;
+}
+
+export interface KindOperations {
+  readonly operations: readonly OperationSpec[];
+  /** Per-endpoint component schemas (name -> schema), e.g. `Inventory.Products.Item`. */
+  readonly schemas: Readonly<Record<string, SchemaObject>>;
+}
+
+export const BY_ID = { id: 'byId', label: 'by id' } as const;
+
+export function basePath(model: EndpointModel): string {
+  return `/api/{env}/${model.routePath}`;
+}
+
+/** Name prefix for an endpoint's component schemas: `Inventory/Products` -> `Inventory.Products`. */
+export function schemaPrefix(model: EndpointModel): string {
+  return model.routePath.replace(/\//g, '.').replace(/[^A-Za-z0-9._-]/g, '_');
+}
+
+export function pathParameter(name: string, description: string, schema: SchemaObject = { type: 'string' }): ParameterObject {
+  return { name, in: 'path', required: true, description, schema };
+}
+
+export function odataParameters(names: readonly ODataParameter[]): ReferenceObject[] {
+  return names.filter((n) => n in ODATA_PARAMETERS).map((n) => ref('parameters', n));
+}
+
+export function content(mediaType: string, schema: SchemaObject | ReferenceObject | undefined): Record<string, MediaTypeObject> {
+  return { [mediaType]: schema === undefined ? {} : { schema } };
+}
+
+export function jsonBody(schema: SchemaObject | ReferenceObject, description?: string): RequestBodyObject {
+  return { required: true, content: content('application/json', schema), ...(description ? { description } : {}) };
+}
+
+export function jsonResponse(description: string, schema: SchemaObject | ReferenceObject): ResponseObject {
+  return { description, content: content('application/json', schema) };
+}
+
+/** Where the OData options apply (spec: OData query parameters). */
+export const ODATA_READ: readonly ODataParameter[] = ['Select', 'Filter', 'OrderBy', 'Top', 'Skip', 'Count'];

@@ -1,0 +1,69 @@
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import type { EndpointModel, SqlEndpoint } from '../../runtime/contract/index.js';
+import { byCategory, countries, customers, invoices, products, shipments } from './__golden__/models.js';
+import { buildRouteSchemas, itemSchema, listSchema, queryBodySchema, writeBodySchema } from './route-schemas.js';
+
+const ajv = new Ajv({ strict: true, allErrors: true });
+
+describe('buildRouteSchemas: which schemas an endpoint gets', () => {
+  const cases: [string, { given: EndpointModel; want: Record<'queryBody' | 'writeBody' | 'item' | 'list', boolean> }][] = [
+    ['SQL with every method', { given: products, want: { queryBody: true, writeBody: true, item: true, list: true } }],
+    ['SQL GET only', { given: customers, want: { queryBody: false, writeBody: false, item: true, list: true } }],
+    ['SQL with QUERY only added', { given: { ...customers, methods: ['GET', 'QUERY'] }, want: { queryBody: true, writeBody: false, item: true, list: true } }],
+    ['SQL with PATCH only as write', { given: { ...customers, methods: ['PATCH'] }, want: { queryBody: false, writeBody: true, item: true, list: true } }],
+    ['SQL DELETE needs no body', { given: { ...customers, methods: ['GET', 'DELETE'] }, want: { queryBody: false, writeBody: false, item: true, list: true } }],
+    ['Static with QUERY', { given: countries, want: { queryBody: true, writeBody: false, item: false, list: false } }],
+    ['Proxy passes bodies through', { given: shipments, want: { queryBody: false, writeBody: false, item: false, list: false } }],
+    ['Files', { given: invoices, want: { queryBody: false, writeBody: false, item: false, list: false } }],
+  ];
+  it.each(cases)('%s', (_name, { given, want }) => {
+    const schemas = buildRouteSchemas(given);
+    expect({
+      queryBody: schemas.queryBody !== null,
+      writeBody: schemas.writeBody !== null,
+      item: schemas.item !== null,
+      list: schemas.list !== null,
+    }).toEqual(want);
+  });
+});
+
+describe('itemSchema', () => {
+  const cases: [string, { given: SqlEndpoint; want: string[] }][] = [
+    ['aliases, Remove drops, Rename renames, relationship added', { given: products, want: ['ProductId', 'Name', 'UnitPrice', 'Category'] }],
+    ['Mask keeps the field', { given: customers, want: ['Id', 'Email'] }],
+    ['table-valued functions have no navigation properties', { given: { ...byCategory, relationships: products.relationships }, want: ['ProductId', 'Name'] }],
+    ['Remove wins over Rename', { given: { ...customers, responseTransforms: { remove: ['Email'], rename: { Email: 'Mail' }, mask: ['Email'] } }, want: ['Id'] }],
+  ];
+  it.each(cases)('%s', (_name, { given, want }) => {
+    expect(Object.keys(itemSchema(given).properties as object)).toEqual(want);
+  });
+
+  it('describes ToMany relationships as arrays', () => {
+    const model: SqlEndpoint = { ...products, relationships: [{ ...products.relationships[0]!, multiplicity: 'ToMany' }] };
+    expect((itemSchema(model).properties as Record<string, unknown>).Category).toMatchObject({ type: 'array' });
+  });
+});
+
+describe('the schemas validate what the spec says (Ajv, draft-07)', () => {
+  const list = ajv.compile(listSchema(itemSchema(products)));
+  const query = ajv.compile(queryBodySchema());
+  const write = ajv.compile(writeBodySchema(products));
+  const cases: [string, { validate: (v: unknown) => boolean; given: unknown; want: boolean }][] = [
+    ['list: last page', { validate: list, given: { success: true, count: 1, value: [{ ProductId: 1, Name: null }], nextLink: null }, want: true }],
+    ['list: next page', { validate: list, given: { success: true, count: 0, value: [], nextLink: '/api/dev/x?$top=1&$skip=1' }, want: true }],
+    ['list: success false', { validate: list, given: { success: false, count: 0, value: [], nextLink: null }, want: false }],
+    ['list: nextLink missing', { validate: list, given: { success: true, count: 0, value: [] }, want: false }],
+    ['list: row not an object', { validate: list, given: { success: true, count: 1, value: [3], nextLink: null }, want: false }],
+    ['query: all fields', { validate: query, given: { select: 'Name', filter: 'Price gt 1', orderby: 'Name', top: 1000, skip: 0 }, want: true }],
+    ['query: empty body', { validate: query, given: {}, want: true }],
+    ['query: top above 1000', { validate: query, given: { top: 1001 }, want: false }],
+    ['query: negative skip', { validate: query, given: { skip: -1 }, want: false }],
+    ['query: $-prefixed name', { validate: query, given: { $top: 1 }, want: false }],
+    ['write: exposed names', { validate: write, given: { Name: 'x', Price: 2 }, want: true }],
+    ['write: database name of an aliased column', { validate: write, given: { ProductName: 'x' }, want: false }],
+  ];
+  it.each(cases)('%s', (_name, { validate, given, want }) => {
+    expect(validate(given)).toBe(want);
+  });
+});

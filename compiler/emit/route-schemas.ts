@@ -1,0 +1,101 @@
+/**
+ * The JSON Schemas a route module carries (RouteSchemas). Written in the subset that means the
+ * same in draft-07 (what the runtime's Ajv compiles) and in JSON Schema 2020-12 (what OpenAPI 3.2
+ * uses), so openapi.json reuses them unchanged: `type` (also as an array), `properties`,
+ * `required`, `additionalProperties`, `items`, `enum`, `minimum`, `maximum`; no `$schema`.
+ */
+import type { EndpointModel, HttpMethod, JsonSchema, RouteSchemas, SqlEndpoint } from '../../runtime/contract/index.js';
+
+/** OData `$top` upper bound (spec: Limits). */
+export const MAX_TOP = 1000;
+
+const WRITE_METHODS: readonly HttpMethod[] = ['POST', 'PUT', 'PATCH', 'MERGE'];
+
+export function buildRouteSchemas(model: EndpointModel): RouteSchemas {
+  switch (model.kind) {
+    case 'sql':
+      return {
+        queryBody: allows(model, 'QUERY') ? queryBodySchema() : null,
+        writeBody: WRITE_METHODS.some((m) => allows(model, m)) ? writeBodySchema(model) : null,
+        item: itemSchema(model),
+        list: listSchema(itemSchema(model)),
+      };
+    case 'static':
+      return { queryBody: allows(model, 'QUERY') ? queryBodySchema() : null, writeBody: null, item: null, list: null };
+    case 'proxy':
+    case 'composite':
+    case 'webhook':
+    case 'files':
+      // Bodies pass through to an upstream, a flow or storage: the gateway does not shape them.
+      return { queryBody: null, writeBody: null, item: null, list: null };
+  }
+}
+
+function allows(model: EndpointModel, method: HttpMethod): boolean {
+  return model.methods.includes(method);
+}
+
+/** Body of a QUERY request: the OData options by their spec names (spec: QUERY body). */
+export function queryBodySchema(): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      select: { type: 'string', description: 'Comma-separated column names, as `$select`.' },
+      filter: { type: 'string', description: 'Filter expression, as `$filter`.' },
+      orderby: { type: 'string', description: 'Sort order, as `$orderby`.' },
+      top: { type: 'integer', minimum: 0, maximum: MAX_TOP, description: 'Page size, as `$top`.' },
+      skip: { type: 'integer', minimum: 0, description: 'Rows to skip, as `$skip`.' },
+    },
+  };
+}
+
+/** Body of a SQL write: only the exposed column names (aliases), nothing else. */
+export function writeBodySchema(model: SqlEndpoint): JsonSchema {
+  return { type: 'object', additionalProperties: false, properties: anyValueProperties(model.columns.map((c) => c.name)) };
+}
+
+/**
+ * One row as the client receives it: exposed names after the response transforms (`Remove`
+ * drops a field and wins over the others, `Rename` renames it, `Mask` keeps it), plus the
+ * `$expand` navigation properties of tables and views. Column types are not known at build
+ * time, so every property is any JSON value, null included. Extra properties stay allowed.
+ */
+export function itemSchema(model: SqlEndpoint): JsonSchema {
+  const { remove, rename } = model.responseTransforms;
+  const visible = (name: string): boolean => !remove.includes(name);
+  const shown = (name: string): string => rename[name] ?? name;
+  const properties: Record<string, JsonSchema> = anyValueProperties(model.columns.map((c) => c.name).filter(visible).map(shown));
+  if (model.objectType !== 'TableValuedFunction') {
+    for (const rel of model.relationships.filter((r) => visible(r.name))) {
+      properties[shown(rel.name)] =
+        rel.multiplicity === 'ToMany'
+          ? { type: 'array', items: { type: 'object' }, description: `Related rows, with \`$expand=${rel.name}\`.` }
+          : { type: ['object', 'null'], description: `Related row, with \`$expand=${rel.name}\`.` };
+    }
+  }
+  return { type: 'object', additionalProperties: true, properties };
+}
+
+/** The paginated envelope (spec: Paginated response envelope) around `item` (a schema or a `$ref`). */
+export function listSchema(item: JsonSchema | { readonly $ref: string }): JsonSchema {
+  return {
+    type: 'object',
+    required: ['success', 'count', 'value', 'nextLink'],
+    properties: {
+      success: { type: 'boolean', enum: [true] },
+      count: { type: 'integer', minimum: 0, description: 'Number of items in `value`.' },
+      value: { type: 'array', items: item },
+      nextLink: {
+        type: ['string', 'null'],
+        description: 'Relative URL of the next page (`$top`, `$skip`, `$orderby`); null on the last page.',
+      },
+    },
+  };
+}
+
+function anyValueProperties(names: readonly string[]): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const name of names) out[name] = {};
+  return out;
+}

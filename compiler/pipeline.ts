@@ -20,7 +20,7 @@ import { validate } from './validate/index.js';
  * Diagnostics whose endpoint is skipped instead of failing the build (spec: an endpoint claiming
  * a reserved namespace is skipped by the loader). `wharf check`, which CI runs, fails on them.
  */
-export const SKIP_CODES: ReadonlySet<string> = new Set(['namespace-reserved']);
+export const SKIP_CODES: ReadonlySet<string> = new Set(['namespace-reserved', 'endpoint-name-reserved']);
 
 export interface CompileOptions {
   readonly root: string;

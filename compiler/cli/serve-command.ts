@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { startServer, type StartedServer } from '../../runtime/start.js';
-import { watchSources } from '../watch.js';
+import { watchSources, type Watcher } from '../watch.js';
 import type { CliArgs } from './args.js';
 import { generatedDir, runBuild, type Printer } from './build-command.js';
 import { WATCHED_FOLDERS } from './watch-command.js';
@@ -47,11 +47,17 @@ export async function runStart(args: CliArgs, print: Printer): Promise<number> {
   return waitForSignal(server);
 }
 
-export async function runDev(args: CliArgs, print: Printer): Promise<number> {
+export interface DevSession {
+  readonly server: StartedServer;
+  readonly watcher: Watcher;
+  close(): Promise<void>;
+}
+
+/** Build, serve, watch; each good rebuild is swapped into the running server. */
+export async function startDev(args: CliArgs, print: Printer): Promise<DevSession> {
   const first = await runBuild(args.root, print, args.docs);
   if (!first.outputs) print.err('Starting with the generated/ already on disk.');
   const server = await serve(args);
-  for (const line of banner(server)) print.out(line);
   const folders = args.docs ? [...WATCHED_FOLDERS, 'docs'] : [...WATCHED_FOLDERS];
   const watcher = watchSources(args.root, folders, async (changed) => {
     const docsChanged = changed.some((f) => f.startsWith('docs/'));
@@ -64,7 +70,20 @@ export async function runDev(args: CliArgs, print: Printer): Promise<number> {
     print.out(reload.ok ? `Reloaded: ${reload.endpoints} endpoints.` : `Reload failed, keeping the last good build: ${reload.error}`);
   });
   print.out(`Watching ${folders.join(', ')}; saved changes are served without a restart.`);
-  const code = await waitForSignal(server);
-  await watcher.close();
+  return {
+    server,
+    watcher,
+    async close() {
+      await watcher.close();
+      await server.close();
+    },
+  };
+}
+
+export async function runDev(args: CliArgs, print: Printer): Promise<number> {
+  const session = await startDev(args, print);
+  for (const line of banner(session.server)) print.out(line);
+  const code = await waitForSignal(session.server);
+  await session.watcher.close();
   return code;
 }

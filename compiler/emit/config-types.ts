@@ -35,14 +35,27 @@ const STYLE = {
   useTabs: false,
 } as const;
 
+/**
+ * The output depends only on the schema files, and json-schema-to-typescript is the slowest
+ * emitter (~0.5 s), so watch mode reuses the last result while the schema texts are unchanged.
+ */
+let memo: { readonly key: string; readonly files: OutputFile[] } | null = null;
+
 export async function emitConfigTypes(root: string): Promise<OutputFile[]> {
   const schemasDir = join(root, 'schemas');
-  const files = (await readdir(schemasDir))
-    .filter((f) => f.endsWith(SCHEMA_SUFFIX) && f !== SHARED_SCHEMA)
-    .sort(compareCodeUnits);
+  const names = (await readdir(schemasDir)).filter((f) => f.endsWith(SCHEMA_SUFFIX)).sort(compareCodeUnits);
+  const texts = new Map<string, string>();
+  for (const name of names) texts.set(name, await readFile(join(schemasDir, name), 'utf8'));
+  const key = JSON.stringify([...texts]);
+  if (memo?.key !== key) memo = { key, files: await compileConfigTypes(schemasDir, texts) };
+  return memo.files;
+}
+
+async function compileConfigTypes(schemasDir: string, texts: ReadonlyMap<string, string>): Promise<OutputFile[]> {
+  const files = [...texts.keys()].filter((f) => f !== SHARED_SCHEMA);
   const definitions: Record<string, JSONSchema4> = {};
   for (const file of files) {
-    const { $schema: _dialect, $id: _id, ...schema } = JSON.parse(await readFile(join(schemasDir, file), 'utf8')) as JSONSchema4;
+    const { $schema: _dialect, $id: _id, ...schema } = JSON.parse(texts.get(file) as string) as JSONSchema4;
     const name = configTypeName(file);
     definitions[name] = { ...schema, title: name };
   }

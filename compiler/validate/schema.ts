@@ -1,0 +1,47 @@
+/**
+ * Schema validation of one entity against schemas/<kind>.schema.json (ajv, all errors, no
+ * defaults: defaults are filled only by model/normalize.ts). ajv errors become Diagnostics.
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { EndpointKind } from '../../runtime/contract/index.js';
+import type { Diagnostic } from '../diagnostics.js';
+import type { EntityContext } from '../stages.js';
+import { schemaErrorToDiagnostic } from './schema-errors.js';
+import { loadSchemas, SCHEMA_FILE, type JsonSchema } from './schema-store.js';
+
+export { SCHEMA_FILE } from './schema-store.js';
+
+let cache: Map<EndpointKind, ValidateFunction> | null = null;
+
+function compiled() {
+  if (cache) return cache;
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false });
+  for (const [file, schema] of loadSchemas()) {
+    // The key doubles as the base URI, so `common.schema.json#/definitions/X` resolves.
+    ajv.addSchema(schema as JsonSchema & object, file);
+  }
+  const validators = new Map<EndpointKind, ValidateFunction>();
+  for (const [kind, file] of Object.entries(SCHEMA_FILE) as [EndpointKind, string][]) {
+    const validate = ajv.getSchema(file);
+    if (!validate) throw new Error(`schema ${file} did not compile`);
+    validators.set(kind, validate);
+  }
+  cache = validators;
+  return cache;
+}
+
+/** Diagnostics for one entity, de-duplicated (ajv repeats errors for the same spot). */
+export function validateSchema(ctx: EntityContext): Diagnostic[] {
+  const validate = compiled().get(ctx.kind);
+  if (!validate || validate(ctx.config)) return [];
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const err of validate.errors ?? []) {
+    const d = schemaErrorToDiagnostic(ctx, err);
+    const key = `${d.code}\u0000${d.pointer}\u0000${d.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(d);
+  }
+  return out;
+}

@@ -3,7 +3,9 @@
  * Pure with respect to generated/: returns the outputs; `write` (write.ts) puts them on disk.
  * Every stage collects diagnostics; one run reports them all; any blocking error means no outputs.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { EndpointModel } from '../runtime/contract/index.js';
 import { buildDocsSite } from './docs-site/index.js';
 import { discover } from './discover.js';
@@ -26,7 +28,7 @@ export interface CompileOptions {
   readonly root: string;
   /** 'check' turns skip diagnostics into errors. Default 'build'. */
   readonly mode?: 'build' | 'check';
-  /** Also precompile docs/ into generated/docs/ (default true). */
+  /** Also precompile docs/ into generated/docs/ (default: when the project has a docs/ folder). */
   readonly docs?: boolean;
 }
 
@@ -50,7 +52,7 @@ files differ from a fresh build. Review \`openapi.json\` diffs in pull requests.
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { root } = options;
   const mode = options.mode ?? 'build';
-  const withDocs = options.docs ?? true;
+  const withDocs = options.docs ?? existsSync(path.join(root, 'docs'));
   const owns = withDocs ? () => true : (p: string) => !p.startsWith('docs/');
   const diagnostics: Diagnostic[] = [];
 

@@ -27,9 +27,9 @@ export function generatedDir(root: string): string {
 }
 
 /** Compile and write. Returns the result (outputs null = failed, nothing written). */
-export async function runBuild(root: string, print: Printer, docs = true): Promise<CompileResult> {
+export async function runBuild(root: string, print: Printer, docs?: boolean): Promise<CompileResult> {
   const started = performance.now();
-  const result = await compile({ root, docs });
+  const result = await compile({ root, ...(docs === false ? { docs } : {}) });
   printDiagnostics(result.diagnostics, print);
   if (!result.outputs) {
     print.err('Build failed: nothing was written to generated/.');
@@ -45,8 +45,8 @@ export async function runBuild(root: string, print: Printer, docs = true): Promi
 }
 
 /** Compile in memory; fail on any error diagnostic or when generated/ differs from a fresh build. */
-export async function runCheck(root: string, print: Printer): Promise<number> {
-  const result = await compile({ root, mode: 'check' });
+export async function runCheck(root: string, print: Printer, docs?: boolean): Promise<number> {
+  const result = await compile({ root, mode: 'check', ...(docs === false ? { docs } : {}) });
   printDiagnostics(result.diagnostics, print);
   if (result.diagnostics.some((d) => d.severity === 'error') || !result.outputs) {
     print.err('Check failed: the configuration has errors.');

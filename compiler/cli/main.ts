@@ -11,7 +11,7 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'build':
       return (await runBuild(args.root, print, args.docs)).outputs ? 0 : 1;
     case 'check':
-      return runCheck(args.root, print);
+      return runCheck(args.root, print, args.docs);
     case 'watch':
       return runWatch(args.root, print, args.docs);
     case 'start':

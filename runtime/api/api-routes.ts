@@ -1,0 +1,74 @@
+/**
+ * The data API: one catch-all route for `/api` and `/api/*` and every API method, dispatching
+ * through the pipeline stages against the route table current when the request started.
+ * Body parsing in this scope: JSON (our parser, precise errors), anything else as a raw Buffer
+ * (the kind's handler decides what it accepts).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { WharfError } from '../errors/wharf-error.js';
+import type { HandlerRegistry } from '../handlers/registry.js';
+import { STOP } from '../pipeline/api-request.js';
+import type { ApiRequestState, PipelineStage } from '../pipeline/api-request.js';
+import { ServerTiming } from '../pipeline/server-timing.js';
+import { runPipeline } from '../pipeline/stages.js';
+import type { RouteTableHolder } from '../routing/route-table-holder.js';
+import type { Settings } from '../settings/load-settings.js';
+import { parseJsonBody } from './json-body.js';
+
+export const API_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'MERGE', 'QUERY', 'OPTIONS'] as const;
+
+export interface ApiRoutesOptions {
+  readonly settings: Settings;
+  readonly holder: RouteTableHolder;
+  readonly handlers: HandlerRegistry;
+  readonly stages: readonly PipelineStage[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    wharfTiming: ServerTiming | null;
+  }
+}
+
+export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string, request.method.toUpperCase()));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.decorateRequest('wharfTiming', null);
+  app.addHook('onRequest', async (request) => {
+    request.wharfTiming = new ServerTiming();
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const header = request.wharfTiming?.header();
+    if (header) reply.header('server-timing', header);
+    return payload;
+  });
+
+  async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const state: ApiRequestState = {
+      request,
+      reply,
+      method: request.method.toUpperCase(),
+      settings: options.settings,
+      routes: options.holder.current,
+      handlers: options.handlers,
+      timing: request.wharfTiming ?? new ServerTiming(),
+    };
+    const outcome = await runPipeline(state, options.stages);
+    if (outcome === STOP || reply.sent || state.result === reply) return reply;
+    if (state.result === undefined) {
+      throw new WharfError('INTERNAL_HANDLER_NO_RESPONSE', { kind: state.match?.endpoint.kind ?? 'unknown' });
+    }
+    return state.result;
+  }
+
+  app.route({ method: [...API_METHODS], url: '/api', handler: handle });
+  app.route({ method: [...API_METHODS], url: '/api/*', handler: handle });
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { WharfError } from '../errors/wharf-error.js';
+import { parseJsonBody } from './json-body.js';
+
+function failure(text: string, method = 'POST'): string {
+  try {
+    parseJsonBody(text, method);
+  } catch (error) {
+    if (error instanceof WharfError) return `${error.status} ${error.message}`;
+    throw error;
+  }
+  return 'parsed';
+}
+
+describe('parseJsonBody', () => {
+  it.each([
+    ['{"a":[1,{"b":null}]}', 'POST', { a: [1, { b: null }] }],
+    ['', 'QUERY', undefined],
+    [' ', 'DELETE', undefined],
+    ['{"constructor":"plain value is fine"}', 'POST', { constructor: 'plain value is fine' }],
+  ])('%j (%s) parses', (text, method, want) => {
+    expect(parseJsonBody(text, method)).toEqual(want);
+  });
+
+  it.each([
+    ['{\n  "a": 1,\n  "b": }', "400 Invalid JSON body: Unexpected token '}' at line 3, column 8."],
+    ['{"a":\n', '400 Invalid JSON body: Unexpected end of input at line 2, column 1.'],
+    ['"abc', '400 Invalid JSON body: Unterminated string at line 1, column 5.'],
+    ['', "400 Request body is empty but Content-Type is 'application/json'."],
+    ['{"x":{"__proto__":{}}}', "400 Invalid JSON body: the key '__proto__' is not allowed."],
+  ])('%j is refused', (text, want) => {
+    expect(failure(text)).toBe(want);
+  });
+});

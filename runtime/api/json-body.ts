@@ -1,0 +1,63 @@
+/**
+ * JSON body parsing for /api: errors say what is wrong and where (line, column), never 500.
+ * An empty body is an error, except on QUERY (no criteria) and DELETE (clients often send the
+ * header without a body), where the body is undefined. `__proto__` and `constructor.prototype`
+ * keys are refused (prototype poisoning).
+ */
+import { parse as parseTolerant } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
+import { WharfError } from '../errors/wharf-error.js';
+
+const METHODS_WITH_OPTIONAL_BODY = new Set(['QUERY', 'DELETE']);
+
+function location(text: string, position: number): string {
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  const column = position - before.lastIndexOf('\n');
+  return `line ${line}, column ${column}`;
+}
+
+/** Offset of the first syntax error (jsonc-parser in strict mode agrees with JSON.parse). */
+function errorOffset(text: string, message: string): number | null {
+  const fromV8 = /at position (\d+)/.exec(message);
+  if (fromV8) return Number(fromV8[1]);
+  const errors: ParseError[] = [];
+  parseTolerant(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  return errors[0]?.offset ?? null;
+}
+
+/** Turns V8's JSON.parse message into `<what> at line L, column C`. */
+export function describeJsonError(text: string, error: Error): string {
+  const what = error.message
+    .replace(/,\s*"[\s\S]*" is not valid JSON$/, '')
+    .replace(/\s+(?:in JSON )?at position \d+.*$/s, '')
+    .replace(/^Unexpected end of JSON input$/, 'Unexpected end of input');
+  const offset = what === 'Unexpected end of input' ? text.length : errorOffset(text, error.message);
+  return offset === null ? what : `${what} at ${location(text, offset)}`;
+}
+
+class PoisonedKeyError extends SyntaxError {}
+
+function refusePoisoning(key: string, value: unknown): unknown {
+  if (key === '__proto__') throw new PoisonedKeyError("the key '__proto__' is not allowed");
+  if (key === 'constructor' && typeof value === 'object' && value !== null && 'prototype' in value) {
+    throw new PoisonedKeyError("the key 'constructor.prototype' is not allowed");
+  }
+  return value;
+}
+
+export function parseJsonBody(text: string, method: string): unknown {
+  if (text.trim() === '') {
+    if (METHODS_WITH_OPTIONAL_BODY.has(method)) return undefined;
+    throw new WharfError('REQUEST_EMPTY_JSON');
+  }
+  const suspicious = text.includes('__proto__') || text.includes('constructor');
+  try {
+    return suspicious ? JSON.parse(text, refusePoisoning) : JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof PoisonedKeyError
+      ? (error as Error).message
+      : describeJsonError(text, error as Error);
+    throw new WharfError('REQUEST_INVALID_JSON', { reason: `${reason}.` }, { cause: error });
+  }
+}

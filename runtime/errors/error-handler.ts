@@ -1,0 +1,41 @@
+/**
+ * The one place where errors become responses: fastify's error handler and not-found handler,
+ * both answering with the spec body. 500s log the stack under the same traceId the body carries.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { toErrorResponse } from './to-response.js';
+import type { ErrorResponse } from './to-response.js';
+import { WharfError } from './wharf-error.js';
+
+export function sendErrorResponse(reply: FastifyReply, response: ErrorResponse): FastifyReply {
+  reply.code(response.status);
+  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+  reply.header('content-type', 'application/json; charset=utf-8');
+  return reply.send(response.body);
+}
+
+export function errorResponseFor(request: FastifyRequest, error: unknown): ErrorResponse {
+  return toErrorResponse(error, {
+    traceId: String(request.id),
+    contentType: request.headers['content-type'],
+    bodyLimit: request.routeOptions?.bodyLimit ?? 0,
+  });
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    const response = errorResponseFor(request, error);
+    if (response.internal) {
+      request.log.error({ traceId: response.body.traceId, err: error }, 'Unhandled error while processing request');
+    } else {
+      request.log.info({ code: response.code, status: response.status }, response.body.error);
+    }
+    return sendErrorResponse(reply, response);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    const error = new WharfError('ROUTING_ROUTE_NOT_FOUND', { method: request.method, path });
+    return sendErrorResponse(reply, errorResponseFor(request, error));
+  });
+}

@@ -1,0 +1,154 @@
+/**
+ * The one error registry of the runtime: every error Wharf can answer or refuse to start with has a
+ * stable code here, grouped by area, with its HTTP status and message template next to it.
+ * Codes are never reused or renamed; docs/errors.md lists every one (errors/registry-docs.test.ts).
+ * Templates use `{name}` placeholders; WharfError checks the parameter names at compile time.
+ */
+
+export interface ErrorDefinition {
+  readonly area: ErrorArea;
+  readonly status: number;
+  readonly message: string;
+}
+
+export const ERROR_AREAS = ['request', 'routing', 'handler', 'reference', 'internal', 'load', 'settings'] as const;
+export type ErrorArea = (typeof ERROR_AREAS)[number];
+
+/** Fixed text of every 500 (spec): details go to the log under the same traceId. */
+export const INTERNAL_ERROR_MESSAGE = 'Error processing. Please check the logs for more details.';
+
+export const ERROR_REGISTRY = {
+  // request: the HTTP request itself is unusable (URL, headers, body)
+  REQUEST_INVALID_JSON: { area: 'request', status: 400, message: 'Invalid JSON body: {reason}' },
+  REQUEST_EMPTY_JSON: {
+    area: 'request',
+    status: 400,
+    message: "Request body is empty but Content-Type is 'application/json'.",
+  },
+  REQUEST_BODY_TOO_LARGE: {
+    area: 'request',
+    status: 413,
+    message: 'Request body is too large (limit {limit} bytes).',
+  },
+  REQUEST_UNSUPPORTED_MEDIA_TYPE: {
+    area: 'request',
+    status: 415,
+    message: "Content-Type '{contentType}' is not supported.",
+  },
+  REQUEST_CONTENT_LENGTH_MISMATCH: {
+    area: 'request',
+    status: 400,
+    message: 'Request body size did not match Content-Length.',
+  },
+  REQUEST_INVALID_URL: { area: 'request', status: 400, message: 'Invalid request URL: {reason}' },
+  REQUEST_URL_TOO_LONG: { area: 'request', status: 414, message: 'Request URL is too long.' },
+  REQUEST_QUERY_CONTENT_TYPE: {
+    area: 'request',
+    status: 415,
+    message: 'QUERY requires Content-Type: application/json',
+  },
+  REQUEST_REJECTED: { area: 'request', status: 400, message: 'Bad request: {reason}' },
+
+  // routing: environment and endpoint resolution, the checks before a handler runs
+  ROUTING_ROUTE_NOT_FOUND: { area: 'routing', status: 404, message: "Route '{method} {path}' not found" },
+  ROUTING_ENDPOINT_NOT_FOUND: { area: 'routing', status: 404, message: "Endpoint '{path}' not found" },
+  ROUTING_ENV_NOT_ALLOWED: { area: 'routing', status: 400, message: "Environment '{env}' is not allowed." },
+  ROUTING_ENV_NOT_CONFIGURED: {
+    area: 'routing',
+    status: 400,
+    message: "Environment '{env}' is not configured.",
+  },
+  ROUTING_ENV_NOT_ALLOWED_FOR_ENDPOINT: {
+    area: 'routing',
+    status: 400,
+    message: "Environment '{env}' is not allowed for this endpoint.",
+  },
+  ROUTING_ENDPOINT_DISABLED: {
+    area: 'routing',
+    status: 503,
+    message: 'This endpoint is temporarily disabled.',
+  },
+  ROUTING_METHOD_NOT_ALLOWED: {
+    area: 'routing',
+    status: 405,
+    message: "Method '{method}' is not allowed for this endpoint.",
+  },
+  ROUTING_INVALID_PATH_SEGMENT: {
+    area: 'routing',
+    status: 400,
+    message: 'Invalid path segment: {reason}',
+  },
+
+  // handler: endpoint kinds
+  HANDLER_NOT_IMPLEMENTED: {
+    area: 'handler',
+    status: 501,
+    message: '{kind} endpoints are not implemented yet in this version of Wharf.',
+  },
+
+  // reference: the API reference (/openapi.json, /docs)
+  REFERENCE_OPENAPI_MISSING: {
+    area: 'reference',
+    status: 404,
+    message: 'generated/openapi.json is missing. Run wharf build.',
+  },
+
+  // internal: anything unexpected; the wire always shows the fixed text plus a traceId
+  INTERNAL_ERROR: { area: 'internal', status: 500, message: INTERNAL_ERROR_MESSAGE },
+  INTERNAL_HANDLER_NO_RESPONSE: {
+    area: 'internal',
+    status: 500,
+    message: "The {kind} handler returned nothing and sent no response.",
+  },
+
+  // load: reading generated/ (startup error, or a failed reload that keeps the last good table)
+  LOAD_MANIFEST_MISSING: {
+    area: 'load',
+    status: 500,
+    message: '{file} was not found. Run wharf build.',
+  },
+  LOAD_MANIFEST_INVALID: { area: 'load', status: 500, message: '{file} is not a valid manifest: {reason}' },
+  LOAD_SCHEMA_VERSION: {
+    area: 'load',
+    status: 500,
+    message: '{file} has schema version {found}; this runtime understands {expected}. Run wharf build.',
+  },
+  LOAD_BUNDLE_FAILED: { area: 'load', status: 500, message: '{file} could not be imported: {reason}' },
+  LOAD_BUNDLE_STALE: {
+    area: 'load',
+    status: 500,
+    message: '{file} was built from sources {bundleHash} but the manifest from {manifestHash}. Run wharf build.',
+  },
+  LOAD_ROUTE_MISMATCH: { area: 'load', status: 500, message: 'generated/ is inconsistent: {reason}. Run wharf build.' },
+  LOAD_ROUTE_KEY_CONFLICT: {
+    area: 'load',
+    status: 500,
+    message: "Route key '{key}' is claimed by both '{first}' and '{second}'. Run wharf build.",
+  },
+  LOAD_OPENAPI_INVALID: { area: 'load', status: 500, message: '{file} is not valid JSON: {reason}' },
+
+  // settings: environments/settings.json, environment variables, environments/<name>/settings.json
+  SETTINGS_FILE_INVALID: { area: 'settings', status: 500, message: '{file} is not valid JSON: {reason}' },
+  SETTINGS_INVALID_VALUE: { area: 'settings', status: 500, message: "Setting '{key}' (from {source}) {reason}" },
+  SETTINGS_ENVIRONMENT_INVALID: { area: 'settings', status: 500, message: '{file}: {reason}' },
+  SETTINGS_LISTEN_ADDRESS: { area: 'settings', status: 500, message: '{source} {reason}' },
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorCode = keyof typeof ERROR_REGISTRY;
+
+type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}`
+  ? P | Placeholders<Rest>
+  : never;
+
+/** The parameters a code's template needs, e.g. `{ env: string }` for ROUTING_ENV_NOT_ALLOWED. */
+export type ErrorParams<C extends ErrorCode> = {
+  readonly [P in Placeholders<(typeof ERROR_REGISTRY)[C]['message']>]: string | number;
+};
+
+export function formatErrorMessage<C extends ErrorCode>(code: C, params: ErrorParams<C>): string {
+  const template: string = ERROR_REGISTRY[code].message;
+  const values = params as Readonly<Record<string, string | number>>;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(values, name) ? String(values[name]) : whole,
+  );
+}

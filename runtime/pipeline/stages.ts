@@ -1,0 +1,154 @@
+/**
+ * The /api request pipeline, in order. Each stage is small and either passes, throws a WharfError,
+ * or (OPTIONS) answers and stops. Authentication will be inserted before `resolve`.
+ */
+import { HTTP_METHODS } from '../contract/index.js';
+import type { HttpMethod } from '../contract/index.js';
+import { WharfError } from '../errors/wharf-error.js';
+import { parseApiPath } from '../routing/api-path.js';
+import { findEnvironment } from '../settings/environments.js';
+import { isEnvironmentAllowed } from '../settings/load-settings.js';
+import { STOP, needEnvironment, needMatch, needMethod } from './api-request.js';
+import type { ApiRequestState, PipelineStage } from './api-request.js';
+
+function pathOf(url: string): string {
+  return url.split('?')[0] ?? url;
+}
+
+/** `Allow` value for an endpoint: its methods in canonical order, HEAD with GET, then OPTIONS. */
+export function allowHeader(methods: readonly HttpMethod[]): string {
+  const allowed: string[] = [];
+  for (const method of HTTP_METHODS) {
+    if (!methods.includes(method)) continue;
+    allowed.push(method);
+    if (method === 'GET') allowed.push('HEAD');
+  }
+  allowed.push('OPTIONS');
+  return allowed.join(', ');
+}
+
+export const parseStage: PipelineStage = {
+  name: 'parse',
+  run(state) {
+    const parsed = parseApiPath(state.request.url);
+    if (parsed.env === null) {
+      throw new WharfError('ROUTING_ROUTE_NOT_FOUND', { method: state.method, path: pathOf(state.request.url) });
+    }
+    state.envSegment = parsed.env;
+    state.segments = parsed.segments;
+  },
+};
+
+export const environmentStage: PipelineStage = {
+  name: 'env',
+  run(state) {
+    const env = state.envSegment ?? '';
+    if (!isEnvironmentAllowed(state.settings, env)) throw new WharfError('ROUTING_ENV_NOT_ALLOWED', { env });
+    const environment = findEnvironment(state.settings.environments, env);
+    if (!environment) throw new WharfError('ROUTING_ENV_NOT_CONFIGURED', { env });
+    state.environment = environment;
+  },
+};
+
+export const resolveStage: PipelineStage = {
+  name: 'resolve',
+  run(state) {
+    const segments = state.segments ?? [];
+    if (segments.length === 0) {
+      throw new WharfError('ROUTING_ROUTE_NOT_FOUND', { method: state.method, path: pathOf(state.request.url) });
+    }
+    const match = state.routes.resolve(segments);
+    if (!match) throw new WharfError('ROUTING_ENDPOINT_NOT_FOUND', { path: segments.join('/') });
+    state.match = match;
+  },
+};
+
+export const endpointEnvironmentStage: PipelineStage = {
+  name: 'access',
+  run(state) {
+    const environment = needEnvironment(state);
+    const allowed = needMatch(state).endpoint.model.allowedEnvironments;
+    if (allowed === null) return;
+    if (!allowed.some((name) => name.toLowerCase() === environment.name.toLowerCase())) {
+      throw new WharfError('ROUTING_ENV_NOT_ALLOWED_FOR_ENDPOINT', { env: state.envSegment ?? environment.name });
+    }
+  },
+};
+
+export const enabledStage: PipelineStage = {
+  name: 'enabled',
+  run(state) {
+    if (needMatch(state).endpoint.model.enabled) return;
+    throw new WharfError('ROUTING_ENDPOINT_DISABLED', undefined, {
+      headers: { 'retry-after': String(state.settings.server.server.disabledRetryAfterSeconds) },
+    });
+  },
+};
+
+export const methodStage: PipelineStage = {
+  name: 'method',
+  run(state) {
+    const methods = needMatch(state).endpoint.route.methods;
+    const allow = allowHeader(methods);
+    if (state.method === 'OPTIONS') {
+      state.reply.code(204).header('allow', allow).send();
+      return STOP;
+    }
+    const effective = state.method === 'HEAD' ? 'GET' : state.method;
+    if (!(methods as readonly string[]).includes(effective)) {
+      throw new WharfError('ROUTING_METHOD_NOT_ALLOWED', { method: state.method }, { headers: { allow } });
+    }
+    return undefined;
+  },
+};
+
+/** Media type without parameters, lower case: `Application/JSON; charset=utf-8` -> `application/json`. */
+export function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+export const bodyStage: PipelineStage = {
+  name: 'body',
+  run(state) {
+    if (state.method === 'QUERY' && mediaType(state.request.headers['content-type']) !== 'application/json') {
+      throw new WharfError('REQUEST_QUERY_CONTENT_TYPE');
+    }
+  },
+};
+
+export const handlerStage: PipelineStage = {
+  name: 'handler',
+  async run(state) {
+    const match = needMatch(state);
+    state.result = await state.handlers.dispatch({
+      request: state.request,
+      reply: state.reply,
+      method: needMethod(state),
+      environment: needEnvironment(state),
+      endpoint: match.endpoint,
+      target: match.target,
+      routes: state.routes,
+      settings: state.settings,
+      timing: state.timing,
+    });
+  },
+};
+
+/** The default order. Keep it a list: later areas insert their stage (authenticate before resolve). */
+export const API_STAGES: readonly PipelineStage[] = [
+  parseStage,
+  environmentStage,
+  resolveStage,
+  endpointEnvironmentStage,
+  enabledStage,
+  methodStage,
+  bodyStage,
+  handlerStage,
+];
+
+export async function runPipeline(state: ApiRequestState, stages: readonly PipelineStage[]): Promise<typeof STOP | void> {
+  for (const stage of stages) {
+    const outcome = await state.timing.measure(stage.name, () => stage.run(state));
+    if (outcome === STOP) return STOP;
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * buildServer(): the whole gateway as a fastify instance that does not listen (tests use inject,
+ * start.ts listens). Loads settings and generated/, installs error handling, the data API, health
+ * and the API reference, and exposes `app.wharf` (settings, route table holder, handlers, reload).
+ */
+import fastify from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { apiRoutes } from './api/api-routes.js';
+import { errorResponseFor, installErrorHandling, sendErrorResponse } from './errors/error-handler.js';
+import { WharfError } from './errors/wharf-error.js';
+import { HandlerRegistry } from './handlers/registry.js';
+import type { HandlerMap } from './handlers/registry.js';
+import { liveRoute } from './health/live.js';
+import { loadGenerated } from './load/load-generated.js';
+import type { PipelineStage } from './pipeline/api-request.js';
+import { API_STAGES } from './pipeline/stages.js';
+import { apiReferenceRoutes } from './reference/api-reference.js';
+import { RouteTable } from './routing/route-table.js';
+import { RouteTableHolder } from './routing/route-table-holder.js';
+import { loadSettings } from './settings/load-settings.js';
+import type { Settings } from './settings/load-settings.js';
+import { redact, redactSettingsSource } from './settings/redact.js';
+
+export interface LoggerOptions {
+  readonly level?: string;
+  /** Where JSON log lines go (default stdout); tests pass a capturing stream. */
+  readonly stream?: NodeJS.WritableStream;
+}
+
+export interface BuildServerOptions {
+  /** Folder with manifest.json, routes.bundle.mjs, openapi.json. Default `generated`. */
+  readonly generatedDir?: string;
+  /** Folder with settings.json and one folder per environment. Default `environments`. */
+  readonly environmentsDir?: string;
+  /** Already loaded settings (then environmentsDir and env are not read). */
+  readonly settings?: Settings;
+  /** Variables for `__` settings overrides. Default process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** false = silent; true / options = JSON logs at Logging:MinLevel unless a level is given. Default true. */
+  readonly logger?: boolean | LoggerOptions;
+  /** Handlers replacing the 501 placeholder per endpoint kind. */
+  readonly handlers?: Partial<HandlerMap>;
+  /** Pipeline stages; default API_STAGES. */
+  readonly stages?: readonly PipelineStage[];
+}
+
+export interface ReloadResult {
+  readonly ok: boolean;
+  /** Why the load failed; the previous table keeps serving. */
+  readonly error?: string;
+  /** sourceHash and endpoint count of the table serving after the call. */
+  readonly sourceHash: string;
+  readonly endpoints: number;
+}
+
+export interface WharfRuntime {
+  readonly settings: Settings;
+  readonly generatedDir: string;
+  readonly routes: RouteTableHolder;
+  readonly handlers: HandlerRegistry;
+  /** Loads generated/ again; swaps the table only when the load succeeds. Calls run one at a time. */
+  reload(): Promise<ReloadResult>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    wharf: WharfRuntime;
+  }
+}
+
+function loggerOption(option: BuildServerOptions['logger'], settings: Settings): FastifyServerOptions['logger'] {
+  if (option === false) return false;
+  const level = (typeof option === 'object' && option.level) || settings.server.logging.minLevel;
+  if (typeof option === 'object' && option.stream) return { level, stream: option.stream };
+  return { level };
+}
+
+function describe(error: unknown): string {
+  return error instanceof WharfError ? error.message : `Loading generated/ failed: ${(error as Error).message}`;
+}
+
+function createReload(generatedDir: string, holder: RouteTableHolder, log: FastifyBaseLogger): () => Promise<ReloadResult> {
+  let queue: Promise<unknown> = Promise.resolve();
+  async function reloadOnce(): Promise<ReloadResult> {
+    try {
+      const table = RouteTable.build(await loadGenerated(generatedDir));
+      holder.swap(table);
+      log.info({ sourceHash: table.sourceHash, endpoints: table.size }, 'generated/ reloaded');
+      return { ok: true, sourceHash: table.sourceHash, endpoints: table.size };
+    } catch (error) {
+      const message = describe(error);
+      log.error({ err: error }, `Reload failed, still serving the previous endpoints: ${message}`);
+      const current = holder.current;
+      return { ok: false, error: message, sourceHash: current.sourceHash, endpoints: current.size };
+    }
+  }
+  return () => {
+    const run = queue.then(reloadOnce);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+}
+
+export async function buildServer(options: BuildServerOptions = {}): Promise<FastifyInstance> {
+  const settings =
+    options.settings ??
+    (await loadSettings({
+      ...(options.environmentsDir !== undefined ? { environmentsDir: options.environmentsDir } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
+    }));
+  const generatedDir = path.resolve(options.generatedDir ?? 'generated');
+  const table = RouteTable.build(await loadGenerated(generatedDir));
+  const holder = new RouteTableHolder(table);
+  const handlers = new HandlerRegistry(options.handlers);
+
+  const app = fastify({
+    logger: loggerOption(options.logger ?? true, settings),
+    genReqId: () => randomUUID(),
+    bodyLimit: settings.server.server.bodyLimitBytes,
+    // Errors raised by the router before any route runs (malformed percent-encoding in the URL).
+    frameworkErrors: (error, request, reply) => {
+      sendErrorResponse(reply, errorResponseFor(request, error));
+    },
+  });
+  app.addHttpMethod('MERGE', { hasBody: true });
+  app.addHttpMethod('QUERY', { hasBody: true, overrideExisting: true });
+
+  app.log.info(
+    {
+      settings: redactSettingsSource(settings.server.source),
+      environments: redact(settings.environments),
+    },
+    'settings loaded',
+  );
+  app.log.info({ sourceHash: table.sourceHash, endpoints: table.size }, 'generated/ loaded');
+
+  const runtime: WharfRuntime = {
+    settings,
+    generatedDir,
+    routes: holder,
+    handlers,
+    reload: createReload(generatedDir, holder, app.log),
+  };
+  app.decorate('wharf', runtime);
+
+  installErrorHandling(app);
+  await app.register(liveRoute);
+  await app.register(apiReferenceRoutes, { holder });
+  await app.register(apiRoutes, { settings, holder, handlers, stages: options.stages ?? API_STAGES });
+  return app;
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigSource } from './config-source.js';
+import { readServerSettings } from './server-settings.js';
+
+const FILE = {
+  Environment: { ServerName: 'wharf-demo', AllowedEnvironments: ['demo', 'test'] },
+  RateLimiting: { Enabled: true, IpLimit: 100 },
+  'Caching:DefaultCacheDurationSeconds': 120,
+  Logging: { Sinks: [] },
+};
+
+function source(env: Record<string, string> = {}, file: unknown = FILE): ConfigSource {
+  return ConfigSource.from(file, 'environments/settings.json', env);
+}
+
+describe('ConfigSource', () => {
+  it.each([
+    ['nested keys', {}, (s: ConfigSource) => s.string('Environment:ServerName', 'x'), 'wharf-demo'],
+    ['case-insensitive keys', {}, (s: ConfigSource) => s.string('environment:servername', 'x'), 'wharf-demo'],
+    ['literal colon keys', {}, (s: ConfigSource) => s.int('Caching:DefaultCacheDurationSeconds', 0), 120],
+    ['default when absent', {}, (s: ConfigSource) => s.int('Caching:Missing', 7), 7],
+    ['env var overrides with __', { RateLimiting__Enabled: 'false' }, (s: ConfigSource) => s.bool('RateLimiting:Enabled', true), false],
+    ['env var key case-insensitive', { RATELIMITING__IPLIMIT: '5' }, (s: ConfigSource) => s.int('RateLimiting:IpLimit', 0), 5],
+    ['list from file', {}, (s: ConfigSource) => s.stringList('Environment:AllowedEnvironments'), ['demo', 'test']],
+    ['list index override', { Environment__AllowedEnvironments__0: 'prod' }, (s: ConfigSource) => s.stringList('Environment:AllowedEnvironments'), ['prod', 'test']],
+    ['list index added', { Environment__AllowedEnvironments__2: 'qa' }, (s: ConfigSource) => s.stringList('Environment:AllowedEnvironments'), ['demo', 'test', 'qa']],
+    ['comma list replaces', { Environment__AllowedEnvironments: 'a, b' }, (s: ConfigSource) => s.stringList('Environment:AllowedEnvironments'), ['a', 'b']],
+    ['empty list stays empty', {}, (s: ConfigSource) => s.stringList('Logging:Sinks'), []],
+    ['absent list is null', {}, (s: ConfigSource) => s.stringList('Nope:List'), null],
+    ['variables without __ are ignored', { PATH: '/bin' }, (s: ConfigSource) => s.entry('PATH'), undefined],
+  ] as const)('%s', (_name, env, read, want) => {
+    expect(read(source(env))).toEqual(want);
+  });
+
+  it.each([
+    ['bool', { RateLimiting__Enabled: 'yes' }, "Setting 'RateLimiting:Enabled' (from environment variable RateLimiting__Enabled) must be true or false"],
+    ['int', { RateLimiting__IpLimit: '1.5' }, "Setting 'RateLimiting:IpLimit' (from environment variable RateLimiting__IpLimit) must be a whole number"],
+    ['range', { RateLimiting__IpLimit: '0' }, "Setting 'RateLimiting:IpLimit' (from environment variable RateLimiting__IpLimit) must be 1 or more"],
+    ['choice', { Logging__MinLevel: 'loud' }, "Setting 'Logging:MinLevel' (from environment variable Logging__MinLevel) must be one of trace, debug, info, warn, error, fatal, silent"],
+    ['pool sizes', { SqlConnectionPooling__MinPoolSize: '50', SqlConnectionPooling__MaxPoolSize: '10' }, "Setting 'SqlConnectionPooling:MinPoolSize' (from environment variable SqlConnectionPooling__MinPoolSize) cannot exceed SqlConnectionPooling:MaxPoolSize"],
+  ] as const)('a bad %s value is a startup error naming the key', (_name, env, message) => {
+    expect(() => readServerSettings(source(env))).toThrow(message);
+  });
+
+  it('names the file when the bad value comes from it', () => {
+    expect(() => readServerSettings(source({}, { Server: { BodyLimitBytes: 'big' } }))).toThrow(
+      "Setting 'Server:BodyLimitBytes' (from environments/settings.json) must be a whole number",
+    );
+  });
+
+  it('reads typed settings with defaults', () => {
+    const settings = readServerSettings(source());
+    expect({ ...settings, source: undefined }).toEqual({
+      environment: { serverName: 'wharf-demo', allowedEnvironments: ['demo', 'test'] },
+      server: { bodyLimitBytes: 10 * 1024 * 1024, disabledRetryAfterSeconds: 300 },
+      rateLimiting: { enabled: true, ipLimit: 100, ipWindowSeconds: 60, tokenLimit: 100, tokenWindowSeconds: 60 },
+      caching: { enabled: true, provider: 'Memory', defaultDurationSeconds: 120 },
+      sqlPooling: { enabled: true, minPoolSize: 5, maxPoolSize: 100 },
+      logging: { minLevel: 'info', sinks: [] },
+      healthChecks: {
+        enabled: true,
+        cacheTimeSeconds: 30,
+        proxyTimeoutMs: 5000,
+        diskSpaceWarningThreshold: 15,
+        diskSpaceCriticalThreshold: 5,
+      },
+      source: undefined,
+    });
+  });
+});

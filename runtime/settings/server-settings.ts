@@ -1,0 +1,105 @@
+/**
+ * Typed server settings with their defaults: the only place a setting key is spelled.
+ * Other areas read their own keys from `ServerSettings.source` when they arrive.
+ */
+import { WharfError } from '../errors/wharf-error.js';
+import type { ConfigSource } from './config-source.js';
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface ServerSettings {
+  readonly environment: {
+    readonly serverName: string;
+    /** null = the key is absent: every configured environment folder is allowed. */
+    readonly allowedEnvironments: readonly string[] | null;
+  };
+  readonly server: {
+    /** Largest request body accepted before 413 (bytes). */
+    readonly bodyLimitBytes: number;
+    /** Retry-After (seconds) on the 503 of an endpoint with Enabled false. */
+    readonly disabledRetryAfterSeconds: number;
+  };
+  readonly rateLimiting: {
+    readonly enabled: boolean;
+    readonly ipLimit: number;
+    readonly ipWindowSeconds: number;
+    readonly tokenLimit: number;
+    readonly tokenWindowSeconds: number;
+  };
+  readonly caching: {
+    readonly enabled: boolean;
+    readonly provider: string;
+    readonly defaultDurationSeconds: number;
+  };
+  readonly sqlPooling: {
+    readonly enabled: boolean;
+    readonly minPoolSize: number;
+    readonly maxPoolSize: number;
+  };
+  readonly logging: {
+    readonly minLevel: LogLevel;
+    readonly sinks: readonly string[];
+  };
+  readonly healthChecks: {
+    readonly enabled: boolean;
+    readonly cacheTimeSeconds: number;
+    readonly proxyTimeoutMs: number;
+    readonly diskSpaceWarningThreshold: number;
+    readonly diskSpaceCriticalThreshold: number;
+  };
+  /** The flat source, for keys owned by later areas. */
+  readonly source: ConfigSource;
+}
+
+const MIB = 1024 * 1024;
+
+export function readServerSettings(source: ConfigSource): ServerSettings {
+  const sqlPooling = {
+    enabled: source.bool('SqlConnectionPooling:Enabled', true),
+    minPoolSize: source.int('SqlConnectionPooling:MinPoolSize', 5, { min: 0, max: 1000 }),
+    maxPoolSize: source.int('SqlConnectionPooling:MaxPoolSize', 100, { min: 1, max: 1000 }),
+  };
+  if (sqlPooling.minPoolSize > sqlPooling.maxPoolSize) {
+    throw new WharfError('SETTINGS_INVALID_VALUE', {
+      key: 'SqlConnectionPooling:MinPoolSize',
+      source: source.entry('SqlConnectionPooling:MinPoolSize')?.source ?? 'defaults',
+      reason: 'cannot exceed SqlConnectionPooling:MaxPoolSize',
+    });
+  }
+  return {
+    environment: {
+      serverName: source.string('Environment:ServerName', 'wharf'),
+      allowedEnvironments: source.stringList('Environment:AllowedEnvironments'),
+    },
+    server: {
+      bodyLimitBytes: source.int('Server:BodyLimitBytes', 10 * MIB, { min: 1024, max: 1024 * MIB }),
+      disabledRetryAfterSeconds: source.int('Server:DisabledRetryAfterSeconds', 300, { min: 1, max: 86_400 }),
+    },
+    rateLimiting: {
+      enabled: source.bool('RateLimiting:Enabled', true),
+      ipLimit: source.int('RateLimiting:IpLimit', 100, { min: 1 }),
+      ipWindowSeconds: source.int('RateLimiting:IpWindowSeconds', 60, { min: 1 }),
+      tokenLimit: source.int('RateLimiting:TokenLimit', 100, { min: 1 }),
+      tokenWindowSeconds: source.int('RateLimiting:TokenWindowSeconds', 60, { min: 1 }),
+    },
+    caching: {
+      enabled: source.bool('Caching:Enabled', true),
+      provider: source.choice('Caching:Provider', ['Memory'], 'Memory'),
+      defaultDurationSeconds: source.int('Caching:DefaultCacheDurationSeconds', 300, { min: 0 }),
+    },
+    sqlPooling,
+    logging: {
+      minLevel: source.choice('Logging:MinLevel', LOG_LEVELS, 'info'),
+      sinks: source.stringList('Logging:Sinks') ?? ['console'],
+    },
+    healthChecks: {
+      enabled: source.bool('HealthChecks:Enabled', true),
+      cacheTimeSeconds: source.int('HealthChecks:CacheTimeSeconds', 30, { min: 0 }),
+      proxyTimeoutMs: source.int('HealthChecks:ProxyTimeout', 5000, { min: 1 }),
+      diskSpaceWarningThreshold: source.int('HealthChecks:DiskSpaceWarningThreshold', 15, { min: 0, max: 100 }),
+      diskSpaceCriticalThreshold: source.int('HealthChecks:DiskSpaceCriticalThreshold', 5, { min: 0, max: 100 }),
+    },
+    source,
+  };
+}

@@ -1,0 +1,59 @@
+/** startServer over a real socket: listens on loopback, answers, closes; raw `..` never routes. */
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from './start.js';
+import type { StartedServer } from './start.js';
+import { createTempProject } from './testing/generated-fixture.js';
+import type { TempProject } from './testing/generated-fixture.js';
+
+function rawGet(url: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { method: 'GET', path }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('startServer', () => {
+  let project: TempProject;
+  let started: StartedServer;
+  beforeAll(async () => {
+    project = await createTempProject({
+      generated: { endpoints: [{ kind: 'sql', routePath: 'WMS/Bins' }] },
+      serverSettings: { Environment: { AllowedEnvironments: ['demo'] } },
+      environments: { demo: { Provider: 'embedded' } },
+    });
+    started = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      generatedDir: project.generatedDir,
+      environmentsDir: project.environmentsDir,
+      env: {},
+      logger: false,
+    });
+  });
+  afterAll(async () => {
+    await started.close();
+    await project.cleanup();
+  });
+
+  it('listens on loopback and reports its URL', async () => {
+    expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const response = await rawGet(started.url, '/health/live');
+    expect(response).toEqual({ status: 200, body: 'Alive' });
+  });
+
+  it.each([
+    ['/api/demo/../demo/WMS/Bins', "Invalid path segment: '..' is not allowed."],
+    ['/api/demo/WMS/./Bins', "Invalid path segment: '.' is not allowed."],
+    ['/api/demo/%2e%2e/WMS/Bins', "Invalid path segment: '%2e%2e' is not allowed."],
+  ])('raw %s is refused', async (path, error) => {
+    const response = await rawGet(started.url, path);
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({ success: false, error });
+  });
+});

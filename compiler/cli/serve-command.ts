@@ -3,14 +3,15 @@
  * running server to swap in each good build (a failed build keeps the last good one serving).
  */
 import path from 'node:path';
-import { startServer, type StartedServer } from '../../runtime/start.js';
+import { startServer, type StartedServer, type StartServerOptions } from '../../runtime/start.js';
 import { watchSources, type Watcher } from '../watch.js';
 import type { CliArgs } from './args.js';
 import { generatedDir, runBuild, type Printer } from './build-command.js';
 import { WATCHED_FOLDERS } from './watch-command.js';
 
-export async function serve(args: CliArgs): Promise<StartedServer> {
+export async function serve(args: CliArgs, extra: Partial<StartServerOptions> = {}): Promise<StartedServer> {
   return startServer({
+    ...extra,
     generatedDir: generatedDir(args.root),
     environmentsDir: path.join(args.root, 'environments'),
     ...(args.port !== undefined ? { port: args.port } : {}),
@@ -54,10 +55,14 @@ export interface DevSession {
 }
 
 /** Build, serve, watch; each good rebuild is swapped into the running server. */
-export async function startDev(args: CliArgs, print: Printer): Promise<DevSession> {
+export async function startDev(
+  args: CliArgs,
+  print: Printer,
+  extra: Partial<StartServerOptions> = {},
+): Promise<DevSession> {
   const first = await runBuild(args.root, print, args.docs);
   if (!first.outputs) print.err('Starting with the generated/ already on disk.');
-  const server = await serve(args);
+  const server = await serve(args, extra);
   const folders = args.docs ? [...WATCHED_FOLDERS, 'docs'] : [...WATCHED_FOLDERS];
   const watcher = watchSources(args.root, folders, async (changed) => {
     const docsChanged = changed.some((f) => f.startsWith('docs/'));

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
 export interface Watcher {
+  /** Resolves once the initial scan is done: changes after this are seen. */
+  readonly ready: Promise<void>;
   close(): Promise<void>;
   /** Resolves when no build is running or queued (for tests). */
   idle(): Promise<void>;
@@ -43,7 +45,9 @@ export function watchSources(
   };
   watcher.on('add', schedule).on('change', schedule).on('unlink', schedule).on('addDir', schedule).on('unlinkDir', schedule);
 
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
+    ready,
     close: () => watcher.close(),
     async idle() {
       while (timer || running) await (running ?? new Promise((r) => setTimeout(r, debounceMs)));

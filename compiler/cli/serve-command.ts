@@ -74,6 +74,7 @@ export async function startDev(
     const reload = await server.app.wharf.reload();
     print.out(reload.ok ? `Reloaded: ${reload.endpoints} endpoints.` : `Reload failed, keeping the last good build: ${reload.error}`);
   });
+  await watcher.ready;
   print.out(`Watching ${folders.join(', ')}; saved changes are served without a restart.`);
   return {
     server,

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { isApiUrl, isProtectedUrl } from './access-hooks.js';
+import { bearerToken } from './authorize.js';
+
+// [url, isApiUrl, isProtectedUrl]
+const URLS: [string, boolean, boolean][] = [
+  ['/api', true, true],
+  ['/api/dev/Products', true, true],
+  ['/api?x=1', true, true],
+  ['/apis/dev', false, false],
+  ['/health', false, true],
+  ['/health?full=1', false, true],
+  ['/health/details', false, true],
+  ['/health/live', false, false],
+  ['/docs', false, false],
+];
+
+describe('protected URLs', () => {
+  it.each(URLS)('%s', (url, api, protectedUrl) => {
+    expect([isApiUrl(url), isProtectedUrl(url)]).toEqual([api, protectedUrl]);
+  });
+});
+
+const HEADERS: [string | undefined, string | null][] = [
+  [undefined, null],
+  ['', null],
+  ['Bearer', null],
+  ['Bearer ', null],
+  ['Basic abc', null],
+  ['Bearer abc', 'abc'],
+  ['bearer  abc ', 'abc'],
+  ['BEARER abc', 'abc'],
+  ['Bearer abc def', null],
+];
+
+describe('bearerToken', () => {
+  it.each(HEADERS)('%j -> %j', (header, want) => {
+    expect(bearerToken(header)).toBe(want);
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * Builds everything access control, rate limiting and caching need from the settings, in one
+ * call for the server: token store + service, client IP resolver, rate limiter, response cache,
+ * and (with Redis) shared counters, shared cache and the revocation bus. close() releases it all.
+ *
+ * Settings read here (defaults in brackets):
+ *   Auth:Store:Provider [Sqlite] | Auth:Store:Path [<data>/auth.db] | Auth:Store:ConnectionString
+ *   Auth:VerificationCacheSeconds [5]
+ *   RateLimiting:Enabled [true] | IpLimit [100] | IpWindow [60] | TokenLimit [100] | TokenWindow [60]
+ *   ForwardedHeaders:KnownProxies [] | ForwardedHeaders:KnownNetworks []
+ *   Redis:Url [none] | Redis:KeyPrefix [wharf:]   (Url set: rate limits and revocations shared)
+ *   Caching:Enabled [true] | Provider [Memory] | DefaultDurationSeconds [300] | MemoryCacheSizeLimitMB [64]
+ */
+import type { Redis } from 'ioredis';
+import { readCacheSettings } from '../cache/cache-settings.js';
+import type { CacheSettings } from '../cache/cache-settings.js';
+import { MemoryCacheStore } from '../cache/cache-store.js';
+import type { CacheStore } from '../cache/cache-store.js';
+import { RedisCacheStore } from '../cache/redis-cache-store.js';
+import { ResponseCache } from '../cache/response-cache.js';
+import type { ConfigSource } from '../settings/config-source.js';
+import { ClientIpResolver, readForwardedHeadersSettings } from '../traffic/client-ip.js';
+import type { ForwardedHeadersSettings } from '../traffic/client-ip.js';
+import { MemoryCounterStore } from '../traffic/counter-store.js';
+import type { CounterStore } from '../traffic/counter-store.js';
+import { RateLimiter, readRateLimitSettings } from '../traffic/rate-limiter.js';
+import type { RateLimitSettings } from '../traffic/rate-limiter.js';
+import { connectRedis, readRedisSettings } from '../traffic/redis-client.js';
+import type { RedisSettings } from '../traffic/redis-client.js';
+import { RedisCounterStore } from '../traffic/redis-counter-store.js';
+import type { AccessControl } from './admission.js';
+import { startRevocationBus } from './revocation-bus.js';
+import type { RevocationBus } from './revocation-bus.js';
+import { openTokenStore, readTokenStoreSettings } from './store/open-store.js';
+import type { TokenStoreSettings } from './store/open-store.js';
+import type { TokenStore } from './store/token-store.js';
+import { TokenService } from './tokens.js';
+
+export interface AccessSettings {
+  readonly store: TokenStoreSettings;
+  readonly verificationCacheSeconds: number;
+  readonly rateLimiting: RateLimitSettings;
+  readonly forwardedHeaders: ForwardedHeadersSettings;
+  readonly redis: RedisSettings;
+  readonly caching: CacheSettings;
+}
+
+export function readAccessSettings(source: ConfigSource, dataDir: string): AccessSettings {
+  const settings: AccessSettings = {
+    store: readTokenStoreSettings(source, dataDir),
+    verificationCacheSeconds: source.int('Auth:VerificationCacheSeconds', 5, { min: 0, max: 60 }),
+    rateLimiting: readRateLimitSettings(source),
+    forwardedHeaders: readForwardedHeadersSettings(source),
+    redis: readRedisSettings(source),
+    caching: readCacheSettings(source),
+  };
+  if (settings.caching.provider === 'Redis' && settings.redis.url === null) {
+    throw new Error('Caching:Provider Redis needs Redis:Url');
+  }
+  return settings;
+}
+
+export interface AccessRuntime {
+  readonly settings: AccessSettings;
+  readonly store: TokenStore;
+  readonly tokens: TokenService;
+  readonly clientIp: ClientIpResolver;
+  readonly limiter: RateLimiter;
+  readonly cache: ResponseCache;
+  /** Pass to installAccessControl / admit. */
+  readonly control: AccessControl;
+  readonly redis: Redis | null;
+  close(): Promise<void>;
+}
+
+export interface AccessRuntimeOptions {
+  /** Where failures that must not fail a request are reported (cache invalidation, Redis). */
+  readonly onError?: (message: string, error: unknown) => void;
+}
+
+export async function createAccessRuntime(settings: AccessSettings, options: AccessRuntimeOptions = {}): Promise<AccessRuntime> {
+  const store = await openTokenStore(settings.store);
+  let redis: Redis | null = null;
+  let bus: RevocationBus | null = null;
+  try {
+    if (settings.redis.url !== null) redis = await connectRedis(settings.redis.url);
+    const prefix = settings.redis.keyPrefix;
+    let tokens: TokenService | null = null;
+    if (redis) bus = await startRevocationBus(redis, prefix, (id) => tokens?.forget(id));
+    const announce = bus ? (id: number) => bus!.announce(id) : undefined;
+    tokens = new TokenService(store, {
+      verificationCacheMs: settings.verificationCacheSeconds * 1000,
+      ...(announce ? { announce } : {}),
+    });
+    const counters: CounterStore = redis ? new RedisCounterStore(redis, prefix) : new MemoryCounterStore();
+    const limiter = new RateLimiter(settings.rateLimiting, counters);
+    const cacheStore: CacheStore =
+      settings.caching.provider === 'Redis' && redis
+        ? new RedisCacheStore(redis, prefix)
+        : new MemoryCacheStore(settings.caching.memoryLimitBytes);
+    const cache = new ResponseCache(settings.caching, cacheStore, options.onError);
+    const clientIp = new ClientIpResolver(settings.forwardedHeaders);
+    const redisConnection = redis;
+    const busConnection = bus;
+    return {
+      settings,
+      store,
+      tokens,
+      clientIp,
+      limiter,
+      cache,
+      control: { tokens, clientIp, limiter },
+      redis,
+      async close() {
+        await busConnection?.close();
+        await counters.close();
+        await cacheStore.close();
+        redisConnection?.disconnect();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await bus?.close();
+    redis?.disconnect();
+    await store.close();
+    throw error;
+  }
+}

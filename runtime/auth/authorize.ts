@@ -1,0 +1,57 @@
+/**
+ * Two request stages:
+ *   authenticate(authorization header) -> TokenPrincipal, or 401 (missing / invalid, expired, revoked)
+ *   authorize(principal, resolution)   -> void, or 403 (environment, then method + endpoint scope)
+ * The full check order of a request is written down in docs/security.md.
+ */
+import { accessError } from './access-errors.js';
+import { environmentAllowed, scopeAllowsEndpoint, scopeAllowsMethod } from './scopes.js';
+import type { EndpointIdentity } from './scopes.js';
+import type { TokenPrincipal, TokenService } from './tokens.js';
+
+/** What routing found: enough for authorization (a subset of EndpointModel). */
+export interface EndpointResolution {
+  /** Environment name as in the URL. */
+  readonly env: string;
+  /** Request method, upper case (QUERY, MERGE included). */
+  readonly method: string;
+  readonly endpoint: EndpointIdentity;
+}
+
+const MISSING_HEADERS = { 'WWW-Authenticate': 'Bearer' } as const;
+const INVALID_HEADERS = { 'WWW-Authenticate': 'Bearer error="invalid_token"' } as const;
+
+/** The token of an `Authorization: Bearer <token>` header; null when absent or another scheme. */
+export function bearerToken(authorization: string | undefined): string | null {
+  if (authorization === undefined) return null;
+  const match = /^\s*bearer\s+(\S*)\s*$/i.exec(authorization);
+  if (!match) return null;
+  return match[1] === '' ? null : (match[1] ?? null);
+}
+
+export async function authenticate(
+  authorization: string | undefined,
+  tokens: TokenService,
+): Promise<TokenPrincipal> {
+  const token = bearerToken(authorization);
+  if (token === null) throw accessError('AUTH_TOKEN_MISSING', {}, MISSING_HEADERS);
+  const verification = await tokens.verify(token);
+  if (!verification.ok) throw accessError('AUTH_TOKEN_INVALID', {}, INVALID_HEADERS);
+  return verification.principal;
+}
+
+export function authorizeEnvironment(principal: TokenPrincipal, env: string): void {
+  if (!environmentAllowed(principal.environments, env)) throw accessError('AUTH_ENVIRONMENT_DENIED', { env });
+}
+
+export function authorizeEndpoint(principal: TokenPrincipal, method: string, endpoint: EndpointIdentity): void {
+  if (!scopeAllowsMethod(principal.scopes, method) || !scopeAllowsEndpoint(principal.scopes, endpoint)) {
+    throw accessError('AUTH_SCOPE_DENIED', { method: method.toUpperCase(), endpoint: endpoint.routePath });
+  }
+}
+
+/** Environment first, then scope: a token confined to `dev` learns nothing about prod endpoints. */
+export function authorize(principal: TokenPrincipal, resolution: EndpointResolution): void {
+  authorizeEnvironment(principal, resolution.env);
+  authorizeEndpoint(principal, resolution.method, resolution.endpoint);
+}

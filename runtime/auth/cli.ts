@@ -1,0 +1,190 @@
+/**
+ * `wharf token ...` and the first-start demo token.
+ *   wharf token create --username U [--scopes S] [--environments E] [--expires-in-days N] [--description D]
+ *   wharf token list [--all]
+ *   wharf token revoke ID
+ *   wharf token rotate ID
+ * The token value is printed once (create, rotate) and never written anywhere else.
+ * Exit codes: 0 done, 1 refused (unknown id, username taken, bad input), 2 usage error.
+ */
+import { parseArgs } from 'node:util';
+import { openTokenStore, defaultTokenStoreFile } from './store/open-store.js';
+import type { TokenStoreSettings } from './store/open-store.js';
+import { UsernameTakenError } from './store/token-store.js';
+import type { TokenStore } from './store/token-store.js';
+import { toTokenView } from './token-view.js';
+import { TokenInputError, TokenService } from './tokens.js';
+
+export interface TokenCommandOptions {
+  readonly dataDir: string;
+  readonly print: (line: string) => void;
+  /** Store settings (Auth:Store:*); default: SQLite at <dataDir>/auth.db. */
+  readonly storeSettings?: TokenStoreSettings;
+  /** An open store to use instead (tests); it is not closed. */
+  readonly store?: TokenStore;
+}
+
+const USAGE = [
+  'Usage:',
+  '  wharf token create --username U [--scopes S] [--environments E] [--expires-in-days N] [--description D]',
+  '  wharf token list [--all]',
+  '  wharf token revoke ID',
+  '  wharf token rotate ID',
+];
+
+function parseId(text: string | undefined): number | null {
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : null;
+}
+
+export async function runTokenCommand(argv: string[], options: TokenCommandOptions): Promise<number> {
+  const args = argv[0] === 'token' ? argv.slice(1) : argv;
+  const [command, ...rest] = args;
+  const { print } = options;
+  let parsed: ReturnType<typeof parseCommandArgs>;
+  try {
+    parsed = parseCommandArgs(rest);
+  } catch (error) {
+    print((error as Error).message);
+    for (const line of USAGE) print(line);
+    return 2;
+  }
+  if (!command || !['create', 'list', 'revoke', 'rotate'].includes(command)) {
+    for (const line of USAGE) print(line);
+    return 2;
+  }
+  const store =
+    options.store ??
+    (await openTokenStore(
+      options.storeSettings ?? { provider: 'Sqlite', file: defaultTokenStoreFile(options.dataDir), connectionString: null },
+    ));
+  const service = new TokenService(store);
+  try {
+    return await dispatch(command, parsed, service, print);
+  } finally {
+    if (!options.store) await store.close();
+  }
+}
+
+function parseCommandArgs(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      username: { type: 'string' },
+      scopes: { type: 'string' },
+      environments: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+      description: { type: 'string' },
+      all: { type: 'boolean' },
+    },
+  });
+}
+
+async function dispatch(
+  command: string,
+  parsed: ReturnType<typeof parseCommandArgs>,
+  service: TokenService,
+  print: (line: string) => void,
+): Promise<number> {
+  const { values, positionals } = parsed;
+  if (command === 'create') {
+    if (!values.username) {
+      print('--username is required');
+      return 2;
+    }
+    const days = values['expires-in-days'];
+    if (days !== undefined && !/^\d+$/.test(days)) {
+      print('--expires-in-days must be a whole number of days');
+      return 2;
+    }
+    try {
+      const issued = await service.create({
+        username: values.username,
+        description: values.description ?? '',
+        allowedScopes: values.scopes ?? '*',
+        allowedEnvironments: values.environments ?? '*',
+        expiresInDays: days === undefined ? null : Number(days),
+      });
+      const view = toTokenView(issued.record, Date.now());
+      print(`Token ${view.id} created for ${view.username} (scopes: ${view.allowed_scopes}; environments: ${view.allowed_environments}; expires: ${view.expires_at ?? 'never'}).`);
+      print('Copy it now; it is not shown again:');
+      print(issued.token);
+      return 0;
+    } catch (error) {
+      if (error instanceof UsernameTakenError || error instanceof TokenInputError) {
+        print(error.message);
+        return 1;
+      }
+      throw error;
+    }
+  }
+  if (command === 'list') {
+    const now = Date.now();
+    const rows = (await service.list(values.all === true)).map((row) => toTokenView(row, now));
+    if (rows.length === 0) print('No tokens.');
+    for (const row of rows) {
+      const state = row.revoked_at ? `revoked ${row.revoked_at}` : row.is_active ? 'active' : 'expired';
+      print(
+        `${row.id}\t${row.username}\tscopes=${row.allowed_scopes}\tenvironments=${row.allowed_environments}\tcreated=${row.created_at}\texpires=${row.expires_at ?? 'never'}\t${state}`,
+      );
+    }
+    return 0;
+  }
+  const id = parseId(positionals[0]);
+  if (id === null) {
+    print(`wharf token ${command} needs a token id (see wharf token list)`);
+    return 2;
+  }
+  if (command === 'revoke') {
+    const row = await service.revoke(id);
+    if (!row) {
+      print(`No active token with id ${id}.`);
+      return 1;
+    }
+    print(`Token ${id} (${row.username}) revoked.`);
+    return 0;
+  }
+  const issued = await service.rotate(id);
+  if (!issued) {
+    print(`No active token with id ${id}.`);
+    return 1;
+  }
+  print(`Token ${id} (${issued.record.username}) rotated; the previous value no longer works.`);
+  print('Copy the new value now; it is not shown again:');
+  print(issued.token);
+  return 0;
+}
+
+export const DEMO_USERNAME = 'demo';
+
+/**
+ * On a store with no token at all (revoked ones count), creates the demo token (scopes `*`,
+ * environments `*`) and returns its value for the start command to print once; otherwise null.
+ */
+export async function ensureDemoToken(store: TokenStore | TokenService): Promise<string | null> {
+  const service = store instanceof TokenService ? store : new TokenService(store);
+  if ((await service.store.count()) > 0) return null;
+  try {
+    const issued = await service.create({
+      username: DEMO_USERNAME,
+      description: 'Demo token created on first start; revoke it with wharf token revoke',
+      allowedScopes: '*',
+      allowedEnvironments: '*',
+    });
+    return issued.token;
+  } catch (error) {
+    if (error instanceof UsernameTakenError) return null; // another instance on the same store was first
+    throw error;
+  }
+}
+
+/** The lines the start command prints with the demo token. */
+export function demoTokenLines(token: string, exampleUrl: string): string[] {
+  return [
+    'Created a demo API token (shown once; it is stored only as a hash):',
+    `  ${token}`,
+    'Try it:',
+    `  curl -H "Authorization: Bearer ${token}" ${exampleUrl}`,
+  ];
+}

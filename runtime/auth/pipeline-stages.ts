@@ -1,0 +1,62 @@
+/**
+ * The access and cache steps as stages of the /api pipeline (runtime/pipeline/stages.ts):
+ *   authorizeStage()        after endpointEnvironmentStage, before enabledStage (403s)
+ *   cacheStage(cache)       after bodyStage, right before handlerStage (HIT answers and stops)
+ *   withAccessStages(API_STAGES, cache) inserts both.
+ * Admission (401, 429) runs earlier, in the onRequest hook of installAccessControl.
+ * Until the auth/traffic codes are merged into the error registry, refusals are sent here
+ * (spec body) and the pipeline stops, instead of throwing into the central error handler.
+ */
+import { cacheStage as runCacheStage } from '../cache/cache-hooks.js';
+import type { ResponseCache } from '../cache/response-cache.js';
+import { STOP, needMatch } from '../pipeline/api-request.js';
+import type { PipelineStage } from '../pipeline/api-request.js';
+import { endpointEnvironmentStage, handlerStage } from '../pipeline/stages.js';
+import { isAccessError } from './access-errors.js';
+import { sendAccessError } from './access-hooks.js';
+import { authorize } from './authorize.js';
+
+export function authorizeStage(): PipelineStage {
+  return {
+    name: 'authorize',
+    run(state) {
+      const principal = state.request.wharfAccess?.principal;
+      if (!principal) {
+        throw new Error('Pipeline stage order: authorize runs without an admitted principal (installAccessControl missing?)');
+      }
+      try {
+        authorize(principal, { env: state.envSegment ?? '', method: state.method, endpoint: needMatch(state).endpoint.model });
+      } catch (error) {
+        if (!isAccessError(error)) throw error;
+        sendAccessError(state.reply, error);
+        return STOP;
+      }
+      return undefined;
+    },
+  };
+}
+
+export function cacheStage(cache: ResponseCache): PipelineStage {
+  return {
+    name: 'cache',
+    async run(state) {
+      const answered = await runCacheStage(cache, state.request, state.reply, {
+        env: state.envSegment ?? '',
+        endpoint: needMatch(state).endpoint.model,
+        body: state.request.body,
+      });
+      return answered ? STOP : undefined;
+    },
+  };
+}
+
+/** `stages` (default API_STAGES) with authorize after the endpoint-environment check and the cache before the handler. */
+export function withAccessStages(stages: readonly PipelineStage[], cache: ResponseCache): PipelineStage[] {
+  const out: PipelineStage[] = [];
+  for (const stage of stages) {
+    if (stage === handlerStage) out.push(cacheStage(cache));
+    out.push(stage);
+    if (stage === endpointEnvironmentStage) out.push(authorizeStage());
+  }
+  return out;
+}

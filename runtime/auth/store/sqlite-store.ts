@@ -1,0 +1,168 @@
+/**
+ * Default token store: a SQLite file (better-sqlite3, WAL) in the data folder, `data/auth.db`.
+ * One process at a time writes comfortably; several gateway instances on one host can share
+ * the file, instances on several hosts need the PostgreSQL store.
+ */
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { auditFromRaw, tokenFromRaw } from './raw-rows.js';
+import type { RawAudit, RawToken } from './raw-rows.js';
+import { UsernameTakenError } from './token-store.js';
+import type { AuditInput, AuditRow, NewTokenRow, TokenRow, TokenStore } from './token-store.js';
+
+/** The part of better-sqlite3's API used here (the package ships no types). */
+interface Statement {
+  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+interface SqliteDatabase {
+  pragma(source: string): unknown;
+  exec(source: string): void;
+  prepare(source: string): Statement;
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R;
+  close(): void;
+}
+type SqliteConstructor = new (file: string, options?: { fileMustExist?: boolean }) => SqliteDatabase;
+
+const require = createRequire(import.meta.url);
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS tokens (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  description TEXT NOT NULL DEFAULT '',
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER,
+  revoked_at INTEGER,
+  allowed_scopes TEXT NOT NULL,
+  allowed_environments TEXT NOT NULL,
+  lookup_id TEXT NOT NULL UNIQUE,
+  token_hash TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS token_audit (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  token_id INTEGER NOT NULL REFERENCES tokens(id),
+  operation TEXT NOT NULL,
+  timestamp INTEGER NOT NULL,
+  details TEXT NOT NULL DEFAULT '',
+  ip_address TEXT,
+  user_agent TEXT
+);
+CREATE INDEX IF NOT EXISTS token_audit_token ON token_audit(token_id, id);
+`;
+
+export class SqliteTokenStore implements TokenStore {
+  readonly kind = 'sqlite';
+  private readonly db: SqliteDatabase;
+  private readonly byLookup: Statement;
+
+  constructor(readonly file: string) {
+    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    const Database = require('better-sqlite3') as SqliteConstructor;
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('foreign_keys = ON');
+    this.db.exec(SCHEMA);
+    this.byLookup = this.db.prepare('SELECT * FROM tokens WHERE lookup_id = ?');
+  }
+
+  async migrate(): Promise<void> {
+    this.db.exec(SCHEMA);
+  }
+
+  private addAudit(tokenId: number, audit: AuditInput): void {
+    this.db
+      .prepare(
+        'INSERT INTO token_audit (token_id, operation, timestamp, details, ip_address, user_agent) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(tokenId, audit.operation, audit.timestamp, audit.details, audit.ipAddress, audit.userAgent);
+  }
+
+  async insert(row: NewTokenRow, audit: AuditInput): Promise<TokenRow> {
+    const run = this.db.transaction(() => {
+      const taken = this.db.prepare('SELECT id FROM tokens WHERE username = ?').get(row.username);
+      if (taken) throw new UsernameTakenError(row.username);
+      const result = this.db
+        .prepare(
+          `INSERT INTO tokens (username, description, created_at, expires_at, allowed_scopes, allowed_environments, lookup_id, token_hash)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          row.username,
+          row.description,
+          row.createdAt,
+          row.expiresAt,
+          row.allowedScopes,
+          row.allowedEnvironments,
+          row.lookupId,
+          row.tokenHash,
+        );
+      const id = Number(result.lastInsertRowid);
+      this.addAudit(id, audit);
+      return id;
+    });
+    const id = run();
+    return (await this.findById(id))!;
+  }
+
+  async findById(id: number): Promise<TokenRow | null> {
+    const raw = this.db.prepare('SELECT * FROM tokens WHERE id = ?').get(id) as RawToken | undefined;
+    return raw ? tokenFromRaw(raw) : null;
+  }
+
+  async findByLookupId(lookupId: string): Promise<TokenRow | null> {
+    const raw = this.byLookup.get(lookupId) as RawToken | undefined;
+    return raw ? tokenFromRaw(raw) : null;
+  }
+
+  async list(includeRevoked: boolean): Promise<TokenRow[]> {
+    const sql = includeRevoked
+      ? 'SELECT * FROM tokens ORDER BY id'
+      : 'SELECT * FROM tokens WHERE revoked_at IS NULL ORDER BY id';
+    return (this.db.prepare(sql).all() as RawToken[]).map(tokenFromRaw);
+  }
+
+  async count(): Promise<number> {
+    const raw = this.db.prepare('SELECT COUNT(*) AS n FROM tokens').get() as { n: number };
+    return Number(raw.n);
+  }
+
+  async setRevoked(id: number, revokedAt: number | null, audit: AuditInput): Promise<TokenRow | null> {
+    const condition = revokedAt === null ? 'revoked_at IS NOT NULL' : 'revoked_at IS NULL';
+    const run = this.db.transaction(() => {
+      const result = this.db
+        .prepare(`UPDATE tokens SET revoked_at = ? WHERE id = ? AND ${condition}`)
+        .run(revokedAt, id);
+      if (result.changes === 0) return false;
+      this.addAudit(id, audit);
+      return true;
+    });
+    return run() ? this.findById(id) : null;
+  }
+
+  async replaceSecret(id: number, lookupId: string, tokenHash: string, audit: AuditInput): Promise<TokenRow | null> {
+    const run = this.db.transaction(() => {
+      const result = this.db
+        .prepare('UPDATE tokens SET lookup_id = ?, token_hash = ? WHERE id = ? AND revoked_at IS NULL')
+        .run(lookupId, tokenHash, id);
+      if (result.changes === 0) return false;
+      this.addAudit(id, audit);
+      return true;
+    });
+    return run() ? this.findById(id) : null;
+  }
+
+  async audit(tokenId: number, limit: number): Promise<AuditRow[]> {
+    const rows = this.db
+      .prepare('SELECT * FROM token_audit WHERE token_id = ? ORDER BY id DESC LIMIT ?')
+      .all(tokenId, limit) as RawAudit[];
+    return rows.map(auditFromRaw);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

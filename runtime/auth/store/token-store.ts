@@ -1,0 +1,77 @@
+/**
+ * The token store: one interface, one implementation per database (SQLite file by default,
+ * PostgreSQL for stores shared by several gateway instances; SQL Server plugs in here too).
+ * Stores hold the SHA-256 of a token and its non-secret lookup id, never the token itself.
+ * Times are epoch milliseconds; views for the console format them (token-view.ts).
+ */
+
+export const AUDIT_OPERATIONS = ['Created', 'Revoked', 'Rotated', 'Unarchived'] as const;
+export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
+
+export interface TokenRow {
+  readonly id: number;
+  readonly username: string;
+  readonly description: string;
+  readonly createdAt: number;
+  readonly expiresAt: number | null;
+  readonly revokedAt: number | null;
+  /** Comma-separated, as stored (`*`, `read`, `read,write`, endpoint patterns). */
+  readonly allowedScopes: string;
+  /** Comma-separated or `*`. */
+  readonly allowedEnvironments: string;
+  readonly lookupId: string;
+  readonly tokenHash: string;
+}
+
+export type NewTokenRow = Omit<TokenRow, 'id' | 'revokedAt'>;
+
+/** Who did it: recorded on every audit entry. */
+export interface AuditContext {
+  readonly ipAddress: string | null;
+  readonly userAgent: string | null;
+}
+
+export interface AuditInput extends AuditContext {
+  readonly operation: AuditOperation;
+  readonly timestamp: number;
+  readonly details: string;
+}
+
+export interface AuditRow extends AuditInput {
+  readonly id: number;
+  readonly tokenId: number;
+}
+
+export interface TokenStore {
+  readonly kind: 'sqlite' | 'postgres' | 'mssql';
+  /** Creates the tables when missing. Idempotent. */
+  migrate(): Promise<void>;
+  /** Inserts the token and its audit entry atomically; throws UsernameTakenError on a duplicate. */
+  insert(row: NewTokenRow, audit: AuditInput): Promise<TokenRow>;
+  findById(id: number): Promise<TokenRow | null>;
+  /** The verification read: one indexed lookup. */
+  findByLookupId(lookupId: string): Promise<TokenRow | null>;
+  /** Sorted by id. Revoked tokens only when asked. */
+  list(includeRevoked: boolean): Promise<TokenRow[]>;
+  /** Number of tokens, revoked ones included. */
+  count(): Promise<number>;
+  /** Sets or clears revoked_at and audits it; null when the id is unknown or already in that state. */
+  setRevoked(id: number, revokedAt: number | null, audit: AuditInput): Promise<TokenRow | null>;
+  /** Replaces lookup id and hash (rotation) and audits it; null when unknown or revoked. */
+  replaceSecret(id: number, lookupId: string, tokenHash: string, audit: AuditInput): Promise<TokenRow | null>;
+  /** Newest first. */
+  audit(tokenId: number, limit: number): Promise<AuditRow[]>;
+  close(): Promise<void>;
+}
+
+export class UsernameTakenError extends Error {
+  override readonly name = 'UsernameTakenError';
+  constructor(readonly username: string) {
+    super(`A token with username '${username}' already exists`);
+  }
+}
+
+/** is_active: not revoked and not expired at `now`. Derived, never stored. */
+export function isActive(row: Pick<TokenRow, 'revokedAt' | 'expiresAt'>, now: number): boolean {
+  return row.revokedAt === null && (row.expiresAt === null || row.expiresAt > now);
+}

@@ -1,0 +1,226 @@
+/**
+ * The token service: create / list / revoke / rotate / unarchive and verify. The CLI and the
+ * admin console both use it. Verification is one indexed read by lookup id plus a constant-time
+ * hash comparison; verified tokens are cached briefly by their SHA-256 (never the token itself).
+ * A revoke or rotate on this instance drops the cache entry at once; other instances sharing the
+ * store see it when their entry expires (Auth:VerificationCacheSeconds, default 5).
+ */
+import { parseEnvironments, parseScopes, splitList } from './scopes.js';
+import type { EnvironmentSet, ScopeSet } from './scopes.js';
+import { isActive } from './store/token-store.js';
+import type { AuditContext, AuditRow, TokenRow, TokenStore } from './store/token-store.js';
+import { hashesEqual, hashToken, issueSecret, parseLookupId } from './token-secret.js';
+
+export interface TokenPrincipal {
+  readonly tokenId: number;
+  readonly username: string;
+  readonly allowedScopes: string;
+  readonly allowedEnvironments: string;
+  readonly scopes: ScopeSet;
+  readonly environments: EnvironmentSet;
+  readonly expiresAt: number | null;
+}
+
+export type VerifyFailure = 'malformed' | 'unknown' | 'expired' | 'revoked';
+export type Verification =
+  | { readonly ok: true; readonly principal: TokenPrincipal; readonly cached: boolean }
+  | { readonly ok: false; readonly reason: VerifyFailure };
+
+export interface CreateTokenInput {
+  readonly username: string;
+  readonly description?: string;
+  readonly allowedScopes?: string;
+  readonly allowedEnvironments?: string;
+  /** null or absent: never expires. */
+  readonly expiresInDays?: number | null;
+}
+
+export interface IssuedToken {
+  /** The token value: show it once, never store or log it. */
+  readonly token: string;
+  readonly record: TokenRow;
+}
+
+export interface TokenServiceOptions {
+  readonly verificationCacheMs?: number;
+  readonly now?: () => number;
+  readonly maxCachedTokens?: number;
+  /** Told after a revoke or rotate, e.g. to tell other instances at once (revocation-bus.ts). */
+  readonly announce?: (tokenId: number) => void | Promise<void>;
+}
+
+/** Bad input to create: the console answers 400, the CLI prints the message. */
+export class TokenInputError extends Error {
+  override readonly name = 'TokenInputError';
+}
+
+const DAY_MS = 86_400_000;
+const USERNAME = /^[A-Za-z0-9._@-]{1,100}$/;
+const LIST_ITEM = /^[A-Za-z0-9_.\/*-]{1,200}$/;
+const NO_CONTEXT: AuditContext = { ipAddress: null, userAgent: null };
+
+interface CacheEntry {
+  readonly principal: TokenPrincipal;
+  readonly until: number;
+}
+
+function validList(name: string, value: string): string {
+  const items = splitList(value);
+  if (items.length === 0) throw new TokenInputError(`${name} must not be empty (use * for all)`);
+  const bad = items.find((item) => !LIST_ITEM.test(item));
+  if (bad !== undefined) throw new TokenInputError(`${name} contains an invalid item '${bad}'`);
+  return items.join(',');
+}
+
+export function principalOf(row: TokenRow): TokenPrincipal {
+  return {
+    tokenId: row.id,
+    username: row.username,
+    allowedScopes: row.allowedScopes,
+    allowedEnvironments: row.allowedEnvironments,
+    scopes: parseScopes(row.allowedScopes),
+    environments: parseEnvironments(row.allowedEnvironments),
+    expiresAt: row.expiresAt,
+  };
+}
+
+export class TokenService {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly cacheMs: number;
+  private readonly maxCached: number;
+  private readonly now: () => number;
+  private readonly announce: (tokenId: number) => void | Promise<void>;
+
+  constructor(
+    readonly store: TokenStore,
+    options: TokenServiceOptions = {},
+  ) {
+    this.cacheMs = options.verificationCacheMs ?? 5000;
+    this.maxCached = options.maxCachedTokens ?? 10_000;
+    this.now = options.now ?? Date.now;
+    this.announce = options.announce ?? (() => {});
+  }
+
+  /** After any change to a token (revoke, rotate, scope edits): forget it here, tell the other
+   *  instances; a failed announcement only delays them to their cache TTL. */
+  async changed(tokenId: number): Promise<void> {
+    this.forget(tokenId);
+    try {
+      await this.announce(tokenId);
+    } catch {
+      // other instances fall back to their verification cache TTL
+    }
+  }
+
+  async create(input: CreateTokenInput, context: AuditContext = NO_CONTEXT): Promise<IssuedToken> {
+    const username = input.username.trim();
+    if (!USERNAME.test(username)) {
+      throw new TokenInputError('username must be 1 to 100 characters of letters, digits, . _ @ -');
+    }
+    const days = input.expiresInDays ?? null;
+    if (days !== null && (!Number.isInteger(days) || days < 1 || days > 36_500)) {
+      throw new TokenInputError('expires_in_days must be a whole number from 1 to 36500');
+    }
+    const now = this.now();
+    const issued = issueSecret();
+    const record = await this.store.insert(
+      {
+        username,
+        description: (input.description ?? '').trim(),
+        createdAt: now,
+        expiresAt: days === null ? null : now + days * DAY_MS,
+        allowedScopes: validList('allowed_scopes', input.allowedScopes ?? '*'),
+        allowedEnvironments: validList('allowed_environments', input.allowedEnvironments ?? '*'),
+        lookupId: issued.lookupId,
+        tokenHash: issued.hash,
+      },
+      { ...context, operation: 'Created', timestamp: now, details: `Token created for ${username}` },
+    );
+    return { token: issued.token, record };
+  }
+
+  list(includeRevoked = false): Promise<TokenRow[]> {
+    return this.store.list(includeRevoked);
+  }
+
+  get(id: number): Promise<TokenRow | null> {
+    return this.store.findById(id);
+  }
+
+  audit(id: number, limit = 50): Promise<AuditRow[]> {
+    return this.store.audit(id, limit);
+  }
+
+  /** null when the id is unknown or already revoked. */
+  async revoke(id: number, context: AuditContext = NO_CONTEXT): Promise<TokenRow | null> {
+    const now = this.now();
+    const row = await this.store.setRevoked(id, now, {
+      ...context,
+      operation: 'Revoked',
+      timestamp: now,
+      details: 'Token revoked',
+    });
+    await this.changed(id);
+    return row;
+  }
+
+  /** Clears revoked_at; the token is usable again unless it has expired. null when not revoked. */
+  async unarchive(id: number, context: AuditContext = NO_CONTEXT): Promise<TokenRow | null> {
+    const now = this.now();
+    return this.store.setRevoked(id, null, {
+      ...context,
+      operation: 'Unarchived',
+      timestamp: now,
+      details: 'Token restored',
+    });
+  }
+
+  /**
+   * New secret for the same token row (id, username, scopes, environments and expiry stay);
+   * the old value stops working at once. null when the id is unknown or revoked.
+   */
+  async rotate(id: number, context: AuditContext = NO_CONTEXT): Promise<IssuedToken | null> {
+    const now = this.now();
+    const issued = issueSecret();
+    const record = await this.store.replaceSecret(id, issued.lookupId, issued.hash, {
+      ...context,
+      operation: 'Rotated',
+      timestamp: now,
+      details: 'Token secret rotated; the previous value no longer works',
+    });
+    await this.changed(id);
+    return record ? { token: issued.token, record } : null;
+  }
+
+  async verify(token: string): Promise<Verification> {
+    const lookupId = parseLookupId(token);
+    if (lookupId === null) return { ok: false, reason: 'malformed' };
+    const hash = hashToken(token);
+    const now = this.now();
+    const hit = this.cache.get(hash);
+    if (hit && hit.until > now) {
+      if (hit.principal.expiresAt !== null && hit.principal.expiresAt <= now) return { ok: false, reason: 'expired' };
+      return { ok: true, principal: hit.principal, cached: true };
+    }
+    if (hit) this.cache.delete(hash);
+    const row = await this.store.findByLookupId(lookupId);
+    if (!row || !hashesEqual(row.tokenHash, hash)) return { ok: false, reason: 'unknown' };
+    if (row.revokedAt !== null) return { ok: false, reason: 'revoked' };
+    if (!isActive(row, now)) return { ok: false, reason: 'expired' };
+    const principal = principalOf(row);
+    if (this.cacheMs > 0) {
+      if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(hash, { principal, until: now + this.cacheMs });
+    }
+    return { ok: true, principal, cached: false };
+  }
+
+  /** Drops cached verifications of one token (after revoke/rotate, or a change from elsewhere). */
+  forget(tokenId: number): void {
+    for (const [hash, entry] of this.cache) if (entry.principal.tokenId === tokenId) this.cache.delete(hash);
+  }
+
+  forgetAll(): void {
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Fastify wiring of the response cache and ETags.
+ *  - cacheStage(request, reply, context): called by the pipeline after authorization, right before
+ *    the handler. A hit is answered here (returns true: stop); a miss is remembered for onSend;
+ *    a write is remembered for invalidation. Sets `X-Cache: HIT|MISS` on cacheable reads.
+ *  - installResponseCache(app, ...): the onSend hook that stores misses, invalidates after
+ *    successful writes (BEFORE the response leaves, so read-after-write sees fresh data on every
+ *    instance), and gives every GET/HEAD 200 a strong ETag, answering a matching If-None-Match
+ *    with 304.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isApiUrl } from '../auth/access-hooks.js';
+import { etagOf, ifNoneMatchHits } from './etag.js';
+import { WRITE_METHODS } from './response-cache.js';
+import type { CacheableEndpoint, PendingRead, ResponseCache } from './response-cache.js';
+
+type CacheState =
+  | { readonly kind: 'read'; readonly pending: PendingRead | null; readonly hit: boolean }
+  | { readonly kind: 'write'; readonly endpoint: CacheableEndpoint };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    wharfCache: CacheState | null;
+  }
+}
+
+export interface CacheStageContext {
+  readonly env: string;
+  readonly endpoint: CacheableEndpoint;
+  /** Parsed QUERY body (part of the key). */
+  readonly body?: unknown;
+}
+
+function splitUrl(url: string): { path: string; query: string } {
+  const index = url.indexOf('?');
+  return index < 0 ? { path: url, query: '' } : { path: url.slice(0, index), query: url.slice(index + 1) };
+}
+
+/** true when the request was answered from the cache. */
+export async function cacheStage(
+  cache: ResponseCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: CacheStageContext,
+): Promise<boolean> {
+  const method = request.method.toUpperCase();
+  if (WRITE_METHODS.includes(method)) {
+    request.wharfCache = { kind: 'write', endpoint: context.endpoint };
+    return false;
+  }
+  const { path, query } = splitUrl(request.url);
+  const result = await cache.read(context.endpoint, {
+    env: context.env,
+    method,
+    path,
+    query,
+    body: method === 'QUERY' ? context.body : undefined,
+    accept: request.headers.accept,
+  });
+  if (!result) return false;
+  if (!result.hit) {
+    request.wharfCache = { kind: 'read', pending: result.pending, hit: false };
+    reply.header('x-cache', 'MISS');
+    return false;
+  }
+  request.wharfCache = { kind: 'read', pending: null, hit: true };
+  reply.code(result.hit.status);
+  reply.headers(result.hit.headers);
+  reply.header('etag', result.hit.etag);
+  reply.header('x-cache', 'HIT');
+  await reply.send(result.hit.body);
+  return true;
+}
+
+export interface ResponseCacheHookOptions {
+  readonly cache: ResponseCache;
+  /** URLs that get ETags. Default: `/api` and below. */
+  readonly appliesTo?: (url: string) => boolean;
+}
+
+export function installResponseCache(app: FastifyInstance, options: ResponseCacheHookOptions): void {
+  const appliesTo = options.appliesTo ?? isApiUrl;
+  if (!app.hasRequestDecorator('wharfCache')) app.decorateRequest('wharfCache', null);
+  app.addHook('onSend', async (request, reply, payload) => {
+    const state = request.wharfCache;
+    if (state?.kind === 'write') {
+      if (reply.statusCode < 400) await options.cache.invalidate(state.endpoint);
+      return payload;
+    }
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload; // streams: no ETag, no cache
+    const method = request.method.toUpperCase();
+    const isGet = method === 'GET' || method === 'HEAD';
+    if (reply.statusCode !== 200 || !appliesTo(request.url)) return payload;
+    let etag = reply.getHeader('etag') as string | undefined;
+    if (state?.kind === 'read' && state.pending) {
+      const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+      const stored = await options.cache.write(state.pending, reply.statusCode, reply.getHeaders(), body, etag);
+      etag ??= stored?.etag;
+    }
+    if (!isGet) return payload;
+    etag ??= etagOf(payload);
+    reply.header('etag', etag);
+    if (ifNoneMatchHits(request.headers['if-none-match'], etag)) {
+      reply.code(304);
+      reply.removeHeader('content-type');
+      reply.removeHeader('content-length');
+      return '';
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,92 @@
+/**
+ * Rate limits per client IP and per token (fixed windows, counters in a CounterStore).
+ * Settings (seconds for windows):
+ *   RateLimiting:Enabled (true), IpLimit (100), IpWindow (60), TokenLimit (100), TokenWindow (60)
+ * Headers on every limited response: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset
+ * (Unix time in seconds when the window closes) of the tighter of the two budgets; a 429 adds
+ * Retry-After (seconds) and X-RateLimit-Resource (`ip` or `token`).
+ */
+import { accessError } from '../auth/access-errors.js';
+import type { AccessError } from '../auth/access-errors.js';
+import type { ConfigSource } from '../settings/config-source.js';
+import type { CounterStore } from './counter-store.js';
+
+/** Same field names as ServerSettings.rateLimiting, so either can be passed in. */
+export interface RateLimitSettings {
+  readonly enabled: boolean;
+  readonly ipLimit: number;
+  readonly ipWindowSeconds: number;
+  readonly tokenLimit: number;
+  readonly tokenWindowSeconds: number;
+}
+
+export function readRateLimitSettings(source: ConfigSource): RateLimitSettings {
+  return {
+    enabled: source.bool('RateLimiting:Enabled', true),
+    ipLimit: source.int('RateLimiting:IpLimit', 100, { min: 1 }),
+    ipWindowSeconds: source.int('RateLimiting:IpWindow', 60, { min: 1, max: 86_400 }),
+    tokenLimit: source.int('RateLimiting:TokenLimit', 100, { min: 1 }),
+    tokenWindowSeconds: source.int('RateLimiting:TokenWindow', 60, { min: 1, max: 86_400 }),
+  };
+}
+
+export type RateLimitResource = 'ip' | 'token';
+
+export interface RateDecision {
+  readonly resource: RateLimitResource;
+  readonly allowed: boolean;
+  readonly limit: number;
+  readonly remaining: number;
+  /** Epoch ms when the window closes. */
+  readonly resetAt: number;
+}
+
+export class RateLimiter {
+  constructor(
+    readonly settings: RateLimitSettings,
+    readonly store: CounterStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get enabled(): boolean {
+    return this.settings.enabled;
+  }
+
+  async check(resource: RateLimitResource, id: string): Promise<RateDecision> {
+    const limit = resource === 'ip' ? this.settings.ipLimit : this.settings.tokenLimit;
+    const windowSeconds = resource === 'ip' ? this.settings.ipWindowSeconds : this.settings.tokenWindowSeconds;
+    const { count, resetAt } = await this.store.hit(`${resource}:${id}`, windowSeconds * 1000);
+    return { resource, allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt };
+  }
+
+  /** Seconds until the window closes, at least 1. */
+  retryAfterSeconds(decision: RateDecision): number {
+    return Math.max(1, Math.ceil((decision.resetAt - this.now()) / 1000));
+  }
+
+  /** The 429 for a refused decision, with every header it needs. */
+  exceeded(decision: RateDecision): AccessError {
+    const seconds = this.retryAfterSeconds(decision);
+    return accessError('TRAFFIC_RATE_LIMITED', { seconds }, {
+      ...rateLimitHeaders(decision),
+      'Retry-After': String(seconds),
+      'X-RateLimit-Resource': decision.resource,
+    });
+  }
+}
+
+/** The budget to report: a refused one, else the one with the least remaining. */
+export function tighter(a: RateDecision | null, b: RateDecision | null): RateDecision | null {
+  if (!a) return b;
+  if (!b) return a;
+  if (a.allowed !== b.allowed) return a.allowed ? b : a;
+  return b.remaining < a.remaining ? b : a;
+}
+
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+    'X-RateLimit-Reset': String(Math.ceil(decision.resetAt / 1000)),
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * A real, throw-away redis-server for tests: loopback only, a free port, no persistence.
+ *   const redis = await startRedis();  ...  await redis.stop();
+ * Needs /usr/bin/redis-server (Debian package `redis-server`, installed by .ci/run).
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export interface TestRedis {
+  readonly url: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+export const REDIS_SERVER = process.env['REDIS_SERVER'] ?? '/usr/bin/redis-server';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function waitForReady(child: ChildProcess, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => fail(new Error(`redis-server did not start in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        cleanup();
+        resolve();
+      }
+    };
+    const onExit = (code: number | null): void => fail(new Error(`redis-server exited with ${code}:\n${output}`));
+    function cleanup(): void {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+    }
+    function fail(error: Error): void {
+      cleanup();
+      child.kill('SIGKILL');
+      reject(error);
+    }
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  const child = spawn(
+    REDIS_SERVER,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'notice'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await waitForReady(child, 10_000);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -83,7 +83,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const outputs: OutputFile[] = [{ path: 'README.md', content: GENERATED_README }];
   outputs.push(...(await emitAll({ models, sourceHash, root })));
   if (withDocs) {
-    const docs = await buildDocsSite({ root });
+    const docs = await buildDocsSite({ root, dates: 'front-matter' });
     reported.push(...docs.diagnostics);
     outputs.push(...docs.files.map((f) => ({ path: `docs/${f.path}`, content: f.content })));
   }

@@ -1,0 +1,96 @@
+/**
+ * Docs-site benchmark: build time for 1,000 generated Markdown pages (20 folders x 50 pages,
+ * headings, a table, one of 10 code blocks each), load time, and search latency (median, p99)
+ * over the loaded site. Run alone with `node --import tsx bench/docs-site.ts`.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildDocsSite } from '../compiler/docs-site/index.js';
+import { loadDocsSite } from '../runtime/docs-site/site.js';
+import { searchSite } from '../runtime/docs-site/search.js';
+
+const WORDS = 'gateway endpoint schema route token cache limit proxy query filter order select expand compile runtime manifest module plugin header status body error retry timeout pool driver dialect parameter namespace environment secret webhook'.split(' ');
+
+function word(i: number): string {
+  return WORDS[i % WORDS.length] ?? 'word';
+}
+
+function page(folder: number, n: number): string {
+  const id = folder * 50 + n;
+  const para = (k: number): string => Array.from({ length: 40 }, (_, j) => word(id * 7 + k * 13 + j * 3)).join(' ') + '.';
+  return [
+    '---',
+    `title: ${word(id)} ${word(id + 5)} guide ${id}`,
+    `description: How to use ${word(id + 1)} with ${word(id + 2)} (page ${id}).`,
+    `keywords: [${word(id + 3)}, ${word(id + 4)}]`,
+    `date: 2026-01-${String((id % 28) + 1).padStart(2, '0')}`,
+    '---',
+    `# ${word(id)} ${word(id + 5)} guide ${id}`,
+    '',
+    para(1),
+    '',
+    `## Configure ${word(id + 6)}`,
+    '',
+    para(2),
+    '',
+    '| Option | Default |',
+    '|---|---|',
+    `| ${word(id + 7)} | ${id} |`,
+    '',
+    `## Use ${word(id + 8)}`,
+    '',
+    '```ts',
+    `const ${word(id % 10)} = await wharf.${word((id % 10) + 1)}({ limit: ${id % 10} });`,
+    '```',
+    '',
+    para(3),
+    '',
+  ].join('\n');
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? 0;
+}
+
+export async function runDocsBench(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'wharf-docs-bench-'));
+  try {
+    for (let f = 0; f < 20; f++) {
+      mkdirSync(join(root, 'docs', `section-${f}`), { recursive: true });
+      for (let n = 0; n < 50; n++) writeFileSync(join(root, 'docs', `section-${f}`, `page-${n}.md`), page(f, n));
+    }
+    writeFileSync(join(root, 'docs', 'index.md'), '# Bench\n\nStart page.\n');
+    const t0 = performance.now();
+    const built = await buildDocsSite({ root });
+    const buildMs = performance.now() - t0;
+    const t1 = performance.now();
+    const rebuilt = await buildDocsSite({ root });
+    const rebuildMs = performance.now() - t1;
+    const t2 = performance.now();
+    const site = await loadDocsSite(rebuilt.files);
+    const loadMs = performance.now() - t2;
+    const bytes = built.files.reduce((sum, f) => sum + (typeof f.content === 'string' ? Buffer.byteLength(f.content) : f.content.byteLength), 0);
+
+    const queries = Array.from({ length: 400 }, (_, i) => (i % 4 === 3 ? `${word(i)} ${word(i + 9)}` : i % 4 === 2 ? word(i).slice(0, 4) : word(i)));
+    for (const q of queries.slice(0, 20)) searchSite(site, q);
+    const times: number[] = [];
+    let results = 0;
+    for (const q of queries) {
+      const s = performance.now();
+      results += searchSite(site, q).length;
+      times.push(performance.now() - s);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`docs-site: ${site.pages.size} pages, ${built.files.length} files, ${(bytes / 1e6).toFixed(1)} MB`);
+    console.log(`docs-site: build ${buildMs.toFixed(0)} ms (cold, incl. highlighter), rebuild ${rebuildMs.toFixed(0)} ms (warm), load ${loadMs.toFixed(0)} ms`);
+    console.log(
+      `docs-site: search over ${queries.length} queries: median ${percentile(times, 0.5).toFixed(2)} ms, p99 ${percentile(times, 0.99).toFixed(2)} ms, ${(results / queries.length).toFixed(0)} results/query`,
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await runDocsBench();

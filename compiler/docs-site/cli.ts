@@ -1,0 +1,121 @@
+/**
+ * `wharf docs serve|export`: the composition root of the docs server. It builds the site from
+ * the Markdown folder in memory (compiler), loads it (runtime) and serves it, injecting the
+ * rebuild callback used by hot reload; or writes a static export and exits.
+ *   wharf docs serve [--port N] [--host H] [--base-path /p] [--base-url https://x] [--export <dir>]
+ *   wharf docs export <dir> [--base-path /p] [--base-url https://x]
+ * Port: --port, else PORT, else 5080. Host: --host, else 127.0.0.1.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatDiagnostic, hasErrors } from '../diagnostics.js';
+import { buildDocsSite } from './index.js';
+import { loadDocsSite, type LoadedDocsSite } from '../../runtime/docs-site/site.js';
+import { normalizeBasePath, readDocsSettings, type DocsSettings } from '../../runtime/docs-site/settings.js';
+import { buildDocsServer, docsControl } from '../../runtime/docs-site/server.js';
+import { exportDocsSite } from '../../runtime/docs-site/export.js';
+
+export const DEFAULT_DOCS_PORT = 5080;
+
+const USAGE = `usage: wharf docs serve [--port N] [--host H] [--base-path /prefix] [--base-url https://origin] [--export <dir>]
+       wharf docs export <dir> [--base-path /prefix] [--base-url https://origin]`;
+
+export interface DocsCommandIo {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Resolves when the server should stop (default: SIGINT or SIGTERM). */
+  readonly stopSignal?: Promise<void>;
+}
+
+const defaultIo = (): DocsCommandIo => ({
+  out: (line) => process.stdout.write(line + '\n'),
+  err: (line) => process.stderr.write(line + '\n'),
+  cwd: process.cwd(),
+  env: process.env,
+});
+
+export function docsBuilder(cwd: string, settings: DocsSettings, io: Pick<DocsCommandIo, 'err'>): () => Promise<LoadedDocsSite> {
+  return async () => {
+    const result = await buildDocsSite({ root: cwd, docsDir: settings.rootPath, basePath: settings.basePath, baseUrl: settings.baseUrl });
+    for (const d of result.diagnostics) io.err(formatDiagnostic(d));
+    if (hasErrors(result.diagnostics)) throw new Error(`docs: ${settings.rootPath} has errors; see above`);
+    return loadDocsSite(result.files);
+  };
+}
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolveStop) => {
+    process.once('SIGINT', () => resolveStop());
+    process.once('SIGTERM', () => resolveStop());
+  });
+}
+
+export async function runDocsCommand(argv: readonly string[], ioIn?: Partial<DocsCommandIo>): Promise<number> {
+  const io = { ...defaultIo(), ...ioIn };
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'base-path': { type: 'string' },
+        'base-url': { type: 'string' },
+        export: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    io.err(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, target] = positionals;
+  if (values.help || (command !== 'serve' && command !== 'export')) {
+    (values.help ? io.out : io.err)(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const fromSettings = readDocsSettings(io.env, io.cwd);
+  const settings: DocsSettings = {
+    ...fromSettings,
+    basePath: values['base-path'] !== undefined ? normalizeBasePath(values['base-path']) : fromSettings.basePath,
+    baseUrl: values['base-url']?.replace(/\/+$/, '') ?? fromSettings.baseUrl,
+  };
+  const exportDir = command === 'export' ? target : values.export;
+  const build = docsBuilder(io.cwd, settings, io);
+  let site: LoadedDocsSite;
+  try {
+    site = await build();
+  } catch (error) {
+    io.err((error as Error).message);
+    return 1;
+  }
+
+  if (exportDir !== undefined) {
+    if (exportDir === '') {
+      io.err(`missing export directory\n${USAGE}`);
+      return 2;
+    }
+    const out = resolve(io.cwd, exportDir);
+    const result = await exportDocsSite(site, { ...settings, enableHotReload: false }, out);
+    io.out(`docs: exported ${site.pages.size} pages (${result.files.length} files) to ${out}`);
+    return 0;
+  }
+
+  const port = Number(values.port ?? io.env['PORT'] ?? DEFAULT_DOCS_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    io.err(`--port must be a port number, got ${values.port ?? io.env['PORT']}`);
+    return 2;
+  }
+  const watched = { ...settings, rootPath: resolve(io.cwd, settings.rootPath) };
+  const app = await buildDocsServer({ site, settings: watched, rebuild: build, logger: false });
+  const address = await app.listen({ port, host: values.host ?? '127.0.0.1' });
+  io.out(`docs: serving ${site.pages.size} pages of ${settings.rootPath}/ at ${address}${settings.basePath}/` + (settings.enableHotReload ? ' (hot reload on)' : ''));
+  await (io.stopSignal ?? waitForSignal());
+  io.out(`docs: stopping (build version ${docsControl(app).version()})`);
+  await app.close();
+  return 0;
+}

@@ -1,0 +1,77 @@
+/**
+ * One Markdown file: front matter (gray-matter) split from the body, the keys we understand
+ * normalized. Front matter keys: title, description, keywords (list or comma string), date,
+ * updated, layout (`home` leaves the page out of the feed), toc (false hides the outline),
+ * lastUpdated (false hides the date), order (position in the automatic sidebar).
+ */
+import matter from 'gray-matter';
+import type { Diagnostic } from '../diagnostics.js';
+
+export interface FrontMatter {
+  readonly title: string | null;
+  readonly description: string | null;
+  readonly keywords: readonly string[];
+  /** ISO date-time of `updated`, else `date`, else null. */
+  readonly date: string | null;
+  readonly layout: string;
+  readonly toc: boolean;
+  readonly lastUpdated: boolean;
+  readonly order: number | null;
+}
+
+export interface PageSource {
+  readonly frontMatter: FrontMatter;
+  readonly body: string;
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : null;
+}
+
+function isoDate(v: unknown): string | null {
+  if (v instanceof Date && !Number.isNaN(v.getTime())) return v.toISOString();
+  if (typeof v === 'string' && v.trim() !== '') {
+    const d = new Date(v);
+    if (!Number.isNaN(d.getTime())) return d.toISOString();
+  }
+  return null;
+}
+
+export function parsePageSource(file: string, text: string, diagnostics: Diagnostic[]): PageSource {
+  let data: Record<string, unknown> = {};
+  let body = text;
+  try {
+    const parsed = matter(text, {});
+    data = (parsed.data ?? {}) as Record<string, unknown>;
+    body = parsed.content;
+  } catch (error) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'docs-front-matter',
+      file,
+      line: 1,
+      column: 1,
+      pointer: '',
+      message: `front matter is not valid YAML: ${(error as Error).message.split('\n')[0]}`,
+      hint: 'Front matter is a YAML block between two `---` lines at the top of the file.',
+    });
+  }
+  const rawKeywords = data['keywords'];
+  const keywords = Array.isArray(rawKeywords)
+    ? rawKeywords.map(str).filter((k): k is string => k !== null)
+    : (str(rawKeywords)?.split(',').map((k) => k.trim()).filter(Boolean) ?? []);
+  const order = data['order'];
+  return {
+    frontMatter: {
+      title: str(data['title']),
+      description: str(data['description']),
+      keywords,
+      date: isoDate(data['updated']) ?? isoDate(data['date']),
+      layout: str(data['layout']) ?? 'doc',
+      toc: data['toc'] !== false,
+      lastUpdated: data['lastUpdated'] !== false,
+      order: typeof order === 'number' ? order : null,
+    },
+    body,
+  };
+}

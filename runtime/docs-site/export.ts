@@ -1,0 +1,65 @@
+/**
+ * Static export: renders every URL through the same server (static mode: search runs in the
+ * browser over `/_wharf/search-index.json` with MiniSearch; no rate limit) and writes a tree a
+ * plain file server can serve: `index.html`, `<path>/index.html`, `404.html`, `raw/<path>.md`,
+ * `feed.xml`, `sitemap.xml`, `robots.txt`, `llms.txt`, `_wharf/*`, `theme/*`, and the docs
+ * folder's images and PDFs at their paths.
+ * Absolute URLs (feed, sitemap, robots, llms) use `--base-url`, else `http://localhost`.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { LoadedDocsSite } from './site.js';
+import type { DocsSettings } from './settings.js';
+import { buildDocsServer } from './server.js';
+import { resolveTheme } from './theme.js';
+
+export interface ExportResult {
+  readonly files: readonly string[];
+}
+
+export async function exportDocsSite(site: LoadedDocsSite, settings: DocsSettings, outDir: string): Promise<ExportResult> {
+  const base = settings.basePath;
+  const origin = new URL(settings.baseUrl ?? site.data.baseUrl ?? 'http://localhost');
+  const exportSettings = { ...settings, enableHotReload: false, baseUrl: origin.origin };
+  const theme = resolveTheme(settings);
+  const app = await buildDocsServer({ site, settings: exportSettings, mode: 'static', rateLimitPerMinute: null });
+  const targets: [url: string, file: string][] = [
+    ['/', 'index.html'],
+    ['/feed.xml', 'feed.xml'],
+    ['/sitemap.xml', 'sitemap.xml'],
+    ['/robots.txt', 'robots.txt'],
+    ['/llms.txt', 'llms.txt'],
+    ['/_wharf/docs.css', '_wharf/docs.css'],
+    ['/_wharf/client.js', '_wharf/client.js'],
+    ['/_wharf/minisearch.js', '_wharf/minisearch.js'],
+    ['/_wharf/search-index.json', '_wharf/search-index.json'],
+    ['/__wharf_not_found__', '404.html'],
+  ];
+  if (theme.css) targets.push(['/_wharf/theme.css', '_wharf/theme.css']);
+  if (theme.customCss !== null) targets.push(['/theme/custom.css', 'theme/custom.css']);
+  if (theme.customJs !== null) targets.push(['/theme/custom.js', 'theme/custom.js']);
+  for (const asset of [...site.assets.values()].map((a) => a.path).sort()) targets.push([`/${asset}`, asset]);
+  for (const path of [...site.pages.keys()].sort()) {
+    targets.push([`/${path}`, `${path}/index.html`]);
+    // `guide/index.md` also answers /guide on the server; give the file server the same.
+    const folder = path.endsWith('/index') ? path.slice(0, -'/index'.length) : null;
+    if (folder && !site.pages.has(folder)) targets.push([`/${path}`, `${folder}/index.html`]);
+    targets.push([`/raw/${path}.md`, `raw/${path}.md`]);
+  }
+  await rm(outDir, { recursive: true, force: true });
+  const written: string[] = [];
+  try {
+    for (const [url, file] of targets) {
+      const response = await app.inject({ method: 'GET', url: `${base}${url}`, headers: { host: origin.host } });
+      const expected = file === '404.html' ? 404 : 200;
+      if (response.statusCode !== expected) throw new Error(`export: GET ${url} answered ${response.statusCode}`);
+      const target = join(outDir, file);
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, response.rawPayload);
+      written.push(file);
+    }
+  } finally {
+    await app.close();
+  }
+  return { files: written };
+}

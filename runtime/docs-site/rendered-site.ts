@@ -1,0 +1,78 @@
+/**
+ * Everything the server answers with, precomputed when a site is loaded or swapped in:
+ * each page's full HTML with its ETag (SHA-256 of the HTML), raw Markdown, the 404 page.
+ */
+import { createHash } from 'node:crypto';
+import type { LoadedDocsSite } from './site.js';
+import { notFoundFragment, renderDocument, type LayoutContext } from './layout.js';
+
+export interface RenderedPage {
+  readonly path: string;
+  readonly html: string;
+  readonly etag: string;
+  readonly raw: string;
+  readonly rawEtag: string;
+}
+
+export interface RenderedAsset {
+  readonly contentType: string;
+  readonly body: Buffer;
+  readonly etag: string;
+}
+
+export interface RenderedSite {
+  readonly source: LoadedDocsSite;
+  readonly assets: ReadonlyMap<string, RenderedAsset>;
+  readonly pages: ReadonlyMap<string, RenderedPage>;
+  readonly notFoundHtml: string;
+}
+
+export const etagOf = (body: string | Buffer): string => `"${createHash('sha256').update(body).digest('hex')}"`;
+
+function markActive(sidebar: string, path: string): string {
+  return sidebar.replace(`<a href="/${path}">`, `<a href="/${path}" aria-current="page">`);
+}
+
+export function renderSite(site: LoadedDocsSite, ctx: LayoutContext, defaultPage: string): RenderedSite {
+  const pages = new Map<string, RenderedPage>();
+  for (const [path, page] of site.pages) {
+    const html = renderDocument(ctx, {
+      title: page.meta.title,
+      description: page.meta.description,
+      sidebar: markActive(site.sidebars[page.meta.sidebar] ?? '', path),
+      fragment: page.fragment,
+    });
+    pages.set(path, { path, html, etag: etagOf(html), raw: page.raw, rawEtag: etagOf(page.raw) });
+  }
+  const home = site.pages.get(defaultPage);
+  const notFoundHtml = renderDocument(ctx, {
+    title: 'Page not found',
+    description: null,
+    sidebar: site.sidebars[home?.meta.sidebar ?? site.sidebars.length - 1] ?? '',
+    fragment: notFoundFragment(),
+  });
+  const assets = new Map([...site.assets].map(([key, a]) => [key, { contentType: a.contentType, body: a.body, etag: etagOf(a.body) }]));
+  return { source: site, assets, pages, notFoundHtml };
+}
+
+/** Request path -> page path: decoded, trimmed of slashes and `.md`/`.html`, lower-cased; '' is the default page. */
+export function pagePathOfRequest(raw: string, defaultPage: string): string {
+  const p = raw
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/\.(md|html)$/i, '')
+    .toLowerCase();
+  return p === '' ? defaultPage : p;
+}
+
+export function findPage(site: RenderedSite, path: string): RenderedPage | undefined {
+  return site.pages.get(path) ?? site.pages.get(`${path}/index`) ?? (path.endsWith('/index') ? site.pages.get(path.slice(0, -6)) : undefined);
+}
+
+/** True when an If-None-Match header names the ETag (weak or strong) or is `*`. */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}

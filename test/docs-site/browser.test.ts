@@ -1,0 +1,122 @@
+/**
+ * Browser test in headless Chromium (Debian's /usr/bin/chromium via playwright-core): open a page,
+ * follow next/prev, search, toggle dark mode, screenshot to test-results/docs-site.png; then the
+ * static export's client-side search. Skipped (with the reason) only when Chromium is missing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { chromium, type Browser } from 'playwright-core';
+import { buildDocsServer } from '../../runtime/docs-site/server.js';
+import { exportDocsSite } from '../../runtime/docs-site/export.js';
+import { defaultDocsSettings } from '../../runtime/docs-site/settings.js';
+import { createFixture, type Fixture } from './fixture.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`docs-site browser test skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+
+describe.skipIf(!hasChromium)('docs site in headless Chromium', () => {
+  let fixture: Fixture;
+  let app: FastifyInstance;
+  let staticServer: FastifyInstance;
+  let browser: Browser;
+  let origin: string;
+  let staticOrigin: string;
+  let exportDir: string;
+
+  beforeAll(async () => {
+    fixture = createFixture();
+    const site = await fixture.load();
+    app = await buildDocsServer({ site, settings: defaultDocsSettings({ basePath: '/docs', themeDir: fixture.root }) });
+    origin = await app.listen({ port: 0, host: '127.0.0.1' });
+    exportDir = mkdtempSync(join(tmpdir(), 'wharf-export-browser-'));
+    await exportDocsSite(site, defaultDocsSettings({ themeDir: fixture.root }), exportDir);
+    staticServer = Fastify();
+    await staticServer.register(fastifyStatic, { root: exportDir, redirect: true });
+    staticOrigin = await staticServer.listen({ port: 0, host: '127.0.0.1' });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await staticServer?.close();
+    fixture?.cleanup();
+    if (exportDir) rmSync(exportDir, { recursive: true, force: true });
+  });
+
+  it('navigates with next/prev, searches, toggles dark mode, without CSP errors', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${origin}/docs/guide/install`);
+    expect(await page.title()).toBe('Install | Fixture Docs');
+    await page.click('a.pager-next');
+    await page.waitForURL(`${origin}/docs/guide/configure`);
+    expect(await page.textContent('article h1')).toContain('Configure');
+    await page.click('a.pager-prev');
+    await page.waitForURL(`${origin}/docs/guide/install`);
+
+    await page.fill('#search-input', 'stripes');
+    await page.waitForSelector('#search-results a');
+    expect(await page.textContent('#search-results a strong')).toBe('Zebra');
+
+    const before = await page.getAttribute('html', 'data-theme');
+    await page.click('#theme-toggle');
+    const after = await page.getAttribute('html', 'data-theme');
+    expect([before, after].sort()).toEqual(['dark', 'light']);
+    await page.click('#theme-toggle');
+    await page.click('#theme-toggle');
+    expect(await page.getAttribute('html', 'data-theme')).toBe(after);
+
+    mkdirSync('test-results', { recursive: true });
+    await page.screenshot({ path: 'test-results/docs-site.png', fullPage: true });
+
+    await page.press('#search-input', 'Enter');
+    await page.waitForURL(`${origin}/docs/zebra`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('reloads an open page when the content changes (hot reload polling)', async () => {
+    const live = createFixture();
+    const server = await buildDocsServer({
+      site: await live.load(),
+      settings: defaultDocsSettings({ enableHotReload: true, rootPath: live.docs, themeDir: live.root }),
+      rebuild: () => live.load(),
+    });
+    const url = await server.listen({ port: 0, host: '127.0.0.1' });
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${url}/zebra`);
+      live.write('zebra.md', '# Zebra\n\nLive edit arrived.\n');
+      await page.waitForSelector('text=Live edit arrived.', { timeout: 15_000 });
+    } finally {
+      await page.close();
+      await server.close();
+      live.cleanup();
+    }
+  });
+
+  it('searches the static export in the browser over the prebuilt index', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${staticOrigin}/guide/install/`);
+    await page.fill('#search-input', 'tuning');
+    await page.waitForSelector('#search-results a');
+    expect(await page.textContent('#search-results a strong')).toBe('Configure');
+    await page.click('#search-results a');
+    await page.waitForURL(/\/guide\/configure\/?$/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -24,7 +24,8 @@ describe('error answers', () => {
     server = await createTestServer({
       generated: { endpoints: ENDPOINTS },
       // env override of the file setting, also the 413 limit below
-      env: { Server__BodyLimitBytes: '4096' },
+      // (the 750 requests of 'no bad input answers 500' need a larger rate-limit budget)
+      env: { Server__BodyLimitBytes: '4096', RateLimiting__IpLimit: '5000', RateLimiting__TokenLimit: '5000' },
       handlers: {
         ...ECHO_HANDLERS,
         proxy: () => {
@@ -46,7 +47,7 @@ describe('error answers', () => {
     ['empty body', '', "Request body is empty but Content-Type is 'application/json'."],
     ['whitespace body', '  \n', "Request body is empty but Content-Type is 'application/json'."],
   ])('malformed JSON: %s -> 400', async (_name, payload, error) => {
-    const response = await server.app.inject({ method: 'POST', url: '/api/demo/Inventory/Items', headers: JSON_HEADERS, payload });
+    const response = await server.inject({ method: 'POST', url: '/api/demo/Inventory/Items', headers: JSON_HEADERS, payload });
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(response.json()).toEqual({ success: false, error });
@@ -54,13 +55,13 @@ describe('error answers', () => {
 
   it('body over Server:BodyLimitBytes -> 413', async () => {
     const payload = JSON.stringify({ data: 'x'.repeat(5000) });
-    const response = await server.app.inject({ method: 'POST', url: '/api/demo/Inventory/Items', headers: JSON_HEADERS, payload });
+    const response = await server.inject({ method: 'POST', url: '/api/demo/Inventory/Items', headers: JSON_HEADERS, payload });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ success: false, error: 'Request body is too large (limit 4096 bytes).' });
   });
 
   it('unparseable Content-Type -> 415', async () => {
-    const response = await server.app.inject({
+    const response = await server.inject({
       method: 'POST',
       url: '/api/demo/Inventory/Items',
       headers: { 'content-type': 'not a media type' },
@@ -71,7 +72,7 @@ describe('error answers', () => {
   });
 
   it('other content types reach the handler as raw bytes', async () => {
-    const response = await server.app.inject({
+    const response = await server.inject({
       method: 'POST',
       url: '/api/demo/Inventory/Items',
       headers: { 'content-type': 'application/xml' },
@@ -82,7 +83,7 @@ describe('error answers', () => {
   });
 
   it('DELETE with a JSON Content-Type and no body is accepted', async () => {
-    const response = await server.app.inject({ method: 'DELETE', url: '/api/demo/Inventory/Items/3', headers: JSON_HEADERS });
+    const response = await server.inject({ method: 'DELETE', url: '/api/demo/Inventory/Items/3', headers: JSON_HEADERS });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       endpoint: 'sql:Inventory/Items',
@@ -102,7 +103,7 @@ describe('error answers', () => {
       for (const type of types) {
         for (const payload of bodies) {
           for (const method of ['POST', 'QUERY', 'PUT'] as const) {
-            const response = await server.app.inject({ method, url, headers: { 'content-type': type }, payload });
+            const response = await server.inject({ method, url, headers: { 'content-type': type }, payload });
             statuses.add(response.statusCode);
             expect(response.statusCode, `${method} ${url} ${type} ${JSON.stringify(payload)}`).toBeLessThan(500);
             if (response.statusCode >= 400) expect(response.json()).toEqual({ success: false, error: expect.any(String) });
@@ -114,7 +115,7 @@ describe('error answers', () => {
   });
 
   it('an internal error answers 500 with a traceId that the log carries with the stack', async () => {
-    const response = await server.app.inject({ method: 'GET', url: '/api/demo/Shipping/Rates' });
+    const response = await server.inject({ method: 'GET', url: '/api/demo/Shipping/Rates' });
     expect(response.statusCode).toBe(500);
     const body = response.json();
     expect(body).toEqual({ success: false, error: INTERNAL, traceId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -142,7 +143,7 @@ describe('default handlers', () => {
     ['webhook', 'POST', '/api/demo/Hooks/Orders/order-created', 'Webhook'],
     ['files', 'GET', '/api/demo/files/Documents', 'Files'],
   ] as const)('%s answers 501', async (_kind: EndpointKind, method, url, display) => {
-    const response = await server.app.inject({ method, url });
+    const response = await server.inject({ method, url });
     expect(response.statusCode).toBe(501);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(response.json()).toEqual({

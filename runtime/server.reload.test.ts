@@ -47,8 +47,8 @@ describe('reload', () => {
         },
       },
     });
-    const app = server.app;
-    const inFlight = app.inject({ method: 'GET', url: '/api/demo/WMS/Bins' });
+    const { app, inject } = server;
+    const inFlight = inject({ method: 'GET', url: '/api/demo/WMS/Bins' });
     await entered.promise;
 
     await writeGenerated(server.project.generatedDir, V2);
@@ -57,17 +57,17 @@ describe('reload', () => {
 
     const first = await inFlight;
     expect(first.json()).toEqual({ endpoint: 'Bins v1', table: 'hash-v1', racks: false });
-    const next = await app.inject({ method: 'GET', url: '/api/demo/WMS/Bins' });
+    const next = await inject({ method: 'GET', url: '/api/demo/WMS/Bins' });
     expect(next.json()).toEqual({ endpoint: 'Bins v2', table: 'hash-v2', racks: true });
-    const added = await app.inject({ method: 'GET', url: '/api/demo/WMS/Racks' });
+    const added = await inject({ method: 'GET', url: '/api/demo/WMS/Racks' });
     expect(added.statusCode).toBe(200);
-    const openapi = await app.inject({ method: 'GET', url: '/openapi.json' });
+    const openapi = await inject({ method: 'GET', url: '/openapi.json' });
     expect(openapi.json().info.version).toBe('hash-v2');
   });
 
   it('a failing reload keeps the last good table and reports the error', async () => {
     server = await createTestServer({ generated: V1 });
-    const app = server.app;
+    const { app, inject } = server;
     await writeFile(
       path.join(server.project.generatedDir, 'manifest.json'),
       JSON.stringify({ schemaVersion: 99, sourceHash: 'hash-v9', endpoints: [] }),
@@ -81,7 +81,7 @@ describe('reload', () => {
       sourceHash: 'hash-v1',
       endpoints: 1,
     });
-    const response = await app.inject({ method: 'GET', url: '/api/demo/WMS/Bins' });
+    const response = await inject({ method: 'GET', url: '/api/demo/WMS/Bins' });
     expect(response.statusCode).toBe(501);
     const logged = server.logs.lines().find((line) => String(line['msg']).startsWith('Reload failed'));
     expect(logged?.['level']).toBe(50);

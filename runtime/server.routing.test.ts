@@ -102,7 +102,7 @@ describe('/api routing and checks', () => {
   afterAll(async () => server.close());
 
   it.each(CASES)('%s', async (_name, c) => {
-    const response = await server.app.inject({
+    const response = await server.inject({
       method: c.method ?? 'GET',
       url: c.url,
       headers: c.headers ?? {},
@@ -117,24 +117,64 @@ describe('/api routing and checks', () => {
   });
 
   it('HEAD is served where GET is, without a body', async () => {
-    const response = await server.app.inject({ method: 'HEAD', url: '/api/demo/WMS/Bins' });
+    const response = await server.inject({ method: 'HEAD', url: '/api/demo/WMS/Bins' });
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('');
   });
 
   it('OPTIONS answers 204 with Allow', async () => {
-    const response = await server.app.inject({ method: 'OPTIONS', url: '/api/demo/Shipping/Rates' });
+    const response = await server.inject({ method: 'OPTIONS', url: '/api/demo/Shipping/Rates' });
     expect(response.statusCode).toBe(204);
     expect(response.headers['allow']).toBe('GET, HEAD, POST, QUERY, OPTIONS');
     expect(response.body).toBe('');
   });
 
   it('Server-Timing lists every stage that ran, in order', async () => {
-    const response = await server.app.inject({ method: 'GET', url: '/api/demo/WMS/Bins' });
+    const response = await server.inject({ method: 'GET', url: '/api/demo/WMS/Bins' });
     expect(response.headers['server-timing']).toMatch(
-      /^parse;dur=\d+\.\d{3}, env;dur=\d+\.\d{3}, resolve;dur=\d+\.\d{3}, access;dur=\d+\.\d{3}, enabled;dur=\d+\.\d{3}, method;dur=\d+\.\d{3}, body;dur=\d+\.\d{3}, handler;dur=\d+\.\d{3}$/,
+      /^parse;dur=\d+\.\d{3}, env;dur=\d+\.\d{3}, resolve;dur=\d+\.\d{3}, access;dur=\d+\.\d{3}, authorize;dur=\d+\.\d{3}, enabled;dur=\d+\.\d{3}, method;dur=\d+\.\d{3}, body;dur=\d+\.\d{3}, cache;dur=\d+\.\d{3}, handler;dur=\d+\.\d{3}$/,
     );
-    const failed = await server.app.inject({ method: 'GET', url: '/api/demo/Nope' });
+    const failed = await server.inject({ method: 'GET', url: '/api/demo/Nope' });
     expect(failed.headers['server-timing']).toMatch(/^parse;dur=[\d.]+, env;dur=[\d.]+, resolve;dur=[\d.]+$/);
+  });
+
+  // Every URL under /api needs a token, whatever the method, environment or endpoint: the 401 comes
+  // before routing, so it says nothing about which endpoints or environments exist.
+  const WITHOUT_TOKEN: readonly [string, Method, string][] = [
+    ['/api alone', 'GET', '/api'],
+    ['unknown environment', 'GET', '/api/staging/WMS/Bins'],
+    ['unknown endpoint', 'GET', '/api/demo/Nope'],
+    ...ROUTING_ENDPOINTS.map((endpoint): [string, Method, string] => [
+      endpoint.routePath,
+      endpoint.methods?.[0] ?? (endpoint.kind === 'composite' || endpoint.kind === 'webhook' ? 'POST' : 'GET'),
+      `/api/demo/${endpoint.routePath}`,
+    ]),
+    ['OPTIONS', 'OPTIONS', '/api/demo/Shipping/Rates'],
+    ['/health (protected by the spec)', 'GET', '/health'],
+  ];
+  it.each(WITHOUT_TOKEN)('without a token: %s answers 401', async (_name, method, url) => {
+    const response = await server.app.inject({ method, url });
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Bearer');
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.json()).toEqual({ success: false, error: 'Authentication required' });
+  });
+
+  it.each(['/health/live', '/openapi.json', '/docs'])('%s stays open without a token', async (url) => {
+    const response = await server.app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['www-authenticate']).toBeUndefined();
+    expect(response.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
+  it('an unknown token answers 401 invalid_token', async () => {
+    const response = await server.app.inject({
+      method: 'GET',
+      url: '/api/demo/WMS/Bins',
+      headers: { authorization: 'Bearer wharf_not-a-real-token' },
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    expect(response.json()).toEqual({ success: false, error: 'Invalid or expired token' });
   });
 });

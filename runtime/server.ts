@@ -1,13 +1,26 @@
 /**
  * buildServer(): the whole gateway as a fastify instance that does not listen (tests use inject,
- * start.ts listens). Loads settings and generated/, installs error handling, the data API, health
- * and the API reference, and exposes `app.wharf` (settings, route table holder, handlers, reload).
+ * start.ts listens). Loads settings and generated/, opens access control (token store, rate limits,
+ * response cache), installs error handling, the data API, health and the API reference, and exposes
+ * `app.wharf` (settings, route table holder, handlers, access runtime, reload).
+ *
+ * Order of one /api request (docs/security.md):
+ *   onRequest: IP limit 429 -> token 401 -> token limit 429
+ *   stages:    parse -> env 400 -> resolve 404 -> endpoint env 400 -> authorize 403 -> enabled 503
+ *              -> method 405 -> body 415 -> cache (HIT answers) -> handler
+ *   onSend:    cache store / invalidate, ETag, 304
+ * Every refusal is a WharfError answered by the one error handler (errors/error-handler.ts).
  */
 import fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { apiRoutes } from './api/api-routes.js';
+import { installAccessControl, isProtectedUrl } from './auth/access-hooks.js';
+import { createAccessRuntime, readAccessSettings } from './auth/access-runtime.js';
+import type { AccessRuntime } from './auth/access-runtime.js';
+import { withAccessStages } from './auth/pipeline-stages.js';
+import { installResponseCache } from './cache/cache-hooks.js';
 import { errorResponseFor, installErrorHandling, sendErrorResponse } from './errors/error-handler.js';
 import { WharfError } from './errors/wharf-error.js';
 import { HandlerRegistry } from './handlers/registry.js';
@@ -42,8 +55,15 @@ export interface BuildServerOptions {
   readonly logger?: boolean | LoggerOptions;
   /** Handlers replacing the 501 placeholder per endpoint kind. */
   readonly handlers?: Partial<HandlerMap>;
-  /** Pipeline stages; default API_STAGES. */
+  /** Pipeline stages before access control is added (authorize, cache); default API_STAGES. */
   readonly stages?: readonly PipelineStage[];
+  /** Folder for the gateway's own data (the SQLite token store `auth.db`). Default `data` (relative to cwd). */
+  readonly dataDir?: string;
+  /**
+   * An access runtime opened by the caller (e.g. shared by two servers in a test); the caller then
+   * closes it. Default: one is opened from the settings and closed with the server.
+   */
+  readonly access?: AccessRuntime;
 }
 
 export interface ReloadResult {
@@ -60,6 +80,10 @@ export interface WharfRuntime {
   readonly generatedDir: string;
   readonly routes: RouteTableHolder;
   readonly handlers: HandlerRegistry;
+  /** Token service, rate limiter and response cache: the CLI and the admin console reuse these. */
+  readonly access: AccessRuntime;
+  /** Absolute path of the data folder. */
+  readonly dataDir: string;
   /** Loads generated/ again; swaps the table only when the load succeeds. Calls run one at a time. */
   reload(): Promise<ReloadResult>;
 }
@@ -114,6 +138,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   const table = RouteTable.build(await loadGenerated(generatedDir));
   const holder = new RouteTableHolder(table);
   const handlers = new HandlerRegistry(options.handlers);
+  const dataDir = path.resolve(options.dataDir ?? 'data');
 
   const app = fastify({
     logger: loggerOption(options.logger ?? true, settings),
@@ -136,18 +161,36 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   );
   app.log.info({ sourceHash: table.sourceHash, endpoints: table.size }, 'generated/ loaded');
 
+  let access: AccessRuntime;
+  try {
+    access =
+      options.access ??
+      (await createAccessRuntime(readAccessSettings(settings.server.source, dataDir), {
+        onError: (message, error) => app.log.error({ err: error }, message),
+      }));
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  if (!options.access) app.addHook('onClose', () => access.close());
+
   const runtime: WharfRuntime = {
     settings,
     generatedDir,
     routes: holder,
     handlers,
+    access,
+    dataDir,
     reload: createReload(generatedDir, holder, app.log),
   };
   app.decorate('wharf', runtime);
 
   installErrorHandling(app);
+  installAccessControl(app, { control: access.control, appliesTo: isProtectedUrl });
+  installResponseCache(app, { cache: access.cache });
   await app.register(liveRoute);
   await app.register(apiReferenceRoutes, { holder });
-  await app.register(apiRoutes, { settings, holder, handlers, stages: options.stages ?? API_STAGES });
+  const stages = withAccessStages(options.stages ?? API_STAGES, access.cache);
+  await app.register(apiRoutes, { settings, holder, handlers, stages });
   return app;
 }

@@ -1,14 +1,16 @@
 /** startServer over a real socket: listens on loopback, answers, closes; raw `..` never routes. */
 import { request } from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from './start.js';
 import type { StartedServer } from './start.js';
 import { createTempProject } from './testing/generated-fixture.js';
 import type { TempProject } from './testing/generated-fixture.js';
 
-function rawGet(url: string, path: string): Promise<{ status: number; body: string }> {
+function rawGet(url: string, rawPath: string, token?: string): Promise<{ status: number; body: string }> {
+  const headers = token ? { authorization: `Bearer ${token}` } : {};
   return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { method: 'GET', path }, (res) => {
+    const req = request(`${url}${rawPath}`, { method: 'GET', path: rawPath, headers }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
@@ -21,6 +23,7 @@ function rawGet(url: string, path: string): Promise<{ status: number; body: stri
 describe('startServer', () => {
   let project: TempProject;
   let started: StartedServer;
+  let token: string;
   beforeAll(async () => {
     project = await createTempProject({
       generated: { endpoints: [{ kind: 'sql', routePath: 'WMS/Bins' }] },
@@ -32,9 +35,11 @@ describe('startServer', () => {
       host: '127.0.0.1',
       generatedDir: project.generatedDir,
       environmentsDir: project.environmentsDir,
+      dataDir: path.join(project.root, 'data'),
       env: {},
       logger: false,
     });
+    token = (await started.app.wharf.access.tokens.create({ username: 'socket' })).token;
   });
   afterAll(async () => {
     await started.close();
@@ -51,9 +56,14 @@ describe('startServer', () => {
     ['/api/demo/../demo/WMS/Bins', "Invalid path segment: '..' is not allowed."],
     ['/api/demo/WMS/./Bins', "Invalid path segment: '.' is not allowed."],
     ['/api/demo/%2e%2e/WMS/Bins', "Invalid path segment: '%2e%2e' is not allowed."],
-  ])('raw %s is refused', async (path, error) => {
-    const response = await rawGet(started.url, path);
+  ])('raw %s is refused', async (rawPath, error) => {
+    const response = await rawGet(started.url, rawPath, token);
     expect(response.status).toBe(400);
     expect(JSON.parse(response.body)).toEqual({ success: false, error });
+  });
+
+  it('asks for a token on /api over the socket too', async () => {
+    const response = await rawGet(started.url, '/api/demo/WMS/Bins');
+    expect(response).toEqual({ status: 401, body: '{"success":false,"error":"Authentication required"}' });
   });
 });

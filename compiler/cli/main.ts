@@ -1,8 +1,9 @@
 /** The `wharf` command line: the composition root that may use both the compiler and the runtime. */
+import path from 'node:path';
 import { parseCli, USAGE } from './args.js';
 import { consolePrinter, runBuild, runCheck } from './build-command.js';
 import { runWatch } from './watch-command.js';
-import { runDev, runStart } from './serve-command.js';
+import { dataDir, runDev, runStart } from './serve-command.js';
 
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseCli(argv);
@@ -23,8 +24,17 @@ async function main(argv: readonly string[]): Promise<number> {
       return runDocsCommand(args.rest);
     }
     case 'token': {
+      // The same store the server opens: <root>/data/auth.db unless Auth:Store:* says otherwise.
       const { runTokenCommand } = await import('../../runtime/auth/cli.js');
-      return runTokenCommand(args.rest, { dataDir: 'data', print: (line) => print.out(line) });
+      const { readTokenStoreSettings } = await import('../../runtime/auth/store/open-store.js');
+      const { loadSettings } = await import('../../runtime/settings/load-settings.js');
+      const data = dataDir(args.root);
+      const settings = await loadSettings({ environmentsDir: path.join(args.root, 'environments') });
+      return runTokenCommand(args.rest, {
+        dataDir: data,
+        storeSettings: readTokenStoreSettings(settings.server.source, data),
+        print: (line) => print.out(line),
+      });
     }
     case 'help':
     case '--help':

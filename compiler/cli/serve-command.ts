@@ -1,8 +1,11 @@
 /**
  * `wharf start` serves generated/; `wharf dev` also watches the sources, rebuilds, and asks the
  * running server to swap in each good build (a failed build keeps the last good one serving).
+ * Both open the token store in `<root>/data` (Auth:Store:* may point elsewhere); on a store with no
+ * token at all they create a demo token and print it once in the banner.
  */
 import path from 'node:path';
+import { demoTokenLines, ensureDemoToken } from '../../runtime/auth/cli.js';
 import { startServer, type StartedServer, type StartServerOptions } from '../../runtime/start.js';
 import { watchSources, type Watcher } from '../watch.js';
 import type { CliArgs } from './args.js';
@@ -14,22 +17,45 @@ export async function serve(args: CliArgs, extra: Partial<StartServerOptions> = 
     ...extra,
     generatedDir: generatedDir(args.root),
     environmentsDir: path.join(args.root, 'environments'),
+    dataDir: dataDir(args.root),
     ...(args.port !== undefined ? { port: args.port } : {}),
     ...(args.host !== undefined ? { host: args.host } : {}),
   });
 }
 
-export function banner(server: StartedServer): string[] {
+/** The gateway's own data (token store): `<root>/data`. */
+export function dataDir(root: string): string {
+  return path.join(root, 'data');
+}
+
+export const CREATE_TOKEN_HINT = 'npx wharf token create --username you';
+
+/**
+ * What start and dev print. `demoToken`: the token just created on an empty store (printed this
+ * once, with a curl line using it); otherwise a line saying how to create one.
+ */
+export function banner(server: StartedServer, demoToken: string | null = null): string[] {
   const { url, app } = server;
   const table = app.wharf.routes.current;
   const env = app.wharf.settings.server.environment.allowedEnvironments?.[0] ?? '<env>';
-  return [
+  const example = `'${url}/api/${env}/Inventory/Products?$top=5'`;
+  const lines = [
     `Wharf is serving ${table.size} endpoints on ${url}`,
     `  API reference  ${url}/docs`,
     `  OpenAPI        ${url}/openapi.json`,
     `  Liveness       ${url}/health/live`,
-    `  Try            curl '${url}/api/${env}/Inventory/Products?$top=5'`,
   ];
+  if (demoToken !== null) return [...lines, ...demoTokenLines(demoToken, example)];
+  return [
+    ...lines,
+    `  Every /api call needs a token: create one with ${CREATE_TOKEN_HINT}`,
+    `  Try            curl -H "Authorization: Bearer <token>" ${example}`,
+  ];
+}
+
+/** Creates the demo token when the store has none at all; its value is returned only then. */
+export function demoToken(server: StartedServer): Promise<string | null> {
+  return ensureDemoToken(server.app.wharf.access.tokens);
 }
 
 function waitForSignal(server: StartedServer): Promise<number> {
@@ -44,7 +70,7 @@ function waitForSignal(server: StartedServer): Promise<number> {
 
 export async function runStart(args: CliArgs, print: Printer): Promise<number> {
   const server = await serve(args);
-  for (const line of banner(server)) print.out(line);
+  for (const line of banner(server, await demoToken(server))) print.out(line);
   return waitForSignal(server);
 }
 
@@ -88,7 +114,7 @@ export async function startDev(
 
 export async function runDev(args: CliArgs, print: Printer): Promise<number> {
   const session = await startDev(args, print);
-  for (const line of banner(session.server)) print.out(line);
+  for (const line of banner(session.server, await demoToken(session.server))) print.out(line);
   const code = await waitForSignal(session.server);
   await session.watcher.close();
   return code;

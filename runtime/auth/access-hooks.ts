@@ -3,10 +3,10 @@
  * so an unauthenticated upload is refused without reading it) on the URLs it protects.
  * Call installAccessControl(app, ...) on the instance (or scope) that serves those URLs.
  * request.wharfAccess carries the Admission (principal, client IP) to later stages.
+ * A refusal (401, 429) is thrown as a WharfError: the central error handler sends it, keeping the
+ * X-RateLimit-* headers this hook has already set on the reply.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { accessErrorResponse } from './access-errors.js';
-import type { AccessError } from './access-errors.js';
+import type { FastifyInstance } from 'fastify';
 import { admit } from './admission.js';
 import type { AccessControl, Admission } from './admission.js';
 
@@ -32,15 +32,6 @@ export function isProtectedUrl(url: string): boolean {
   return isApiUrl(url) || path === '/health' || path === '/health/details';
 }
 
-/** Sends an AccessError as the spec body `{success:false, error}` with its headers. */
-export function sendAccessError(reply: FastifyReply, error: AccessError): FastifyReply {
-  const response = accessErrorResponse(error);
-  reply.code(response.status);
-  reply.headers(response.headers);
-  reply.header('content-type', 'application/json; charset=utf-8');
-  return reply.send(response.body);
-}
-
 export function installAccessControl(app: FastifyInstance, options: AccessHookOptions): void {
   const appliesTo = options.appliesTo ?? isApiUrl;
   if (!app.hasRequestDecorator('wharfAccess')) app.decorateRequest('wharfAccess', null);
@@ -49,9 +40,6 @@ export function installAccessControl(app: FastifyInstance, options: AccessHookOp
     const admission = await admit(options.control, request.raw.socket.remoteAddress, request.headers);
     request.wharfAccess = admission;
     reply.headers(admission.headers);
-    if (admission.error) {
-      request.log.info({ code: admission.error.code, status: admission.error.status, ip: admission.client.ip }, admission.error.message);
-      return sendAccessError(reply, admission.error);
-    }
+    if (admission.error) throw admission.error;
   });
 }

@@ -8,8 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ClientAddress, ClientIpResolver } from '../traffic/client-ip.js';
 import { rateLimitHeaders, tighter } from '../traffic/rate-limiter.js';
 import type { RateDecision, RateLimiter } from '../traffic/rate-limiter.js';
-import { isAccessError } from './access-errors.js';
-import type { AccessError } from './access-errors.js';
+import { WharfError } from '../errors/wharf-error.js';
 import { authenticate } from './authorize.js';
 import type { TokenPrincipal, TokenService } from './tokens.js';
 
@@ -29,7 +28,7 @@ export interface Admission {
   /** Headers for the response, whatever its outcome. */
   readonly headers: Readonly<Record<string, string>>;
   /** The refusal (401 or 429), or null when admitted. */
-  readonly error: AccessError | null;
+  readonly error: WharfError | null;
 }
 
 export async function admit(
@@ -40,7 +39,7 @@ export async function admit(
   const client = control.clientIp.resolve(remoteAddress, headers['x-forwarded-for']);
   const limiter = control.limiter?.enabled ? control.limiter : null;
   let decision: RateDecision | null = null;
-  const done = (principal: TokenPrincipal | null, error: AccessError | null): Admission => ({
+  const done = (principal: TokenPrincipal | null, error: WharfError | null): Admission => ({
     client,
     principal,
     rateLimit: decision,
@@ -56,7 +55,7 @@ export async function admit(
   try {
     principal = await authenticate(headers.authorization, control.tokens);
   } catch (error) {
-    if (isAccessError(error)) return done(null, error);
+    if (error instanceof WharfError) return done(null, error);
     throw error;
   }
   if (limiter) {

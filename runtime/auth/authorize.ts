@@ -2,9 +2,10 @@
  * Two request stages:
  *   authenticate(authorization header) -> TokenPrincipal, or 401 (missing / invalid, expired, revoked)
  *   authorize(principal, resolution)   -> void, or 403 (environment, then method + endpoint scope)
+ * Refusals are WharfErrors (areas auth); the central error handler sends them.
  * The full check order of a request is written down in docs/security.md.
  */
-import { accessError } from './access-errors.js';
+import { WharfError } from '../errors/wharf-error.js';
 import { environmentAllowed, scopeAllowsEndpoint, scopeAllowsMethod } from './scopes.js';
 import type { EndpointIdentity } from './scopes.js';
 import type { TokenPrincipal, TokenService } from './tokens.js';
@@ -34,19 +35,19 @@ export async function authenticate(
   tokens: TokenService,
 ): Promise<TokenPrincipal> {
   const token = bearerToken(authorization);
-  if (token === null) throw accessError('AUTH_TOKEN_MISSING', {}, MISSING_HEADERS);
+  if (token === null) throw new WharfError('AUTH_TOKEN_MISSING', {}, { headers: MISSING_HEADERS });
   const verification = await tokens.verify(token);
-  if (!verification.ok) throw accessError('AUTH_TOKEN_INVALID', {}, INVALID_HEADERS);
+  if (!verification.ok) throw new WharfError('AUTH_TOKEN_INVALID', {}, { headers: INVALID_HEADERS });
   return verification.principal;
 }
 
 export function authorizeEnvironment(principal: TokenPrincipal, env: string): void {
-  if (!environmentAllowed(principal.environments, env)) throw accessError('AUTH_ENVIRONMENT_DENIED', { env });
+  if (!environmentAllowed(principal.environments, env)) throw new WharfError('AUTH_ENVIRONMENT_DENIED', { env });
 }
 
 export function authorizeEndpoint(principal: TokenPrincipal, method: string, endpoint: EndpointIdentity): void {
   if (!scopeAllowsMethod(principal.scopes, method) || !scopeAllowsEndpoint(principal.scopes, endpoint)) {
-    throw accessError('AUTH_SCOPE_DENIED', { method: method.toUpperCase(), endpoint: endpoint.routePath });
+    throw new WharfError('AUTH_SCOPE_DENIED', { method: method.toUpperCase(), endpoint: endpoint.routePath });
   }
 }
 

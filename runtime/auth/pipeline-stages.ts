@@ -4,16 +4,13 @@
  *   cacheStage(cache)       after bodyStage, right before handlerStage (HIT answers and stops)
  *   withAccessStages(API_STAGES, cache) inserts both.
  * Admission (401, 429) runs earlier, in the onRequest hook of installAccessControl.
- * Until the auth/traffic codes are merged into the error registry, refusals are sent here
- * (spec body) and the pipeline stops, instead of throwing into the central error handler.
+ * Refusals are WharfErrors thrown into the central error handler, like every other stage's.
  */
 import { cacheStage as runCacheStage } from '../cache/cache-hooks.js';
 import type { ResponseCache } from '../cache/response-cache.js';
 import { STOP, needMatch } from '../pipeline/api-request.js';
 import type { PipelineStage } from '../pipeline/api-request.js';
 import { endpointEnvironmentStage, handlerStage } from '../pipeline/stages.js';
-import { isAccessError } from './access-errors.js';
-import { sendAccessError } from './access-hooks.js';
 import { authorize } from './authorize.js';
 
 export function authorizeStage(): PipelineStage {
@@ -24,14 +21,7 @@ export function authorizeStage(): PipelineStage {
       if (!principal) {
         throw new Error('Pipeline stage order: authorize runs without an admitted principal (installAccessControl missing?)');
       }
-      try {
-        authorize(principal, { env: state.envSegment ?? '', method: state.method, endpoint: needMatch(state).endpoint.model });
-      } catch (error) {
-        if (!isAccessError(error)) throw error;
-        sendAccessError(state.reply, error);
-        return STOP;
-      }
-      return undefined;
+      authorize(principal, { env: state.envSegment ?? '', method: state.method, endpoint: needMatch(state).endpoint.model });
     },
   };
 }
@@ -44,6 +34,7 @@ export function cacheStage(cache: ResponseCache): PipelineStage {
         env: state.envSegment ?? '',
         endpoint: needMatch(state).endpoint.model,
         body: state.request.body,
+        build: state.routes.sourceHash,
       });
       return answered ? STOP : undefined;
     },

@@ -29,6 +29,8 @@ export interface CacheStageContext {
   readonly endpoint: CacheableEndpoint;
   /** Parsed QUERY body (part of the key). */
   readonly body?: unknown;
+  /** sourceHash of the route table (part of the key). */
+  readonly build?: string;
 }
 
 function splitUrl(url: string): { path: string; query: string } {
@@ -56,6 +58,7 @@ export async function cacheStage(
     query,
     body: method === 'QUERY' ? context.body : undefined,
     accept: request.headers.accept,
+    ...(context.build !== undefined ? { build: context.build } : {}),
   });
   if (!result) return false;
   if (!result.hit) {

@@ -1,7 +1,8 @@
 /**
  * The cache key of a read: everything that can change the response.
  * Environment (lower case), endpoint id, method (HEAD = GET; QUERY on its own), path, the query
- * string in canonical order, the QUERY body as canonical JSON (so different queries never share
+ * string in canonical order, the build (sourceHash of generated/: a reload or deploy that changes
+ * any endpoint never replays responses of the old definition), the QUERY body as canonical JSON (so different queries never share
  * an entry and key order does not matter) and the Accept header. Hashed (SHA-256) to a fixed size.
  */
 import { createHash } from 'node:crypto';
@@ -18,6 +19,8 @@ export interface CacheKeyInput {
   /** Parsed QUERY body; undefined for GET. */
   readonly body?: unknown;
   readonly accept?: string | undefined;
+  /** sourceHash of the route table serving the request. */
+  readonly build?: string;
 }
 
 /** Parameters sorted by name (stable: repeated names keep their order), re-encoded uniformly. */
@@ -37,6 +40,7 @@ export function cacheKeyHash(input: CacheKeyInput): string {
     canonicalQuery(input.query),
     input.body === undefined ? '' : stableStringify(input.body),
     input.accept ?? '',
+    input.build ?? '',
   ];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }

@@ -67,6 +67,7 @@ describe('cache key', () => {
       { ...query, body: { filter: 'x' } },
       { ...query, body: { filter: 'y' } },
       { ...base, accept: 'text/csv' },
+      { ...base, build: 'hash-v2' },
     ].map(cacheKeyHash);
     expect(new Set(distinct).size).toBe(distinct.length);
   });

@@ -11,7 +11,17 @@ export interface ErrorDefinition {
   readonly message: string;
 }
 
-export const ERROR_AREAS = ['request', 'routing', 'handler', 'reference', 'internal', 'load', 'settings'] as const;
+export const ERROR_AREAS = [
+  'request',
+  'auth',
+  'traffic',
+  'routing',
+  'handler',
+  'reference',
+  'internal',
+  'load',
+  'settings',
+] as const;
 export type ErrorArea = (typeof ERROR_AREAS)[number];
 
 /** Fixed text of every 500 (spec): details go to the log under the same traceId. */
@@ -48,6 +58,27 @@ export const ERROR_REGISTRY = {
     message: 'QUERY requires Content-Type: application/json',
   },
   REQUEST_REJECTED: { area: 'request', status: 400, message: 'Bad request: {reason}' },
+
+  // auth: bearer tokens (401, with WWW-Authenticate) and what a token may call (403)
+  AUTH_TOKEN_MISSING: { area: 'auth', status: 401, message: 'Authentication required' },
+  AUTH_TOKEN_INVALID: { area: 'auth', status: 401, message: 'Invalid or expired token' },
+  AUTH_ENVIRONMENT_DENIED: {
+    area: 'auth',
+    status: 403,
+    message: "Token is not allowed to use environment '{env}'",
+  },
+  AUTH_SCOPE_DENIED: {
+    area: 'auth',
+    status: 403,
+    message: "Token is not allowed to call {method} on '{endpoint}'",
+  },
+
+  // traffic: rate limits per client IP and per token (429, with Retry-After and X-RateLimit-*)
+  TRAFFIC_RATE_LIMITED: {
+    area: 'traffic',
+    status: 429,
+    message: 'Too many requests. Retry after {seconds} seconds.',
+  },
 
   // routing: environment and endpoint resolution, the checks before a handler runs
   ROUTING_ROUTE_NOT_FOUND: { area: 'routing', status: 404, message: "Route '{method} {path}' not found" },

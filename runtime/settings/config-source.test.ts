@@ -5,7 +5,7 @@ import { readServerSettings } from './server-settings.js';
 const FILE = {
   Environment: { ServerName: 'wharf-demo', AllowedEnvironments: ['demo', 'test'] },
   RateLimiting: { Enabled: true, IpLimit: 100 },
-  'Caching:DefaultCacheDurationSeconds': 120,
+  'Caching:DefaultDurationSeconds': 120,
   Logging: { Sinks: [] },
 };
 
@@ -17,7 +17,7 @@ describe('ConfigSource', () => {
   it.each([
     ['nested keys', {}, (s: ConfigSource) => s.string('Environment:ServerName', 'x'), 'wharf-demo'],
     ['case-insensitive keys', {}, (s: ConfigSource) => s.string('environment:servername', 'x'), 'wharf-demo'],
-    ['literal colon keys', {}, (s: ConfigSource) => s.int('Caching:DefaultCacheDurationSeconds', 0), 120],
+    ['literal colon keys', {}, (s: ConfigSource) => s.int('Caching:DefaultDurationSeconds', 0), 120],
     ['default when absent', {}, (s: ConfigSource) => s.int('Caching:Missing', 7), 7],
     ['env var overrides with __', { RateLimiting__Enabled: 'false' }, (s: ConfigSource) => s.bool('RateLimiting:Enabled', true), false],
     ['env var key case-insensitive', { RATELIMITING__IPLIMIT: '5' }, (s: ConfigSource) => s.int('RateLimiting:IpLimit', 0), 5],
@@ -33,9 +33,9 @@ describe('ConfigSource', () => {
   });
 
   it.each([
-    ['bool', { RateLimiting__Enabled: 'yes' }, "Setting 'RateLimiting:Enabled' (from environment variable RateLimiting__Enabled) must be true or false"],
-    ['int', { RateLimiting__IpLimit: '1.5' }, "Setting 'RateLimiting:IpLimit' (from environment variable RateLimiting__IpLimit) must be a whole number"],
-    ['range', { RateLimiting__IpLimit: '0' }, "Setting 'RateLimiting:IpLimit' (from environment variable RateLimiting__IpLimit) must be 1 or more"],
+    ['bool', { HealthChecks__Enabled: 'yes' }, "Setting 'HealthChecks:Enabled' (from environment variable HealthChecks__Enabled) must be true or false"],
+    ['int', { SqlConnectionPooling__MaxPoolSize: '1.5' }, "Setting 'SqlConnectionPooling:MaxPoolSize' (from environment variable SqlConnectionPooling__MaxPoolSize) must be a whole number"],
+    ['range', { Server__DisabledRetryAfterSeconds: '0' }, "Setting 'Server:DisabledRetryAfterSeconds' (from environment variable Server__DisabledRetryAfterSeconds) must be 1 or more"],
     ['choice', { Logging__MinLevel: 'loud' }, "Setting 'Logging:MinLevel' (from environment variable Logging__MinLevel) must be one of trace, debug, info, warn, error, fatal, silent"],
     ['pool sizes', { SqlConnectionPooling__MinPoolSize: '50', SqlConnectionPooling__MaxPoolSize: '10' }, "Setting 'SqlConnectionPooling:MinPoolSize' (from environment variable SqlConnectionPooling__MinPoolSize) cannot exceed SqlConnectionPooling:MaxPoolSize"],
   ] as const)('a bad %s value is a startup error naming the key', (_name, env, message) => {
@@ -53,8 +53,6 @@ describe('ConfigSource', () => {
     expect({ ...settings, source: undefined }).toEqual({
       environment: { serverName: 'wharf-demo', allowedEnvironments: ['demo', 'test'] },
       server: { bodyLimitBytes: 10 * 1024 * 1024, disabledRetryAfterSeconds: 300 },
-      rateLimiting: { enabled: true, ipLimit: 100, ipWindowSeconds: 60, tokenLimit: 100, tokenWindowSeconds: 60 },
-      caching: { enabled: true, provider: 'Memory', defaultDurationSeconds: 120 },
       sqlPooling: { enabled: true, minPoolSize: 5, maxPoolSize: 100 },
       logging: { minLevel: 'info', sinks: [] },
       healthChecks: {

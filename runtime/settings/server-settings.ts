@@ -1,6 +1,8 @@
 /**
  * Typed server settings with their defaults: the only place a setting key is spelled.
- * Other areas read their own keys from `ServerSettings.source` when they arrive.
+ * Other areas read their own keys from `ServerSettings.source`, each key in exactly one reader:
+ * RateLimiting:*, Caching:*, Auth:*, Redis:*, ForwardedHeaders:* belong to access control
+ * (runtime/auth/access-runtime.ts readAccessSettings and the readers it calls).
  */
 import { WharfError } from '../errors/wharf-error.js';
 import type { ConfigSource } from './config-source.js';
@@ -19,18 +21,6 @@ export interface ServerSettings {
     readonly bodyLimitBytes: number;
     /** Retry-After (seconds) on the 503 of an endpoint with Enabled false. */
     readonly disabledRetryAfterSeconds: number;
-  };
-  readonly rateLimiting: {
-    readonly enabled: boolean;
-    readonly ipLimit: number;
-    readonly ipWindowSeconds: number;
-    readonly tokenLimit: number;
-    readonly tokenWindowSeconds: number;
-  };
-  readonly caching: {
-    readonly enabled: boolean;
-    readonly provider: string;
-    readonly defaultDurationSeconds: number;
   };
   readonly sqlPooling: {
     readonly enabled: boolean;
@@ -75,18 +65,6 @@ export function readServerSettings(source: ConfigSource): ServerSettings {
     server: {
       bodyLimitBytes: source.int('Server:BodyLimitBytes', 10 * MIB, { min: 1024, max: 1024 * MIB }),
       disabledRetryAfterSeconds: source.int('Server:DisabledRetryAfterSeconds', 300, { min: 1, max: 86_400 }),
-    },
-    rateLimiting: {
-      enabled: source.bool('RateLimiting:Enabled', true),
-      ipLimit: source.int('RateLimiting:IpLimit', 100, { min: 1 }),
-      ipWindowSeconds: source.int('RateLimiting:IpWindowSeconds', 60, { min: 1 }),
-      tokenLimit: source.int('RateLimiting:TokenLimit', 100, { min: 1 }),
-      tokenWindowSeconds: source.int('RateLimiting:TokenWindowSeconds', 60, { min: 1 }),
-    },
-    caching: {
-      enabled: source.bool('Caching:Enabled', true),
-      provider: source.choice('Caching:Provider', ['Memory'], 'Memory'),
-      defaultDurationSeconds: source.int('Caching:DefaultCacheDurationSeconds', 300, { min: 0 }),
     },
     sqlPooling,
     logging: {

@@ -1,5 +1,11 @@
-/** Test helper: a temp project + buildServer with captured JSON logs. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * Test helper: a temp project + buildServer with captured JSON logs, a token store in the project's
+ * `data/` folder and one real token (scopes `*`, environments `*`) made through the token service.
+ * `inject()` sends it as `Authorization: Bearer <token>`; use `app.inject()` to go without one.
+ * Rate limiting stays on (raise the budget through `RateLimiting:*` settings when a test needs to).
+ */
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { HandlerMap } from '../handlers/registry.js';
 import { buildServer } from '../server.js';
@@ -44,8 +50,14 @@ export interface TestServer {
   readonly app: FastifyInstance;
   readonly project: TempProject;
   readonly logs: LogCapture;
+  /** A valid token (username `tester`, scopes `*`, environments `*`). */
+  readonly token: string;
+  /** app.inject() with `Authorization: Bearer <token>` added (an explicit authorization header wins). */
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
+
+export const TEST_TOKEN_USERNAME = 'tester';
 
 export async function createTestServer(options: TestServerOptions): Promise<TestServer> {
   const project = await createTempProject({
@@ -60,14 +72,19 @@ export async function createTestServer(options: TestServerOptions): Promise<Test
     const app = await buildServer({
       generatedDir: project.generatedDir,
       environmentsDir: project.environmentsDir,
+      dataDir: path.join(project.root, 'data'),
       env: options.env ?? {},
       logger: { level: 'info', stream: logs },
       ...(options.handlers ? { handlers: options.handlers } : {}),
     });
+    const { token } = await app.wharf.access.tokens.create({ username: TEST_TOKEN_USERNAME });
     return {
       app,
       project,
       logs,
+      token,
+      inject: (request) =>
+        app.inject({ ...request, headers: { authorization: `Bearer ${token}`, ...request.headers } }),
       close: async () => {
         await app.close();
         await project.cleanup();

@@ -6,12 +6,11 @@
  * (Unix time in seconds when the window closes) of the tighter of the two budgets; a 429 adds
  * Retry-After (seconds) and X-RateLimit-Resource (`ip` or `token`).
  */
-import { accessError } from '../auth/access-errors.js';
-import type { AccessError } from '../auth/access-errors.js';
+import { WharfError } from '../errors/wharf-error.js';
 import type { ConfigSource } from '../settings/config-source.js';
 import type { CounterStore } from './counter-store.js';
 
-/** Same field names as ServerSettings.rateLimiting, so either can be passed in. */
+/** The RateLimiting:* group; this reader is the only place those keys are spelled. */
 export interface RateLimitSettings {
   readonly enabled: boolean;
   readonly ipLimit: number;
@@ -65,12 +64,14 @@ export class RateLimiter {
   }
 
   /** The 429 for a refused decision, with every header it needs. */
-  exceeded(decision: RateDecision): AccessError {
+  exceeded(decision: RateDecision): WharfError<'TRAFFIC_RATE_LIMITED'> {
     const seconds = this.retryAfterSeconds(decision);
-    return accessError('TRAFFIC_RATE_LIMITED', { seconds }, {
-      ...rateLimitHeaders(decision),
-      'Retry-After': String(seconds),
-      'X-RateLimit-Resource': decision.resource,
+    return new WharfError('TRAFFIC_RATE_LIMITED', { seconds }, {
+      headers: {
+        ...rateLimitHeaders(decision),
+        'Retry-After': String(seconds),
+        'X-RateLimit-Resource': decision.resource,
+      },
     });
   }
 }

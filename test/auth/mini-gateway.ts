@@ -1,18 +1,20 @@
 /**
- * A minimal gateway for testing the access, traffic and cache stages over HTTP (fastify inject),
- * wired in the order docs/security.md prescribes, until the runtime server wires them itself:
+ * A minimal gateway for testing the access, traffic and cache stages over HTTP (fastify inject)
+ * against a FakeDatabase several instances share (executions counted, rows written), with the
+ * runtime's own error handling. The real server's wiring is tested in server-wiring.test.ts.
+ * Order, as in docs/security.md:
  *   onRequest admission (IP limit, 401, token limit) -> env allowed (400) -> resolve (404)
  *   -> authorize (403) -> cache stage -> handler -> onSend (cache store / invalidate, ETag, 304)
  * Endpoints live in a small table; their data in a `FakeDatabase` that several instances can share.
  */
 import fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
-import { isAccessError } from '../../runtime/auth/access-errors.js';
-import { installAccessControl, sendAccessError } from '../../runtime/auth/access-hooks.js';
+import { installAccessControl } from '../../runtime/auth/access-hooks.js';
 import type { AccessControl } from '../../runtime/auth/admission.js';
 import { authorize } from '../../runtime/auth/authorize.js';
 import { cacheStage, installResponseCache } from '../../runtime/cache/cache-hooks.js';
 import type { ResponseCache } from '../../runtime/cache/response-cache.js';
+import { installErrorHandling } from '../../runtime/errors/error-handler.js';
 
 export interface MiniEndpoint {
   readonly id: string;
@@ -61,6 +63,7 @@ export async function buildMiniGateway(options: MiniGatewayOptions): Promise<Fas
   app.addHttpMethod('QUERY', { hasBody: true, overrideExisting: true });
   const database = options.database ?? new FakeDatabase();
   const allowed = (options.allowedEnvironments ?? ['dev', 'prod']).map((env) => env.toLowerCase());
+  installErrorHandling(app);
   installAccessControl(app, { control: options.control });
   if (options.cache) installResponseCache(app, { cache: options.cache });
 
@@ -76,12 +79,7 @@ export async function buildMiniGateway(options: MiniGatewayOptions): Promise<Fas
       const endpoint = MINI_ENDPOINTS.find((candidate) => candidate.routePath.toLowerCase() === path);
       if (!endpoint) return reply.code(404).send({ success: false, error: `Endpoint '${segments.join('/')}' not found` });
       const method = request.method.toUpperCase();
-      try {
-        authorize(request.wharfAccess!.principal!, { env, method, endpoint });
-      } catch (error) {
-        if (isAccessError(error)) return sendAccessError(reply, error);
-        throw error;
-      }
+      authorize(request.wharfAccess!.principal!, { env, method, endpoint });
       if (options.cache && (await cacheStage(options.cache, request, reply, { env, endpoint, body: request.body }))) {
         return reply;
       }

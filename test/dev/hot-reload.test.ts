@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Printer } from '../../compiler/cli/build-command.js';
-import { startDev, type DevSession } from '../../compiler/cli/serve-command.js';
+import { banner, demoToken, startDev, type DevSession } from '../../compiler/cli/serve-command.js';
 import { copyProject, type TempProject } from '../support/project.js';
 
 const lines: string[] = [];
@@ -14,10 +14,15 @@ const print: Printer = { out: (l) => lines.push(l), err: (l) => lines.push(l) };
 
 let project: TempProject;
 let dev: DevSession;
+let token: string;
 const weather = () => path.join(project.root, 'endpoints/Proxy/Weather/entity.json');
 
 async function status(url: string): Promise<number> {
-  return (await fetch(url)).status;
+  return (await call(url)).status;
+}
+
+function call(url: string): Promise<Response> {
+  return fetch(url, { headers: { authorization: `Bearer ${token}` } });
 }
 
 /** Polls until the predicate holds (the watcher debounces and rebuilds in the background). */
@@ -32,7 +37,14 @@ async function eventually(check: () => Promise<boolean>, what: string): Promise<
 
 beforeAll(async () => {
   project = await copyProject();
-  dev = await startDev({ command: 'dev', rest: [], root: project.root, port: 0, host: '127.0.0.1', docs: false }, print, { logger: false });
+  // The polling below sends hundreds of requests: a budget far above it (through settings).
+  const env = { RateLimiting__IpLimit: '100000', RateLimiting__TokenLimit: '100000' };
+  dev = await startDev({ command: 'dev', rest: [], root: project.root, port: 0, host: '127.0.0.1', docs: false }, print, { logger: false, env });
+  // A fresh project has no token: the first banner creates and shows the demo token once.
+  const demo = await demoToken(dev.server);
+  if (demo === null) throw new Error('expected a demo token on an empty store');
+  token = demo;
+  lines.push(...banner(dev.server, demo));
 }, 60_000);
 
 afterAll(async () => {
@@ -41,6 +53,19 @@ afterAll(async () => {
 });
 
 describe('wharf dev', () => {
+  it('prints the demo token once, with a curl line that works; later banners say how to create one', async () => {
+    const url = `${dev.server.url}/api/demo/Inventory/Products?$top=5`;
+    expect(lines).toContain(`  ${token}`);
+    expect(lines).toContain(`  curl -H "Authorization: Bearer ${token}" '${url}'`);
+    expect(token).toMatch(/^whf_/);
+    expect((await fetch(url)).status).toBe(401);
+    expect([200, 501]).toContain((await call(url)).status); // 501 until the SQL handler is wired
+    expect(await demoToken(dev.server)).toBeNull();
+    const later = banner(dev.server, null);
+    expect(later.join('\n')).not.toContain(token);
+    expect(later).toContain('  Every /api call needs a token: create one with npx wharf token create --username you');
+  });
+
   it('serves, then picks up a saved change without a restart', async () => {
     const url = `${dev.server.url}/api/demo/Weather`;
     const app = dev.server.app;
@@ -48,7 +73,7 @@ describe('wharf dev', () => {
     const original = await readFile(weather(), 'utf8');
     await writeFile(weather(), original.replace('"Methods": ["GET"]', '"Enabled": false,\n  "Methods": ["GET"]'));
     await eventually(async () => (await status(url)) === 503, 'Weather disabled (503)');
-    const disabled = await fetch(url);
+    const disabled = await call(url);
     expect(disabled.headers.get('retry-after')).toBe('300');
     expect(dev.server.app).toBe(app);
 

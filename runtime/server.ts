@@ -33,6 +33,7 @@ import { apiReferenceRoutes } from './reference/api-reference.js';
 import { RouteTable } from './routing/route-table.js';
 import { RouteTableHolder } from './routing/route-table-holder.js';
 import { loadSettings } from './settings/load-settings.js';
+import { registerSqlEndpoints } from './sql/register.js';
 import type { Settings } from './settings/load-settings.js';
 import { redact, redactSettingsSource } from './settings/redact.js';
 
@@ -184,6 +185,8 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     reload: createReload(generatedDir, holder, app.log),
   };
   app.decorate('wharf', runtime);
+  // Real handlers per endpoint kind; kinds without one answer 501. A test may bring its own.
+  if (!options.handlers?.sql) registerSqlEndpoints(app);
 
   installErrorHandling(app);
   installAccessControl(app, { control: access.control, appliesTo: isProtectedUrl });

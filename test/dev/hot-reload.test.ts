@@ -59,7 +59,11 @@ describe('wharf dev', () => {
     expect(lines).toContain(`  curl -H "Authorization: Bearer ${token}" '${url}'`);
     expect(token).toMatch(/^whf_/);
     expect((await fetch(url)).status).toBe(401);
-    expect([200, 501]).toContain((await call(url)).status); // 501 until the SQL handler is wired
+    const demo = await call(url);
+    expect(demo.status).toBe(200);
+    const body = (await demo.json()) as { success: boolean; count: number; nextLink: string };
+    expect([body.success, body.count]).toEqual([true, 5]);
+    expect(body.nextLink).toBe('/api/demo/Inventory/Products?$top=5&$skip=5');
     expect(await demoToken(dev.server)).toBeNull();
     const later = banner(dev.server, null);
     expect(later.join('\n')).not.toContain(token);

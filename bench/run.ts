@@ -1,0 +1,18 @@
+/**
+ * `npm run bench`: every benchmark, each printing its figures and its ratio against a baseline
+ * measured in the same run. Not part of `npm test`. `npm run bench -- sql` runs one.
+ */
+import { runDocsBench } from './docs-site.js';
+import { runSqlBench } from './sql.js';
+
+const BENCHES: Record<string, () => Promise<void>> = {
+  sql: runSqlBench,
+  docs: runDocsBench,
+};
+
+const wanted = process.argv.slice(2);
+for (const [name, run] of Object.entries(BENCHES)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  process.stdout.write(`\n== bench: ${name} ==\n`);
+  await run();
+}

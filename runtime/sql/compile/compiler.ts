@@ -1,0 +1,148 @@
+/**
+ * Base SQL compiler: ReadPlan/CountPlan -> { sql, params }. Dialects override the small set of
+ * hooks that differ (quoting, placeholders, paging, functions, TVF calls, $expand).
+ * Values only ever become parameters; identifiers only come from the plan (i.e. the model).
+ */
+import type { BoolExpr, CompareOp, Literal, ValueExpr, ValueFunction } from '../odata/ast.js';
+import type { ColumnRef, CountPlan, ExpandPlan, FunctionArg, ObjectRef, OrderColumn, ReadPlan, TypedValue } from '../plan.js';
+
+export type DialectName = 'postgres' | 'mssql';
+
+export interface CompiledQuery {
+  readonly sql: string;
+  readonly params: readonly TypedValue[];
+  /** Output columns that arrive as JSON text and must be parsed (mssql FOR JSON). */
+  readonly jsonColumns: readonly string[];
+}
+
+/** Per-compilation state (the compiler itself is stateless and shared). */
+export class CompileContext {
+  readonly params: TypedValue[] = [];
+  readonly jsonColumns: string[] = [];
+}
+
+/** Alias of the base table/view/function in list queries; `$expand` subqueries use `e`. */
+export const BASE_ALIAS = 't';
+
+const COMPARE_SQL: Readonly<Record<CompareOp, string>> = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' };
+
+export abstract class SqlCompiler {
+  abstract readonly dialect: DialectName;
+
+  /** Quote one identifier. */
+  abstract quoteId(name: string): string;
+  /** Placeholder for the n-th (1-based) parameter. */
+  protected abstract placeholder(n: number): string;
+  /** ORDER BY + paging tail of a list query. */
+  protected abstract pagingTail(plan: ReadPlan, ctx: CompileContext): string;
+  /** A value function applied to compiled arguments. */
+  protected abstract valueFunction(fn: ValueFunction, args: readonly string[]): string;
+  /** A table-valued function call as a FROM item. */
+  protected abstract functionSource(ref: ObjectRef, args: readonly FunctionArg[], ctx: CompileContext): string;
+  /** One `$expand` column expression (without alias). */
+  protected abstract expandColumn(exp: ExpandPlan, outerAlias: string, ctx: CompileContext): string;
+  /** Characters that must be escaped inside a LIKE pattern besides the escape char itself. */
+  protected likeSpecials = '%_';
+
+  compileRead(plan: ReadPlan): CompiledQuery {
+    const ctx = new CompileContext();
+    const t = this.quoteId(BASE_ALIAS);
+    const cols = plan.select.map((c) => this.selectItem(c, t));
+    for (const exp of plan.expand) cols.push(`${this.expandColumn(exp, t, ctx)} AS ${this.quoteId(exp.name)}`);
+    let sql = `SELECT ${cols.join(', ')} FROM ${this.source(plan.source, plan.args, ctx)} AS ${t}`;
+    if (plan.where) sql += ` WHERE ${this.bool(plan.where, ctx)}`;
+    const tail = this.pagingTail(plan, ctx);
+    if (tail) sql += ` ${tail}`;
+    return { sql, params: ctx.params, jsonColumns: ctx.jsonColumns };
+  }
+
+  compileCount(plan: CountPlan): CompiledQuery {
+    const ctx = new CompileContext();
+    let sql = `SELECT COUNT(*) AS ${this.quoteId('count')} FROM ${this.source(plan.source, plan.args, ctx)}`;
+    if (plan.where) sql += ` WHERE ${this.bool(plan.where, ctx)}`;
+    return { sql, params: ctx.params, jsonColumns: [] };
+  }
+
+  objectName(ref: ObjectRef): string {
+    return `${this.quoteId(ref.schema)}.${this.quoteId(ref.object)}`;
+  }
+
+  protected selectItem(c: ColumnRef, qualifier?: string): string {
+    const col = qualifier ? `${qualifier}.${this.quoteId(c.column)}` : this.quoteId(c.column);
+    return c.column === c.name ? col : `${col} AS ${this.quoteId(c.name)}`;
+  }
+
+  protected source(ref: ObjectRef, args: readonly FunctionArg[] | null, ctx: CompileContext): string {
+    return args === null ? this.objectName(ref) : this.functionSource(ref, args, ctx);
+  }
+
+  /** Qualified with the base alias: a bare name would match an output alias first. */
+  protected orderList(order: readonly OrderColumn[]): string {
+    const t = this.quoteId(BASE_ALIAS);
+    return order.map((o) => `${t}.${this.quoteId(o.column)} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`).join(', ');
+  }
+
+  /** Add a parameter and return its placeholder. */
+  param(ctx: CompileContext, value: TypedValue): string {
+    ctx.params.push(value);
+    return this.placeholder(ctx.params.length);
+  }
+
+  protected literal(lit: Exclude<Literal, { type: 'null' }>, ctx: CompileContext): string {
+    return this.param(ctx, literalValue(lit));
+  }
+
+  protected bool(e: BoolExpr, ctx: CompileContext): string {
+    switch (e.kind) {
+      case 'logical':
+        return `(${this.bool(e.left, ctx)} ${e.op === 'and' ? 'AND' : 'OR'} ${this.bool(e.right, ctx)})`;
+      case 'not':
+        return `NOT (${this.bool(e.operand, ctx)})`;
+      case 'in':
+        return `${this.value(e.operand, ctx)} IN (${e.items.map((i) => this.value(i, ctx)).join(', ')})`;
+      case 'match': {
+        const escaped = this.escapeLike(e.pattern);
+        const pattern = e.fn === 'contains' ? `%${escaped}%` : e.fn === 'startswith' ? `${escaped}%` : `%${escaped}`;
+        return `${this.value(e.operand, ctx)} LIKE ${this.param(ctx, { type: 'string', value: pattern })} ESCAPE '\\'`;
+      }
+      case 'compare': {
+        const { left, right, op } = e;
+        const isNull = (v: ValueExpr): boolean => v.kind === 'literal' && v.type === 'null';
+        if (isNull(right) || isNull(left)) {
+          const other = isNull(right) ? left : right;
+          return `${this.value(other, ctx)} ${op === 'eq' ? 'IS NULL' : 'IS NOT NULL'}`;
+        }
+        return `${this.value(left, ctx)} ${COMPARE_SQL[op]} ${this.value(right, ctx)}`;
+      }
+    }
+  }
+
+  protected value(e: ValueExpr, ctx: CompileContext): string {
+    switch (e.kind) {
+      case 'member':
+        return this.quoteId(e.column);
+      case 'literal':
+        if (e.type === 'null') return 'NULL';
+        return this.literal(e, ctx);
+      case 'call':
+        return this.valueFunction(e.fn, e.args.map((a) => this.value(a, ctx)));
+    }
+  }
+
+  escapeLike(text: string): string {
+    let out = '';
+    for (const ch of text) out += ch === '\\' || this.likeSpecials.includes(ch) ? `\\${ch}` : ch;
+    return out;
+  }
+}
+
+export function literalValue(lit: Exclude<Literal, { type: 'null' }>): TypedValue {
+  switch (lit.type) {
+    case 'int':
+      return { type: Math.abs(lit.value) <= 2_147_483_647 ? 'int' : 'bigint', value: lit.value };
+    case 'boolean':
+      return { type: 'boolean', value: lit.value };
+    default:
+      return { type: lit.type, value: lit.value };
+  }
+}

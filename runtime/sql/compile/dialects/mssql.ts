@@ -1,0 +1,65 @@
+/**
+ * SQL Server: [x] quoting, @pN placeholders (typed by the driver), OFFSET/FETCH (needs ORDER BY:
+ * the key is the tie-breaker, `(SELECT NULL)` when there is none), `[` escaped in LIKE,
+ * DEFAULT for omitted TVF arguments, FOR JSON PATH for $expand (parsed by the handler).
+ */
+import type { ValueFunction } from '../../odata/ast.js';
+import type { ExpandPlan, FunctionArg, ObjectRef, ReadPlan } from '../../plan.js';
+import { SqlCompiler, type CompileContext } from '../compiler.js';
+
+export class MssqlCompiler extends SqlCompiler {
+  readonly dialect = 'mssql' as const;
+  protected override likeSpecials = '%_[';
+
+  quoteId(name: string): string {
+    return `[${name.replace(/]/g, ']]')}]`;
+  }
+
+  protected placeholder(n: number): string {
+    return `@p${n}`;
+  }
+
+  protected pagingTail(plan: ReadPlan, ctx: CompileContext): string {
+    if (!plan.page) return plan.orderBy.length > 0 ? `ORDER BY ${this.orderList(plan.orderBy)}` : '';
+    const order = plan.orderBy.length > 0 ? this.orderList(plan.orderBy) : '(SELECT NULL)';
+    const skip = this.param(ctx, { type: 'int', value: plan.page.skip });
+    const fetch = this.param(ctx, { type: 'int', value: plan.page.fetch });
+    return `ORDER BY ${order} OFFSET ${skip} ROWS FETCH NEXT ${fetch} ROWS ONLY`;
+  }
+
+  protected valueFunction(fn: ValueFunction, a: readonly string[]): string {
+    const x = a[0] as string;
+    switch (fn) {
+      case 'tolower': return `LOWER(${x})`;
+      case 'toupper': return `UPPER(${x})`;
+      case 'trim': return `LTRIM(RTRIM(${x}))`;
+      case 'length': return `LEN(${x})`;
+      case 'indexof': return `(CHARINDEX(${a[1] as string}, ${x}) - 1)`;
+      case 'year': case 'month': case 'day': case 'hour': case 'minute': case 'second':
+        return `DATEPART(${fn}, ${x})`;
+      case 'date': return `CAST(${x} AS date)`;
+      case 'time': return `CAST(${x} AS time)`;
+    }
+  }
+
+  /** Positional; every declared parameter is passed, `DEFAULT` for the function's own default. */
+  protected functionSource(ref: ObjectRef, args: readonly FunctionArg[], ctx: CompileContext): string {
+    const list = args.map((arg) => (arg.kind === 'default' ? 'DEFAULT' : this.param(ctx, arg.value)));
+    return `${this.objectName(ref)}(${list.join(', ')})`;
+  }
+
+  protected expandColumn(exp: ExpandPlan, outer: string, ctx: CompileContext): string {
+    ctx.jsonColumns.push(exp.name);
+    const alias = this.quoteId('e');
+    const cols = exp.select.map((c) => this.selectItem(c, alias)).join(', ');
+    const join = `${alias}.${this.quoteId(exp.targetColumn)} = ${outer}.${this.quoteId(exp.localColumn)}`;
+    if (exp.multiplicity === 'ToOne') {
+      return `(SELECT TOP 1 ${cols} FROM ${this.objectName(exp.target)} AS ${alias} WHERE ${join} FOR JSON PATH, WITHOUT_ARRAY_WRAPPER, INCLUDE_NULL_VALUES)`;
+    }
+    const order = exp.orderColumn ? ` ORDER BY ${alias}.${this.quoteId(exp.orderColumn)}` : '';
+    const limit = this.param(ctx, { type: 'int', value: exp.limit });
+    return `COALESCE((SELECT TOP (${limit}) ${cols} FROM ${this.objectName(exp.target)} AS ${alias} WHERE ${join}${order} FOR JSON PATH, INCLUDE_NULL_VALUES), '[]')`;
+  }
+}
+
+export const mssqlCompiler = new MssqlCompiler();

@@ -1,0 +1,70 @@
+/** PostgreSQL (and embedded PGlite): "x" quoting, $n placeholders, LIMIT/OFFSET, json_agg for $expand. */
+import type { Literal, ValueFunction } from '../../odata/ast.js';
+import type { ExpandPlan, FunctionArg, ObjectRef, ReadPlan } from '../../plan.js';
+import { SqlCompiler, type CompileContext } from '../compiler.js';
+
+export class PostgresCompiler extends SqlCompiler {
+  readonly dialect = 'postgres' as const;
+
+  quoteId(name: string): string {
+    return `"${name.replace(/"/g, '""')}"`;
+  }
+
+  protected placeholder(n: number): string {
+    return `$${n}`;
+  }
+
+  /** Decimal literals are cast so that `IntColumn gt 2.5` compares numerically instead of failing. */
+  protected override literal(lit: Exclude<Literal, { type: 'null' }>, ctx: CompileContext): string {
+    const p = super.literal(lit, ctx);
+    return lit.type === 'decimal' ? `CAST(${p} AS numeric)` : p;
+  }
+
+  protected pagingTail(plan: ReadPlan, ctx: CompileContext): string {
+    const parts: string[] = [];
+    if (plan.orderBy.length > 0) parts.push(`ORDER BY ${this.orderList(plan.orderBy)}`);
+    if (plan.page) {
+      parts.push(`LIMIT ${this.param(ctx, { type: 'int', value: plan.page.fetch })}`);
+      parts.push(`OFFSET ${this.param(ctx, { type: 'int', value: plan.page.skip })}`);
+    }
+    return parts.join(' ');
+  }
+
+  protected valueFunction(fn: ValueFunction, a: readonly string[]): string {
+    const x = a[0] as string;
+    switch (fn) {
+      case 'tolower': return `LOWER(${x})`;
+      case 'toupper': return `UPPER(${x})`;
+      case 'trim': return `TRIM(${x})`;
+      case 'length': return `LENGTH(${x})`;
+      case 'indexof': return `(STRPOS(${x}, ${a[1] as string}) - 1)`;
+      case 'year': case 'month': case 'day': case 'hour': case 'minute':
+        return `CAST(EXTRACT(${fn.toUpperCase()} FROM ${x}) AS integer)`;
+      case 'second': return `CAST(FLOOR(EXTRACT(SECOND FROM ${x})) AS integer)`;
+      case 'date': return `CAST(${x} AS date)`;
+      case 'time': return `CAST(${x} AS time)`;
+    }
+  }
+
+  /** Named notation; `DEFAULT` arguments are left out so the function's own default applies. */
+  protected functionSource(ref: ObjectRef, args: readonly FunctionArg[], ctx: CompileContext): string {
+    const given = args.flatMap((arg) =>
+      arg.kind === 'default' ? [] : [`${this.quoteId(arg.name)} => ${this.param(ctx, arg.value)}`]);
+    return `${this.objectName(ref)}(${given.join(', ')})`;
+  }
+
+  protected expandColumn(exp: ExpandPlan, outer: string, ctx: CompileContext): string {
+    const alias = this.quoteId('e');
+    const cols = exp.select.map((c) => this.selectItem(c, alias)).join(', ');
+    const join = `${alias}.${this.quoteId(exp.targetColumn)} = ${outer}.${this.quoteId(exp.localColumn)}`;
+    const inner = `SELECT ${cols} FROM ${this.objectName(exp.target)} AS ${alias} WHERE ${join}`;
+    if (exp.multiplicity === 'ToOne') {
+      return `(SELECT row_to_json("j") FROM (${inner} LIMIT 1) AS "j")`;
+    }
+    const order = exp.orderColumn ? ` ORDER BY ${alias}.${this.quoteId(exp.orderColumn)}` : '';
+    const limit = this.param(ctx, { type: 'int', value: exp.limit });
+    return `(SELECT COALESCE(json_agg("j"), '[]'::json) FROM (${inner}${order} LIMIT ${limit}) AS "j")`;
+  }
+}
+
+export const postgresCompiler = new PostgresCompiler();

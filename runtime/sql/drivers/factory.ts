@@ -1,0 +1,82 @@
+/**
+ * One driver per environment, created on first use and shared by all its endpoints.
+ * The runtime owns one SqlDrivers and closes it on shutdown.
+ */
+import type { SqlDriver } from './driver.js';
+import { createMssqlDriver } from './mssql.js';
+import { createPgDriver } from './pg.js';
+import { createPgliteDriver } from './pglite.js';
+
+export interface DatabaseTarget {
+  readonly provider: 'mssql' | 'postgres' | 'embedded';
+  /** Secret: never logged. */
+  readonly connectionString: string;
+}
+
+export interface DriverLog {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface SqlDriverOptions {
+  readonly log?: DriverLog;
+  /** PGlite demo cache directory (default `<cwd>/.wharf`; null = no cache). */
+  readonly embeddedCacheDir?: string | null;
+  readonly requestTimeoutMs?: number;
+  /** Pool sizes (settings SqlConnectionPooling:MinPoolSize/MaxPoolSize); default min 0, max 10. */
+  readonly pool?: { readonly min: number; readonly max: number };
+}
+
+export async function createSqlDriver(target: DatabaseTarget, options: SqlDriverOptions = {}): Promise<SqlDriver> {
+  const onConnectionError = (error: Error): void =>
+    options.log?.error({ event: 'sql.connection_error', provider: target.provider, err: error.message }, 'database connection error (the pool reconnects)');
+  switch (target.provider) {
+    case 'postgres':
+      return createPgDriver({
+        connectionString: target.connectionString,
+        statementTimeoutMs: options.requestTimeoutMs ?? 30_000,
+        ...(options.pool ? { max: options.pool.max } : {}),
+        onConnectionError,
+      });
+    case 'mssql':
+      return createMssqlDriver({
+        connectionString: target.connectionString,
+        requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+        ...(options.pool ? { pool: options.pool } : {}),
+        onConnectionError,
+      });
+    case 'embedded': {
+      const driver = await createPgliteDriver({
+        connectionString: target.connectionString,
+        ...(options.embeddedCacheDir === undefined ? {} : { cacheDir: options.embeddedCacheDir }),
+      });
+      options.log?.info({ event: 'sql.embedded_started', ...driver.startInfo, rssMb: Math.round(process.memoryUsage().rss / 1e6) }, 'embedded database ready');
+      return driver;
+    }
+  }
+}
+
+/** Lazily created drivers keyed by environment name. */
+export class SqlDrivers {
+  readonly #drivers = new Map<string, Promise<SqlDriver>>();
+
+  constructor(private readonly options: SqlDriverOptions = {}) {}
+
+  get(environment: string, target: DatabaseTarget): Promise<SqlDriver> {
+    const key = environment.toLowerCase();
+    let driver = this.#drivers.get(key);
+    if (!driver) {
+      driver = createSqlDriver(target, this.options);
+      // a failed start is not cached: the next request tries again
+      driver.catch(() => this.#drivers.delete(key));
+      this.#drivers.set(key, driver);
+    }
+    return driver;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.#drivers.values()];
+    this.#drivers.clear();
+    await Promise.allSettled(all.map(async (d) => (await d).close()));
+  }
+}

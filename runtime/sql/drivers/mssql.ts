@@ -1,0 +1,68 @@
+/**
+ * SQL Server through an `mssql` ConnectionPool (untested here: no SQL Server on this machine;
+ * integration tests run when MSSQL_URL is set). Parameters are named p1..pN with explicit types.
+ * A failed connect is not cached: the next query tries again, so the driver recovers by itself
+ * when the server comes back; the pool replaces broken connections after that.
+ */
+import sql from 'mssql';
+import type { TypedValue } from '../plan.js';
+import { SqlDriverError, type Row, type SqlDriver } from './driver.js';
+import { mssqlTypeOf, mssqlValueOf } from './mssql-types.js';
+
+export interface MssqlDriverOptions {
+  readonly connectionString: string;
+  /** Pool limits (settings `sql_pooling`). */
+  readonly pool?: { readonly min?: number; readonly max?: number; readonly idleTimeoutMillis?: number };
+  /** Command timeout in ms (default 30 000). */
+  readonly requestTimeoutMs?: number;
+  readonly onConnectionError?: (error: Error) => void;
+}
+
+/** SQL Server error numbers that mean "value does not fit the type" (conversion failures). */
+const VALUE_ERRORS = new Set([245, 8114, 8115, 241, 242, 295, 8169, 220, 232]);
+
+function classify(error: unknown): SqlDriverError {
+  const e = error as { code?: unknown; number?: unknown; message?: unknown; originalError?: { code?: unknown } };
+  const message = typeof e.message === 'string' ? e.message : String(error);
+  const code = typeof e.code === 'string' ? e.code : typeof e.number === 'number' ? String(e.number) : undefined;
+  if (['ESOCKET', 'ELOGIN', 'ETIMEOUT', 'ECONNCLOSED', 'ENOTOPEN', 'ECONNREFUSED'].includes(String(e.code))) {
+    return new SqlDriverError('connection', message, code, { cause: error });
+  }
+  if (typeof e.number === 'number' && VALUE_ERRORS.has(e.number)) return new SqlDriverError('value', message, code, { cause: error });
+  return new SqlDriverError('query', message, code, { cause: error });
+}
+
+export function createMssqlDriver(options: MssqlDriverOptions): SqlDriver {
+  const config = sql.ConnectionPool.parseConnectionString(options.connectionString) as sql.config;
+  const pool = new sql.ConnectionPool({
+    ...config,
+    requestTimeout: options.requestTimeoutMs ?? 30_000,
+    pool: { min: 0, max: 10, idleTimeoutMillis: 30_000, ...config.pool, ...options.pool },
+  });
+  pool.on('error', (error: Error) => options.onConnectionError?.(error));
+  let connecting: Promise<sql.ConnectionPool> | null = null;
+  const connected = (): Promise<sql.ConnectionPool> => {
+    if (pool.connected) return Promise.resolve(pool);
+    connecting ??= pool.connect().catch((error: unknown) => {
+      connecting = null;
+      throw error;
+    });
+    return connecting;
+  };
+  return {
+    provider: 'mssql',
+    async query(text: string, params: readonly TypedValue[]): Promise<Row[]> {
+      try {
+        const request = (await connected()).request();
+        params.forEach((p, i) => request.input(`p${i + 1}`, mssqlTypeOf(p), mssqlValueOf(p)));
+        const result = await request.query<Row>(text);
+        return result.recordset ?? [];
+      } catch (error) {
+        throw classify(error);
+      }
+    },
+    async close(): Promise<void> {
+      await pool.close();
+    },
+  };
+}

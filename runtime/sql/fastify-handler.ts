@@ -1,0 +1,64 @@
+/**
+ * The SQL endpoint handler for the runtime's HandlerRegistry:
+ *   registry.register('sql', createSqlHandler(drivers))
+ * Reads go through handleSqlRead; write methods are not part of this path (501 until the write issue).
+ */
+import type { EndpointHandler, HandlerContext } from '../handlers/handler-context.js';
+import { compilerFor } from './compile/dialect.js';
+import { SqlDriverError } from './drivers/driver.js';
+import type { SqlDrivers } from './drivers/factory.js';
+import { handleSqlRead, type SqlReadRequest } from './handler.js';
+import type { SqlEndpoint } from '../contract/model.js';
+
+function segmentsOf(ctx: HandlerContext<'sql'>): readonly string[] {
+  const t = ctx.target;
+  return t.kind === 'collection' ? [] : t.kind === 'item' ? [t.id] : t.segments;
+}
+
+/** The requested path without the trailing id/function segments. */
+function endpointPath(url: string, segmentCount: number): string {
+  const path = url.split('?')[0] as string;
+  if (segmentCount === 0) return path.replace(/\/+$/, '');
+  const parts = path.replace(/\/+$/, '').split('/');
+  return parts.slice(0, parts.length - segmentCount).join('/');
+}
+
+export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
+  return async (ctx) => {
+    const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+    if (method !== 'GET' && method !== 'QUERY') {
+      return ctx.reply.code(501).send({ success: false, error: `${method} on SQL endpoints is not implemented yet in this version of Wharf.` });
+    }
+    const env = ctx.environment;
+    const segments = segmentsOf(ctx);
+    const request: SqlReadRequest = {
+      method,
+      endpointPath: endpointPath(ctx.request.url, segments.length),
+      segments,
+      query: (ctx.request.query ?? {}) as Record<string, unknown>,
+      body: ctx.request.body,
+    };
+    try {
+      const driver = await drivers.get(env.name, env);
+      const response = await ctx.timing.measure('sql', () =>
+        handleSqlRead(ctx.endpoint.model, request, {
+          driver,
+          compiler: compilerFor(env.provider),
+          columnsByName: ctx.endpoint.route.columnsByName,
+          resolveEndpoint: (id) => {
+            const e = ctx.routes.byId(id);
+            return e && e.kind === 'sql' ? (e.model as SqlEndpoint) : undefined;
+          },
+        }),
+      );
+      ctx.reply.headers(response.headers);
+      if (response.status !== 200) return ctx.reply.code(response.status).send(response.body);
+      return response.body;
+    } catch (error) {
+      if (error instanceof SqlDriverError && error.kind === 'connection') {
+        ctx.request.log.error({ event: 'sql.connection_failed', environment: env.name, provider: env.provider, code: error.code, err: error.message }, 'database unreachable');
+      }
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * The SQL read path, independent of the web framework:
+ *   request -> OData options -> ODataQuery (allow-list) -> plan -> compile (dialect) -> execute -> shape.
+ * GET list / QUERY: `{success, count, value, nextLink}` + X-Query-Time (+ X-Total-Records with
+ * $count=true, Content-Location for QUERY). GET /{id}: the bare row, 404 when absent.
+ * Client errors come back as responses; database failures are thrown (SqlDriverError) for the
+ * runtime to answer with the spec's 500 and traceId.
+ */
+import type { SqlEndpoint } from '../contract/model.js';
+import type { SqlCompiler, CompiledQuery } from './compile/compiler.js';
+import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
+import { SqlRequestError } from './errors.js';
+import { functionArgs } from './function-args.js';
+import { optionPrefix, readUrl } from './links.js';
+import { ODataError } from './odata/errors.js';
+import type { ColumnMap } from './odata/filter-parser.js';
+import { ODATA_LIMITS } from './odata/limits.js';
+import { parseQueryOptions, type RawOptions } from './odata/options.js';
+import { planById, planCount, planRead, type FunctionArg, type PlanInput } from './plan.js';
+import { optionsFromQueryBody, optionsFromQueryString } from './read-request.js';
+import { parseRecordKey } from './record-key.js';
+import { cachedRead, type CompiledRead } from './query-cache.js';
+import { applyTransforms, hasTransforms } from './response-transforms.js';
+
+export interface SqlReadRequest {
+  readonly method: 'GET' | 'HEAD' | 'QUERY';
+  /** URL path of the endpoint as requested, without TVF path segments or id (`/api/demo/Inventory/Products`). */
+  readonly endpointPath: string;
+  /** Segments after the endpoint path: the id, or the TVF path parameters. */
+  readonly segments: readonly string[];
+  /** Parsed query string (values string or string[]). */
+  readonly query: Readonly<Record<string, unknown>>;
+  /** QUERY only: the parsed JSON body. */
+  readonly body?: unknown;
+}
+
+export interface SqlReadResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+}
+
+export interface SqlReadDeps {
+  readonly driver: SqlDriver;
+  readonly compiler: SqlCompiler;
+  /** Other SQL endpoints by id (relationship targets). */
+  readonly resolveEndpoint: (id: string) => SqlEndpoint | undefined;
+  /** Page size when `$top` is absent (default ODATA_LIMITS.defaultTop = 100). */
+  readonly pageSize?: number;
+  /** exposed name -> db column; default derived from endpoint.columns (the route module's columnsByName). */
+  readonly columnsByName?: ColumnMap;
+}
+
+export function columnMap(endpoint: SqlEndpoint): ColumnMap {
+  return Object.fromEntries(endpoint.columns.map((c) => [c.name, c.db]));
+}
+
+function relationTargets(endpoint: SqlEndpoint, deps: SqlReadDeps): Map<string, SqlEndpoint> {
+  const out = new Map<string, SqlEndpoint>();
+  if (endpoint.relationships.length === 0) return out;
+  for (const rel of endpoint.relationships) {
+    const target = deps.resolveEndpoint(rel.targetId);
+    if (target && target.objectType !== 'TableValuedFunction') out.set(rel.name, target);
+  }
+  return out;
+}
+
+function clientError(status: number, message: string): SqlReadResponse {
+  return { status, headers: {}, body: { success: false, error: message } };
+}
+
+export async function handleSqlRead(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps): Promise<SqlReadResponse> {
+  try {
+    const isFunction = endpoint.objectType === 'TableValuedFunction';
+    if (!isFunction && req.segments.length === 1 && req.method !== 'QUERY') return await readOne(endpoint, req, deps);
+    if (!isFunction && req.segments.length > 0) return clientError(404, 'Not found');
+    return await readList(endpoint, req, deps, isFunction);
+  } catch (error) {
+    if (error instanceof ODataError || error instanceof SqlRequestError) return clientError(error.status, error.message);
+    throw error;
+  }
+}
+
+function parseContext(endpoint: SqlEndpoint, deps: SqlReadDeps, targets: ReadonlyMap<string, SqlEndpoint>, isFunction: boolean) {
+  const relationships = isFunction ? null : new Map([...targets].map(([name, t]) => [name, columnMap(t)]));
+  return { columns: deps.columnsByName ?? columnMap(endpoint), relationships };
+}
+
+/** Cache key of a list read: every option that shapes the SQL (absent and empty differ). */
+function optionsKey(raw: RawOptions, pageSize: number): string {
+  const v = (x: string | undefined): string => (x === undefined ? '\u0001' : x);
+  return [pageSize, v(raw.select), v(raw.filter), v(raw.orderby), v(raw.top), v(raw.skip), v(raw.count), v(raw.expand)].join('\u0000');
+}
+
+async function timed(driver: SqlDriver, q: CompiledQuery): Promise<{ rows: Row[]; ms: number }> {
+  const t = performance.now();
+  const rows = await driver.query(q.sql, q.params);
+  return { rows, ms: performance.now() - t };
+}
+
+/** The row shape of the response: nested $expand values get their target's transforms too. */
+function shapeRows(rows: Row[], endpoint: SqlEndpoint, targets: ReadonlyMap<string, SqlEndpoint>, expanded: readonly string[]): Row[] {
+  const own = hasTransforms(endpoint.responseTransforms);
+  if (expanded.length === 0 && !own) return rows;
+  const nested = expanded.map((name) => [name, targets.get(name)?.responseTransforms] as const).filter(([, t]) => t && hasTransforms(t));
+  for (const [name, t] of nested) {
+    for (const row of rows) {
+      const v = row[name];
+      if (Array.isArray(v)) row[name] = v.map((item: Row) => applyTransforms(item, t!));
+      else if (v && typeof v === 'object') row[name] = applyTransforms(v as Row, t!);
+    }
+  }
+  return own ? rows.map((r) => applyTransforms(r, endpoint.responseTransforms)) : rows;
+}
+
+function parseJsonColumns(rows: Row[], columns: readonly string[]): void {
+  if (columns.length === 0) return;
+  for (const row of rows) {
+    for (const c of columns) {
+      const v = row[c];
+      if (typeof v === 'string') row[c] = JSON.parse(v);
+    }
+  }
+}
+
+async function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, isFunction: boolean): Promise<SqlReadResponse> {
+  const raw: RawOptions = req.method === 'QUERY' ? optionsFromQueryBody(req.body, req.query) : optionsFromQueryString(req.query);
+  const targets = relationTargets(endpoint, deps);
+  const pageSize = deps.pageSize ?? ODATA_LIMITS.defaultTop;
+  const build = (): CompiledRead => {
+    const query = parseQueryOptions(raw, parseContext(endpoint, deps, targets, isFunction));
+    const args: FunctionArg[] | null = isFunction ? functionArgs(endpoint.functionParameters, req.segments, req.query) : null;
+    const input: PlanInput = { endpoint, query, args, relationTargets: targets, pageSize };
+    return {
+      query,
+      linkPrefix: optionPrefix(raw),
+      list: deps.compiler.compileRead(planRead(input)),
+      count: query.count ? deps.compiler.compileCount(planCount(input)) : null,
+    };
+  };
+  const { query, list, count, linkPrefix } = isFunction
+    ? build()
+    : cachedRead(endpoint, deps.compiler, optionsKey(raw, pageSize), build);
+  let listResult: { rows: Row[]; ms: number };
+  let countResult: { rows: Row[]; ms: number } | null = null;
+  try {
+    if (count) [listResult, countResult] = await Promise.all([timed(deps.driver, list), timed(deps.driver, count)]);
+    else listResult = await timed(deps.driver, list);
+  } catch (error) {
+    if (error instanceof SqlDriverError && error.kind === 'value') {
+      throw new SqlRequestError(400, isFunction && !query.filter ? 'A parameter value does not match its SQL type' : '$filter: a value does not match the type of its column');
+    }
+    throw error;
+  }
+  const top = query.top ?? pageSize;
+  const rows = listResult.rows;
+  const hasMore = rows.length > top && top > 0;
+  if (rows.length > top) rows.length = top;
+  parseJsonColumns(rows, list.jsonColumns);
+  const value = shapeRows(rows, endpoint, targets, query.expand.length === 0 ? [] : query.expand.map((x) => x.name));
+  const path = isFunction && req.segments.length > 0 ? `${req.endpointPath}/${req.segments.map(encodeURIComponent).join('/')}` : req.endpointPath;
+  const headers: Record<string, string> = {
+    'x-query-time': (listResult.ms + (countResult?.ms ?? 0)).toFixed(2),
+  };
+  if (countResult) headers['x-total-records'] = String(Number(countResult.rows[0]?.['count'] ?? 0));
+  if (req.method === 'QUERY') headers['content-location'] = readUrl(path, linkPrefix, top, query.skip, req.query);
+  return {
+    status: 200,
+    headers,
+    body: {
+      success: true,
+      count: value.length,
+      value,
+      nextLink: hasMore ? readUrl(path, linkPrefix, top, query.skip + top, req.query) : null,
+    },
+  };
+}
+
+const BY_ID_OPTIONS = new Set(['select', 'expand']);
+
+async function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps): Promise<SqlReadResponse> {
+  const raw = optionsFromQueryString(req.query);
+  for (const key of Object.keys(raw)) {
+    if (!BY_ID_OPTIONS.has(key)) throw new SqlRequestError(400, `$${key} does not apply when reading one record`);
+  }
+  const targets = relationTargets(endpoint, deps);
+  const query = parseQueryOptions(raw, parseContext(endpoint, deps, targets, false));
+  const id = req.segments[0] as string;
+  const key = parseRecordKey(id);
+  const keyName = endpoint.primaryKey ?? 'Id';
+  const notFound = `No record found with ${keyName} = ${id.slice(0, 100)}`;
+  const compiled = deps.compiler.compileRead(planById({ endpoint, query, args: null, relationTargets: targets, pageSize: 1 }, key));
+  let result: { rows: Row[]; ms: number };
+  try {
+    result = await timed(deps.driver, compiled);
+  } catch (error) {
+    if (error instanceof SqlDriverError && error.kind === 'value') return clientError(404, notFound);
+    throw error;
+  }
+  const row = result.rows[0];
+  if (!row) return clientError(404, notFound);
+  parseJsonColumns([row], compiled.jsonColumns);
+  const body = shapeRows([row], endpoint, targets, query.expand.map((x) => x.name))[0];
+  return { status: 200, headers: { 'x-query-time': result.ms.toFixed(2) }, body };
+}

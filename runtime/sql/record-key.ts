@@ -1,0 +1,19 @@
+/**
+ * The `{id}` of GET /{id}, typed by its shape (the column type is not in the model): an integer
+ * when it is one, a GUID when it looks like one, else a string. A key that does not fit the
+ * column type is reported by the database as a value error and answered 404 like a missing row.
+ */
+import { SqlRequestError } from './errors.js';
+import type { TypedValue } from './plan.js';
+
+export const MAX_KEY_LENGTH = 400;
+
+export function parseRecordKey(text: string): TypedValue {
+  if (text.length === 0 || text.length > MAX_KEY_LENGTH) throw new SqlRequestError(400, `Invalid key: length must be 1 to ${MAX_KEY_LENGTH} characters`);
+  if (/^-?\d{1,15}$/.test(text)) {
+    const n = Number(text);
+    return { type: Math.abs(n) <= 2_147_483_647 ? 'int' : 'bigint', value: n };
+  }
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)) return { type: 'guid', value: text.toLowerCase() };
+  return { type: 'string', value: text };
+}

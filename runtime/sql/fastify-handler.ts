@@ -1,10 +1,12 @@
 /**
  * The SQL endpoint handler for the runtime's HandlerRegistry:
  *   registry.register('sql', createSqlHandler(drivers))
- * Reads go through handleSqlRead; write methods are not part of this path (501 until the write issue).
+ * Reads go through handleSqlRead; its client errors (400/404) become registry errors answered by
+ * the one error handler; write methods are not part of this path (501 until the write issue).
  */
 import type { EndpointHandler, HandlerContext } from '../handlers/handler-context.js';
 import { compilerFor } from './compile/dialect.js';
+import { WharfError } from '../errors/wharf-error.js';
 import { SqlDriverError } from './drivers/driver.js';
 import type { SqlDrivers } from './drivers/factory.js';
 import { handleSqlRead, type SqlReadRequest } from './handler.js';
@@ -27,7 +29,7 @@ export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
   return async (ctx) => {
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
     if (method !== 'GET' && method !== 'QUERY') {
-      return ctx.reply.code(501).send({ success: false, error: `${method} on SQL endpoints is not implemented yet in this version of Wharf.` });
+      throw new WharfError('HANDLER_METHOD_NOT_IMPLEMENTED', { method, kind: 'SQL' });
     }
     const env = ctx.environment;
     const segments = segmentsOf(ctx);
@@ -52,8 +54,9 @@ export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
         }),
       );
       ctx.reply.headers(response.headers);
-      if (response.status !== 200) return ctx.reply.code(response.status).send(response.body);
-      return response.body;
+      if (response.status === 200) return response.body;
+      const reason = (response.body as { error: string }).error;
+      throw new WharfError(response.status === 404 ? 'SQL_NOT_FOUND' : 'SQL_BAD_REQUEST', { reason });
     } catch (error) {
       if (error instanceof SqlDriverError && error.kind === 'connection') {
         ctx.request.log.error({ event: 'sql.connection_failed', environment: env.name, provider: env.provider, code: error.code, err: error.message }, 'database unreachable');

@@ -33,6 +33,7 @@ import { apiReferenceRoutes } from './reference/api-reference.js';
 import { RouteTable } from './routing/route-table.js';
 import { RouteTableHolder } from './routing/route-table-holder.js';
 import { loadSettings } from './settings/load-settings.js';
+import type { SqlDrivers } from './sql/drivers/factory.js';
 import { registerSqlEndpoints } from './sql/register.js';
 import type { Settings } from './settings/load-settings.js';
 import { redact, redactSettingsSource } from './settings/redact.js';
@@ -85,6 +86,8 @@ export interface WharfRuntime {
   readonly access: AccessRuntime;
   /** Absolute path of the data folder. */
   readonly dataDir: string;
+  /** The SQL drivers per environment (null when a test brought its own SQL handler). */
+  sql: SqlDrivers | null;
   /** Loads generated/ again; swaps the table only when the load succeeds. Calls run one at a time. */
   reload(): Promise<ReloadResult>;
 }
@@ -182,11 +185,12 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     handlers,
     access,
     dataDir,
+    sql: null,
     reload: createReload(generatedDir, holder, app.log),
   };
   app.decorate('wharf', runtime);
   // Real handlers per endpoint kind; kinds without one answer 501. A test may bring its own.
-  if (!options.handlers?.sql) registerSqlEndpoints(app);
+  if (!options.handlers?.sql) runtime.sql = registerSqlEndpoints(app);
 
   installErrorHandling(app);
   installAccessControl(app, { control: access.control, appliesTo: isProtectedUrl });

@@ -68,8 +68,28 @@ function waitForSignal(server: StartedServer): Promise<number> {
   });
 }
 
+/**
+ * Opens the embedded databases before the first request instead of during it (PGlite takes
+ * seconds: the very first start seeds the demo and caches a data directory under .wharf/).
+ */
+export async function warmEmbeddedDatabases(server: StartedServer, print: Printer): Promise<void> {
+  const { sql, settings } = server.app.wharf;
+  if (!sql) return;
+  for (const [name, env] of settings.environments) {
+    if (env.provider !== 'embedded') continue;
+    const started = performance.now();
+    try {
+      await sql.get(name, env);
+      print.out(`Embedded database for '${name}' ready in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+    } catch (error) {
+      print.err(`Embedded database for '${name}' failed to start: ${(error as Error).message}`);
+    }
+  }
+}
+
 export async function runStart(args: CliArgs, print: Printer): Promise<number> {
   const server = await serve(args);
+  await warmEmbeddedDatabases(server, print);
   for (const line of banner(server, await demoToken(server))) print.out(line);
   return waitForSignal(server);
 }
@@ -89,6 +109,7 @@ export async function startDev(
   const first = await runBuild(args.root, print, args.docs);
   if (!first.outputs) print.err('Starting with the generated/ already on disk.');
   const server = await serve(args, extra);
+  await warmEmbeddedDatabases(server, print);
   const folders = args.docs ? [...WATCHED_FOLDERS, 'docs'] : [...WATCHED_FOLDERS];
   const watcher = watchSources(args.root, folders, async (changed) => {
     const docsChanged = changed.some((f) => f.startsWith('docs/'));

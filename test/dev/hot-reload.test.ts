@@ -55,6 +55,7 @@ afterAll(async () => {
 describe('wharf dev', () => {
   it('prints the demo token once, with a curl line that works; later banners say how to create one', async () => {
     const url = `${dev.server.url}/api/demo/Inventory/Products?$top=5`;
+    expect(lines.some((l) => /^Embedded database for 'demo' ready in \d+\.\d s\.$/.test(l))).toBe(true);
     expect(lines).toContain(`  ${token}`);
     expect(lines).toContain(`  curl -H "Authorization: Bearer ${token}" '${url}'`);
     expect(token).toMatch(/^whf_/);

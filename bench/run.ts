@@ -2,12 +2,14 @@
  * `npm run bench`: every benchmark, each printing its figures and its ratio against a baseline
  * measured in the same run. Not part of `npm test`. `npm run bench -- sql` runs one.
  */
+import { runDevReloadBench } from './dev-reload.js';
 import { runDocsBench } from './docs-site.js';
 import { runSqlBench } from './sql.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   sql: runSqlBench,
   docs: runDocsBench,
+  'dev-reload': runDevReloadBench,
 };
 
 const wanted = process.argv.slice(2);

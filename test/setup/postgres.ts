@@ -11,12 +11,12 @@
 import { execFile as execFileCb } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { readDemoSql } from '../../runtime/sql/drivers/pglite.js';
+import { freePort } from './free-port.js';
 
 const execFile = promisify(execFileCb);
 
@@ -38,17 +38,6 @@ function binary(name: string): string {
   return name; // on PATH
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 

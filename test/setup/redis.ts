@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 
 export interface TestRedis {
   readonly url: string;
@@ -15,17 +15,6 @@ export interface TestRedis {
 
 export const REDIS_SERVER = process.env['REDIS_SERVER'] ?? '/usr/bin/redis-server';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function waitForReady(child: ChildProcess, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -42,16 +42,17 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.decorateRequest('wharfTiming', null);
-  app.addHook('onRequest', async (request) => {
-    request.wharfTiming = new ServerTiming();
-  });
-  app.addHook('onSend', async (request, reply, payload) => {
+  // synchronous (callback style): no promise per response
+  app.addHook('onSend', (request, reply, payload, done) => {
     const header = request.wharfTiming?.header();
     if (header) reply.header('server-timing', header);
-    return payload;
+    done(null, payload);
   });
 
   async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    // created here rather than in an onRequest hook: nothing is timed before the handler runs
+    const timing = new ServerTiming();
+    request.wharfTiming = timing;
     const state: ApiRequestState = {
       request,
       reply,
@@ -59,7 +60,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
       settings: options.settings,
       routes: options.holder.current,
       handlers: options.handlers,
-      timing: request.wharfTiming ?? new ServerTiming(),
+      timing,
     };
     const outcome = await runPipeline(state, options.stages);
     if (outcome === STOP || reply.sent || state.result === reply) return reply;

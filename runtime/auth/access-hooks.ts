@@ -6,8 +6,8 @@
  * A refusal (401, 429) is thrown as a WharfError: the central error handler sends it, keeping the
  * X-RateLimit-* headers this hook has already set on the reply.
  */
-import type { FastifyInstance } from 'fastify';
-import { admit } from './admission.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { admit, admitCached } from './admission.js';
 import type { AccessControl, Admission } from './admission.js';
 
 declare module 'fastify' {
@@ -28,18 +28,26 @@ export function isApiUrl(url: string): boolean {
 
 /** The data API plus `/health` and `/health/details` (spec: bearer token); `/health/live` stays open. */
 export function isProtectedUrl(url: string): boolean {
+  if (isApiUrl(url)) return true;
   const path = url.split('?')[0] ?? url;
-  return isApiUrl(url) || path === '/health' || path === '/health/details';
+  return path === '/health' || path === '/health/details';
 }
 
 export function installAccessControl(app: FastifyInstance, options: AccessHookOptions): void {
   const appliesTo = options.appliesTo ?? isApiUrl;
   if (!app.hasRequestDecorator('wharfAccess')) app.decorateRequest('wharfAccess', null);
-  app.addHook('onRequest', async (request, reply) => {
-    if (!appliesTo(request.url)) return;
-    const admission = await admit(options.control, request.raw.socket.remoteAddress, request.headers);
-    request.wharfAccess = admission;
-    reply.headers(admission.headers);
-    if (admission.error) throw admission.error;
+  const control = options.control;
+  // callback style: answered synchronously when admission needs no I/O (admitCached)
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!appliesTo(request.url)) return done();
+    const known = admitCached(control, request.raw.socket.remoteAddress, request.headers);
+    if (known) return admitted(request, reply, known, done);
+    admit(control, request.raw.socket.remoteAddress, request.headers).then((admission) => admitted(request, reply, admission, done), done);
   });
+}
+
+function admitted(request: FastifyRequest, reply: FastifyReply, admission: Admission, done: (error?: Error) => void): void {
+  request.wharfAccess = admission;
+  reply.headers(admission.headers);
+  done(admission.error ?? undefined);
 }

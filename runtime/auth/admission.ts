@@ -9,7 +9,7 @@ import type { ClientAddress, ClientIpResolver } from '../traffic/client-ip.js';
 import { rateLimitHeaders, tighter } from '../traffic/rate-limiter.js';
 import type { RateDecision, RateLimiter } from '../traffic/rate-limiter.js';
 import { WharfError } from '../errors/wharf-error.js';
-import { authenticate } from './authorize.js';
+import { authenticate, authenticateCached } from './authorize.js';
 import type { TokenPrincipal, TokenService } from './tokens.js';
 
 export interface AccessControl {
@@ -29,6 +29,26 @@ export interface Admission {
   readonly headers: Readonly<Record<string, string>>;
   /** The refusal (401 or 429), or null when admitted. */
   readonly error: WharfError | null;
+}
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * admit() without waiting, when nothing needs I/O: rate limiting off and the token answered from
+ * the verification cache (or missing / malformed). Same outcome as admit(); null: call admit().
+ */
+export function admitCached(
+  control: AccessControl,
+  remoteAddress: string | undefined,
+  headers: IncomingHttpHeaders,
+): Admission | null {
+  if (control.limiter?.enabled) return null;
+  const outcome = authenticateCached(headers.authorization, control.tokens);
+  if (outcome === null) return null;
+  const client = control.clientIp.resolve(remoteAddress, headers['x-forwarded-for']);
+  return outcome instanceof WharfError
+    ? { client, principal: null, rateLimit: null, headers: NO_HEADERS, error: outcome }
+    : { client, principal: outcome, rateLimit: null, headers: NO_HEADERS, error: null };
 }
 
 export async function admit(

@@ -8,7 +8,7 @@
 import { WharfError } from '../errors/wharf-error.js';
 import { environmentAllowed, scopeAllowsEndpoint, scopeAllowsMethod } from './scopes.js';
 import type { EndpointIdentity } from './scopes.js';
-import type { TokenPrincipal, TokenService } from './tokens.js';
+import type { TokenPrincipal, TokenService, Verification } from './tokens.js';
 
 /** What routing found: enough for authorization (a subset of EndpointModel). */
 export interface EndpointResolution {
@@ -30,15 +30,34 @@ export function bearerToken(authorization: string | undefined): string | null {
   return match[1] === '' ? null : (match[1] ?? null);
 }
 
+function principalOrRefusal(verification: Verification): TokenPrincipal | WharfError {
+  return verification.ok ? verification.principal : new WharfError('AUTH_TOKEN_INVALID', {}, { headers: INVALID_HEADERS });
+}
+
 export async function authenticate(
   authorization: string | undefined,
   tokens: TokenService,
 ): Promise<TokenPrincipal> {
   const token = bearerToken(authorization);
   if (token === null) throw new WharfError('AUTH_TOKEN_MISSING', {}, { headers: MISSING_HEADERS });
-  const verification = await tokens.verify(token);
-  if (!verification.ok) throw new WharfError('AUTH_TOKEN_INVALID', {}, { headers: INVALID_HEADERS });
-  return verification.principal;
+  const outcome = principalOrRefusal(await tokens.verify(token));
+  if (outcome instanceof WharfError) throw outcome;
+  return outcome;
+}
+
+/**
+ * authenticate() without waiting, when the answer needs no store read: no token, a malformed one,
+ * or a verification still in the token service's cache. The refusal is returned, not thrown.
+ * null: only authenticate() can tell.
+ */
+export function authenticateCached(
+  authorization: string | undefined,
+  tokens: TokenService,
+): TokenPrincipal | WharfError | null {
+  const token = bearerToken(authorization);
+  if (token === null) return new WharfError('AUTH_TOKEN_MISSING', {}, { headers: MISSING_HEADERS });
+  const verification = tokens.verifyCached(token);
+  return verification === null ? null : principalOrRefusal(verification);
 }
 
 export function authorizeEnvironment(principal: TokenPrincipal, env: string): void {

@@ -29,14 +29,16 @@ export function authorizeStage(): PipelineStage {
 export function cacheStage(cache: ResponseCache): PipelineStage {
   return {
     name: 'cache',
-    async run(state) {
-      const answered = await runCacheStage(cache, state.request, state.reply, {
+    run(state) {
+      const answered = runCacheStage(cache, state.request, state.reply, {
         env: state.envSegment ?? '',
         endpoint: needMatch(state).endpoint.model,
         body: state.request.body,
         build: state.routes.sourceHash,
       });
-      return answered ? STOP : undefined;
+      // synchronous when the store is not involved (caching off, not a cacheable read)
+      if (typeof answered === 'boolean') return answered ? STOP : undefined;
+      return answered.then((hit) => (hit ? STOP : undefined));
     },
   };
 }

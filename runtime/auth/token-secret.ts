@@ -8,7 +8,7 @@
  * against guessing; a 256-bit random secret cannot be guessed, so a fast hash is enough and keeps
  * verification in microseconds. The comparison of hashes is constant-time.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const TOKEN_PREFIX = 'whf_';
 const LOOKUP_ID_BYTES = 6;
@@ -31,7 +31,7 @@ export function issueSecret(): IssuedSecret {
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** The lookup id of a well-formed token, or null when the text cannot be a Wharf token. */

@@ -58,6 +58,7 @@ const DAY_MS = 86_400_000;
 const USERNAME = /^[A-Za-z0-9._@-]{1,100}$/;
 const LIST_ITEM = /^[A-Za-z0-9_.\/*-]{1,200}$/;
 const NO_CONTEXT: AuditContext = { ipAddress: null, userAgent: null };
+const MALFORMED: Verification = Object.freeze({ ok: false, reason: 'malformed' });
 
 interface CacheEntry {
   readonly principal: TokenPrincipal;
@@ -194,15 +195,12 @@ export class TokenService {
 
   async verify(token: string): Promise<Verification> {
     const lookupId = parseLookupId(token);
-    if (lookupId === null) return { ok: false, reason: 'malformed' };
+    if (lookupId === null) return MALFORMED;
     const hash = hashToken(token);
     const now = this.now();
-    const hit = this.cache.get(hash);
-    if (hit && hit.until > now) {
-      if (hit.principal.expiresAt !== null && hit.principal.expiresAt <= now) return { ok: false, reason: 'expired' };
-      return { ok: true, principal: hit.principal, cached: true };
-    }
-    if (hit) this.cache.delete(hash);
+    const known = this.fromCache(hash, now);
+    if (known) return known;
+    this.cache.delete(hash); // expired entry, if any
     const row = await this.store.findByLookupId(lookupId);
     if (!row || !hashesEqual(row.tokenHash, hash)) return { ok: false, reason: 'unknown' };
     if (row.revokedAt !== null) return { ok: false, reason: 'revoked' };
@@ -213,6 +211,22 @@ export class TokenService {
       this.cache.set(hash, { principal, until: now + this.cacheMs });
     }
     return { ok: true, principal, cached: false };
+  }
+
+  /**
+   * What verify() answers without reading the store: a malformed token, or a live cache entry
+   * (the same hash lookup verify() makes). null when only the store can tell.
+   */
+  verifyCached(token: string): Verification | null {
+    if (parseLookupId(token) === null) return MALFORMED;
+    return this.fromCache(hashToken(token), this.now());
+  }
+
+  private fromCache(hash: string, now: number): Verification | null {
+    const hit = this.cache.get(hash);
+    if (!hit || hit.until <= now) return null;
+    if (hit.principal.expiresAt !== null && hit.principal.expiresAt <= now) return { ok: false, reason: 'expired' };
+    return { ok: true, principal: hit.principal, cached: true };
   }
 
   /** Drops cached verifications of one token (after revoke/rotate, or a change from elsewhere). */

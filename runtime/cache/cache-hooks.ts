@@ -38,18 +38,29 @@ function splitUrl(url: string): { path: string; query: string } {
   return index < 0 ? { path: url, query: '' } : { path: url.slice(0, index), query: url.slice(index + 1) };
 }
 
-/** true when the request was answered from the cache. */
-export async function cacheStage(
+/** true when the request was answered from the cache; synchronous when the store is not involved. */
+export function cacheStage(
   cache: ResponseCache,
   request: FastifyRequest,
   reply: FastifyReply,
   context: CacheStageContext,
-): Promise<boolean> {
+): boolean | Promise<boolean> {
   const method = request.method.toUpperCase();
   if (WRITE_METHODS.includes(method)) {
     request.wharfCache = { kind: 'write', endpoint: context.endpoint };
     return false;
   }
+  if (!cache.isCacheableRead(method, context.endpoint)) return false;
+  return readThrough(cache, request, reply, context, method);
+}
+
+async function readThrough(
+  cache: ResponseCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: CacheStageContext,
+  method: string,
+): Promise<boolean> {
   const { path, query } = splitUrl(request.url);
   const result = await cache.read(context.endpoint, {
     env: context.env,
@@ -81,34 +92,43 @@ export interface ResponseCacheHookOptions {
   readonly appliesTo?: (url: string) => boolean;
 }
 
+/** ETag (and a 304 for a matching If-None-Match) of a GET/HEAD 200; returns the payload to send. */
+function withEtag(request: FastifyRequest, reply: FastifyReply, payload: string | Buffer, etag: string | undefined): string | Buffer {
+  const method = request.method.toUpperCase();
+  if (method !== 'GET' && method !== 'HEAD') return payload;
+  const tag = etag ?? etagOf(payload);
+  reply.header('etag', tag);
+  if (ifNoneMatchHits(request.headers['if-none-match'], tag)) {
+    reply.code(304);
+    reply.removeHeader('content-type');
+    reply.removeHeader('content-length');
+    return '';
+  }
+  return payload;
+}
+
 export function installResponseCache(app: FastifyInstance, options: ResponseCacheHookOptions): void {
   const appliesTo = options.appliesTo ?? isApiUrl;
   if (!app.hasRequestDecorator('wharfCache')) app.decorateRequest('wharfCache', null);
-  app.addHook('onSend', async (request, reply, payload) => {
+  // callback style: synchronous unless the cache store is involved (a write, or storing a miss)
+  app.addHook('onSend', (request, reply, payload, done) => {
     const state = request.wharfCache;
     if (state?.kind === 'write') {
-      if (reply.statusCode < 400) await options.cache.invalidate(state.endpoint);
-      return payload;
+      if (reply.statusCode >= 400) return done(null, payload);
+      options.cache.invalidate(state.endpoint).then(() => done(null, payload), done);
+      return;
     }
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload; // streams: no ETag, no cache
-    const method = request.method.toUpperCase();
-    const isGet = method === 'GET' || method === 'HEAD';
-    if (reply.statusCode !== 200 || !appliesTo(request.url)) return payload;
-    let etag = reply.getHeader('etag') as string | undefined;
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload); // streams: no ETag, no cache
+    if (reply.statusCode !== 200 || !appliesTo(request.url)) return done(null, payload);
+    const etag = reply.getHeader('etag') as string | undefined;
     if (state?.kind === 'read' && state.pending) {
       const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-      const stored = await options.cache.write(state.pending, reply.statusCode, reply.getHeaders(), body, etag);
-      etag ??= stored?.etag;
+      options.cache.write(state.pending, reply.statusCode, reply.getHeaders(), body, etag).then(
+        (stored) => done(null, withEtag(request, reply, payload, etag ?? stored?.etag)),
+        done,
+      );
+      return;
     }
-    if (!isGet) return payload;
-    etag ??= etagOf(payload);
-    reply.header('etag', etag);
-    if (ifNoneMatchHits(request.headers['if-none-match'], etag)) {
-      reply.code(304);
-      reply.removeHeader('content-type');
-      reply.removeHeader('content-length');
-      return '';
-    }
-    return payload;
+    done(null, withEtag(request, reply, payload, etag));
   });
 }

@@ -1,8 +1,8 @@
 /** Strong ETags (SHA-256 of the body) and If-None-Match matching (RFC 9110 §13.1.2, weak comparison). */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export function etagOf(body: Buffer | string): string {
-  return `"${createHash('sha256').update(body).digest('hex')}"`;
+  return `"${hash('sha256', body, 'hex')}"`;
 }
 
 function opaque(tag: string): string {

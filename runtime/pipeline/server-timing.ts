@@ -1,23 +1,41 @@
 /**
  * Per-request stage timings, sent as `Server-Timing: parse;dur=0.02, resolve;dur=0.01, handler;dur=3.1`
- * (milliseconds, in the order the stages ran). Handlers may add their own (e.g. `db`).
+ * (milliseconds, in the order the measurements ended). Handlers may add their own (e.g. `sql`).
+ * Kept cheap, it runs around every stage of every request: parallel arrays, no Map, no closures.
  */
 import { performance } from 'node:perf_hooks';
 
 export class ServerTiming {
-  readonly #done: { name: string; ms: number }[] = [];
-  readonly #open = new Map<string, number>();
+  readonly #names: string[] = [];
+  readonly #ms: number[] = [];
+  /** Open measurements in start order (rarely more than two). */
+  readonly #openNames: string[] = [];
+  readonly #openStarts: number[] = [];
 
   start(name: string): void {
-    this.#open.set(name, performance.now());
+    const at = performance.now();
+    const index = this.#openNames.indexOf(name);
+    if (index === -1) {
+      this.#openNames.push(name);
+      this.#openStarts.push(at);
+    } else {
+      // restarting an open measurement moves it to the end, like a Map delete + set
+      this.#openNames.splice(index, 1);
+      this.#openStarts.splice(index, 1);
+      this.#openNames.push(name);
+      this.#openStarts.push(at);
+    }
   }
 
   /** Ends an open measurement; ignored when `name` is not open (already ended). */
   end(name: string): void {
-    const started = this.#open.get(name);
-    if (started === undefined) return;
-    this.#open.delete(name);
-    this.#done.push({ name, ms: performance.now() - started });
+    const index = this.#openNames.lastIndexOf(name);
+    if (index === -1) return;
+    const started = this.#openStarts[index] as number;
+    this.#openNames.splice(index, 1);
+    this.#openStarts.splice(index, 1);
+    this.#names.push(name);
+    this.#ms.push(performance.now() - started);
   }
 
   async measure<T>(name: string, run: () => T | Promise<T>): Promise<T> {
@@ -31,7 +49,11 @@ export class ServerTiming {
 
   /** Ends whatever is still open and renders the header value ('' when nothing was measured). */
   header(): string {
-    for (const name of [...this.#open.keys()]) this.end(name);
-    return this.#done.map(({ name, ms }) => `${name};dur=${ms.toFixed(3)}`).join(', ');
+    while (this.#openNames.length > 0) this.end(this.#openNames[0] as string);
+    let out = '';
+    for (let i = 0; i < this.#names.length; i++) {
+      out += `${i === 0 ? '' : ', '}${this.#names[i] as string};dur=${(this.#ms[i] as number).toFixed(3)}`;
+    }
+    return out;
   }
 }

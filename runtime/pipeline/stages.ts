@@ -9,7 +9,7 @@ import { parseApiPath } from '../routing/api-path.js';
 import { findEnvironment } from '../settings/environments.js';
 import { isEnvironmentAllowed } from '../settings/load-settings.js';
 import { STOP, needEnvironment, needMatch, needMethod } from './api-request.js';
-import type { ApiRequestState, PipelineStage } from './api-request.js';
+import type { ApiRequestState, PipelineStage, StageOutcome } from './api-request.js';
 
 function pathOf(url: string): string {
   return url.split('?')[0] ?? url;
@@ -89,14 +89,13 @@ export const methodStage: PipelineStage = {
   name: 'method',
   run(state) {
     const methods = needMatch(state).endpoint.route.methods;
-    const allow = allowHeader(methods);
     if (state.method === 'OPTIONS') {
-      state.reply.code(204).header('allow', allow).send();
+      state.reply.code(204).header('allow', allowHeader(methods)).send();
       return STOP;
     }
     const effective = state.method === 'HEAD' ? 'GET' : state.method;
     if (!(methods as readonly string[]).includes(effective)) {
-      throw new WharfError('ROUTING_METHOD_NOT_ALLOWED', { method: state.method }, { headers: { allow } });
+      throw new WharfError('ROUTING_METHOD_NOT_ALLOWED', { method: state.method }, { headers: { allow: allowHeader(methods) } });
     }
     return undefined;
   },
@@ -146,9 +145,22 @@ export const API_STAGES: readonly PipelineStage[] = [
   handlerStage,
 ];
 
+function isPromise(value: unknown): value is Promise<StageOutcome> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
+}
+
+/** Runs the stages in order, each timed; a synchronous stage is not awaited (no microtask hop). */
 export async function runPipeline(state: ApiRequestState, stages: readonly PipelineStage[]): Promise<typeof STOP | void> {
+  const timing = state.timing;
   for (const stage of stages) {
-    const outcome = await state.timing.measure(stage.name, () => stage.run(state));
+    timing.start(stage.name);
+    let outcome: StageOutcome | Promise<StageOutcome>;
+    try {
+      outcome = stage.run(state);
+      if (isPromise(outcome)) outcome = await outcome;
+    } finally {
+      timing.end(stage.name);
+    }
     if (outcome === STOP) return STOP;
   }
 }

@@ -23,11 +23,13 @@ const FORBIDDEN = /[/\\\u0000-\u001f\u007f]/;
 
 export function decodeSegment(raw: string): string {
   if (raw === '') throw invalid("empty segment ('//') in the path.");
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(raw);
-  } catch {
-    throw invalid(`malformed percent-encoding in '${raw}'.`);
+  let decoded = raw; // without a '%' there is nothing to decode
+  if (raw.includes('%')) {
+    try {
+      decoded = decodeURIComponent(raw);
+    } catch {
+      throw invalid(`malformed percent-encoding in '${raw}'.`);
+    }
   }
   if (decoded === '.' || decoded === '..') throw invalid(`'${raw}' is not allowed.`);
   if (decoded === '') throw invalid(`'${raw}' decodes to an empty segment.`);

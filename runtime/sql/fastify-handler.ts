@@ -9,8 +9,9 @@ import { compilerFor } from './compile/dialect.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { SqlDriverError } from './drivers/driver.js';
 import type { SqlDrivers } from './drivers/factory.js';
-import { handleSqlRead, type SqlReadRequest } from './handler.js';
+import { handleSqlRead, type SqlReadRequest, type SqlReadResponse } from './handler.js';
 import type { SqlEndpoint } from '../contract/model.js';
+import type { RouteTable } from '../routing/route-table.js';
 
 function segmentsOf(ctx: HandlerContext<'sql'>): readonly string[] {
   const t = ctx.target;
@@ -23,6 +24,21 @@ function endpointPath(url: string, segmentCount: number): string {
   if (segmentCount === 0) return path.replace(/\/+$/, '');
   const parts = path.replace(/\/+$/, '').split('/');
   return parts.slice(0, parts.length - segmentCount).join('/');
+}
+
+const resolvers = new WeakMap<RouteTable, (id: string) => SqlEndpoint | undefined>();
+
+/** SQL endpoints of a route table by id (relationship targets); one function per table. */
+function sqlEndpointsOf(routes: RouteTable): (id: string) => SqlEndpoint | undefined {
+  let resolve = resolvers.get(routes);
+  if (!resolve) {
+    resolve = (id) => {
+      const e = routes.byId(id);
+      return e && e.kind === 'sql' ? (e.model as SqlEndpoint) : undefined;
+    };
+    resolvers.set(routes, resolve);
+  }
+  return resolve;
 }
 
 export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
@@ -42,17 +58,18 @@ export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
     };
     try {
       const driver = await drivers.get(env.name, env);
-      const response = await ctx.timing.measure('sql', () =>
-        handleSqlRead(ctx.endpoint.model, request, {
+      let response: SqlReadResponse;
+      ctx.timing.start('sql');
+      try {
+        response = await handleSqlRead(ctx.endpoint.model, request, {
           driver,
           compiler: compilerFor(env.provider),
           columnsByName: ctx.endpoint.route.columnsByName,
-          resolveEndpoint: (id) => {
-            const e = ctx.routes.byId(id);
-            return e && e.kind === 'sql' ? (e.model as SqlEndpoint) : undefined;
-          },
-        }),
-      );
+          resolveEndpoint: sqlEndpointsOf(ctx.routes),
+        });
+      } finally {
+        ctx.timing.end('sql');
+      }
       ctx.reply.headers(response.headers);
       if (response.status === 200) return response.body;
       const reason = (response.body as { error: string }).error;

@@ -19,7 +19,7 @@ import { parseQueryOptions, type RawOptions } from './odata/options.js';
 import { planById, planCount, planRead, type FunctionArg, type PlanInput } from './plan.js';
 import { optionsFromQueryBody, optionsFromQueryString } from './read-request.js';
 import { parseRecordKey } from './record-key.js';
-import { cachedRead, type CompiledRead } from './query-cache.js';
+import { findRead, storeRead, type CompiledRead } from './query-cache.js';
 import { applyTransforms, hasTransforms } from './response-transforms.js';
 
 export interface SqlReadRequest {
@@ -55,9 +55,11 @@ export function columnMap(endpoint: SqlEndpoint): ColumnMap {
   return Object.fromEntries(endpoint.columns.map((c) => [c.name, c.db]));
 }
 
-function relationTargets(endpoint: SqlEndpoint, deps: SqlReadDeps): Map<string, SqlEndpoint> {
+const NO_TARGETS: ReadonlyMap<string, SqlEndpoint> = new Map();
+
+function relationTargets(endpoint: SqlEndpoint, deps: SqlReadDeps): ReadonlyMap<string, SqlEndpoint> {
+  if (endpoint.relationships.length === 0) return NO_TARGETS;
   const out = new Map<string, SqlEndpoint>();
-  if (endpoint.relationships.length === 0) return out;
   for (const rel of endpoint.relationships) {
     const target = deps.resolveEndpoint(rel.targetId);
     if (target && target.objectType !== 'TableValuedFunction') out.set(rel.name, target);
@@ -86,10 +88,13 @@ function parseContext(endpoint: SqlEndpoint, deps: SqlReadDeps, targets: Readonl
   return { columns: deps.columnsByName ?? columnMap(endpoint), relationships };
 }
 
+function keyPart(x: string | undefined): string {
+  return x === undefined ? '\u0001' : x;
+}
+
 /** Cache key of a list read: every option that shapes the SQL (absent and empty differ). */
 function optionsKey(raw: RawOptions, pageSize: number): string {
-  const v = (x: string | undefined): string => (x === undefined ? '\u0001' : x);
-  return [pageSize, v(raw.select), v(raw.filter), v(raw.orderby), v(raw.top), v(raw.skip), v(raw.count), v(raw.expand)].join('\u0000');
+  return `${pageSize}\u0000${keyPart(raw.select)}\u0000${keyPart(raw.filter)}\u0000${keyPart(raw.orderby)}\u0000${keyPart(raw.top)}\u0000${keyPart(raw.skip)}\u0000${keyPart(raw.count)}\u0000${keyPart(raw.expand)}`;
 }
 
 async function timed(driver: SqlDriver, q: CompiledQuery): Promise<{ rows: Row[]; ms: number }> {
@@ -123,29 +128,48 @@ function parseJsonColumns(rows: Row[], columns: readonly string[]): void {
   }
 }
 
+/** parse -> plan -> compile of a list read (the part the query cache keeps for tables and views). */
+function compileList(
+  endpoint: SqlEndpoint,
+  req: SqlReadRequest,
+  deps: SqlReadDeps,
+  raw: RawOptions,
+  targets: ReadonlyMap<string, SqlEndpoint>,
+  pageSize: number,
+  isFunction: boolean,
+): CompiledRead {
+  const query = parseQueryOptions(raw, parseContext(endpoint, deps, targets, isFunction));
+  const args: FunctionArg[] | null = isFunction ? functionArgs(endpoint.functionParameters, req.segments, req.query) : null;
+  const input: PlanInput = { endpoint, query, args, relationTargets: targets, pageSize };
+  return {
+    query,
+    linkPrefix: optionPrefix(raw),
+    list: deps.compiler.compileRead(planRead(input)),
+    count: query.count ? deps.compiler.compileCount(planCount(input)) : null,
+  };
+}
+
 async function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, isFunction: boolean): Promise<SqlReadResponse> {
   const raw: RawOptions = req.method === 'QUERY' ? optionsFromQueryBody(req.body, req.query) : optionsFromQueryString(req.query);
   const targets = relationTargets(endpoint, deps);
   const pageSize = deps.pageSize ?? ODATA_LIMITS.defaultTop;
-  const build = (): CompiledRead => {
-    const query = parseQueryOptions(raw, parseContext(endpoint, deps, targets, isFunction));
-    const args: FunctionArg[] | null = isFunction ? functionArgs(endpoint.functionParameters, req.segments, req.query) : null;
-    const input: PlanInput = { endpoint, query, args, relationTargets: targets, pageSize };
-    return {
-      query,
-      linkPrefix: optionPrefix(raw),
-      list: deps.compiler.compileRead(planRead(input)),
-      count: query.count ? deps.compiler.compileCount(planCount(input)) : null,
-    };
-  };
-  const { query, list, count, linkPrefix } = isFunction
-    ? build()
-    : cachedRead(endpoint, deps.compiler, optionsKey(raw, pageSize), build);
+  let compiled: CompiledRead;
+  if (isFunction) compiled = compileList(endpoint, req, deps, raw, targets, pageSize, true);
+  else {
+    const key = optionsKey(raw, pageSize);
+    const hit = findRead(endpoint, deps.compiler, key);
+    compiled = hit ?? storeRead(endpoint, deps.compiler, key, compileList(endpoint, req, deps, raw, targets, pageSize, false));
+  }
+  const { query, list, count, linkPrefix } = compiled;
   let listResult: { rows: Row[]; ms: number };
   let countResult: { rows: Row[]; ms: number } | null = null;
   try {
     if (count) [listResult, countResult] = await Promise.all([timed(deps.driver, list), timed(deps.driver, count)]);
-    else listResult = await timed(deps.driver, list);
+    else {
+      const started = performance.now();
+      const rows = await deps.driver.query(list.sql, list.params);
+      listResult = { rows, ms: performance.now() - started };
+    }
   } catch (error) {
     if (error instanceof SqlDriverError && error.kind === 'value') {
       throw new SqlRequestError(400, isFunction && !query.filter ? 'A parameter value does not match its SQL type' : '$filter: a value does not match the type of its column');

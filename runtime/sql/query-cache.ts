@@ -19,7 +19,7 @@ export interface CompiledRead {
 const MAX_ENTRIES = 256;
 const caches = new WeakMap<SqlEndpoint, WeakMap<SqlCompiler, Map<string, CompiledRead>>>();
 
-export function cachedRead(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string, build: () => CompiledRead): CompiledRead {
+function cacheOf(endpoint: SqlEndpoint, compiler: SqlCompiler): Map<string, CompiledRead> {
   let byCompiler = caches.get(endpoint);
   if (!byCompiler) {
     byCompiler = new WeakMap();
@@ -30,10 +30,21 @@ export function cachedRead(endpoint: SqlEndpoint, compiler: SqlCompiler, key: st
     cache = new Map();
     byCompiler.set(compiler, cache);
   }
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const built = build();
-  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
-  cache.set(key, built);
-  return built;
+  return cache;
+}
+
+export function findRead(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string): CompiledRead | undefined {
+  return caches.get(endpoint)?.get(compiler)?.get(key);
+}
+
+/** Keeps `read` under `key` (evicting the oldest entry when full) and returns it. */
+export function storeRead(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string, read: CompiledRead): CompiledRead {
+  const cache = cacheOf(endpoint, compiler);
+  if (cache.size >= MAX_ENTRIES && !cache.has(key)) cache.delete(cache.keys().next().value as string);
+  cache.set(key, read);
+  return read;
+}
+
+export function cachedRead(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string, build: () => CompiledRead): CompiledRead {
+  return findRead(endpoint, compiler, key) ?? storeRead(endpoint, compiler, key, build());
 }

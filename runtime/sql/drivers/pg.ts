@@ -1,4 +1,13 @@
-/** PostgreSQL through a `pg` Pool. */
+/**
+ * PostgreSQL through a `pg` Pool.
+ * Statements are prepared (named after a hash of their SQL text), so a connection parses and
+ * analyses each distinct query once and then only binds and executes it. Values stay parameters.
+ * Bounds and fallbacks: at most MAX_PREPARED_PER_CONNECTION names per connection (further
+ * statements run unnamed); a statement the server no longer has or can no longer use
+ * (26000, e.g. a pooler between us; 0A000 "cached plan must not change result type" after DDL)
+ * drops that connection and the query runs once more unnamed. Both errors come before execution.
+ */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { TypedValue } from '../plan.js';
 import { classifyPostgresError, type Row, type SqlDriver } from './driver.js';
@@ -21,9 +30,63 @@ const types = {
   },
 };
 
+/** Named statements one connection keeps at most; more distinct queries run unnamed on it. */
+export const MAX_PREPARED_PER_CONNECTION = 200;
+const MAX_REMEMBERED_NAMES = 1000;
+/** SQLSTATEs of a named statement the server cannot use (raised before the statement runs). */
+const STALE_STATEMENT = new Set(['26000', '0A000']);
+
+const names = new Map<string, string>();
+
+/** `wharf_` + SHA-1 of the SQL text (46 characters, under PostgreSQL's 63). */
+export function statementName(sql: string): string {
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = `wharf_${createHash('sha1').update(sql).digest('hex')}`;
+    if (names.size >= MAX_REMEMBERED_NAMES) names.clear();
+    names.set(sql, name);
+  }
+  return name;
+}
+
 /** Values as `pg` sends them: booleans/numbers as text, decimals unchanged (strings). */
 function toPg(p: TypedValue): unknown {
   return p.value;
+}
+
+function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * One query on one client. A Query built from the text (pg's cheap path: a config object is
+ * copied property by property on every call) and given its statement name.
+ */
+function send(client: pg.PoolClient, sql: string, values: unknown[], name: string | undefined): Promise<Row[]> {
+  return new Promise((resolve, reject) => {
+    const query = new pg.Query<Row>(sql, values, (error, result) => (error ? reject(error) : resolve(result.rows)));
+    if (name !== undefined) (query as unknown as { name?: string }).name = name;
+    client.query(query);
+  });
+}
+
+/** What the driver keeps per pooled connection: its statement names and one error listener. */
+class Connection {
+  readonly named = new Set<string>();
+  /** True between pool.connect() and the release. */
+  checkedOut = false;
+  /** An error of the checked-out client (e.g. the server went away) drops it from the pool. */
+  readonly onError = (error: Error): void => this.release(error);
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  /** Back to the pool (dropped when `error` is given); once per checkout. */
+  release(error?: Error): void {
+    if (!this.checkedOut) return;
+    this.checkedOut = false;
+    this.client.release(error);
+  }
 }
 
 export function createPgDriver(options: PgDriverOptions): SqlDriver {
@@ -35,12 +98,40 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
     types,
   });
   pool.on('error', (error) => options.onConnectionError?.(error));
+  const connections = new WeakMap<pg.PoolClient, Connection>();
+
+  /** pool.query with an optional statement name; like pool.query, a failed client is dropped. */
+  async function run(sql: string, values: unknown[], prepare: boolean): Promise<Row[]> {
+    const client = await pool.connect();
+    let connection = connections.get(client);
+    if (!connection) {
+      connection = new Connection(client);
+      connections.set(client, connection);
+    }
+    const named = connection.named;
+    const name = prepare ? statementName(sql) : undefined;
+    const useName = name !== undefined && (named.has(name) || named.size < MAX_PREPARED_PER_CONNECTION);
+    connection.checkedOut = true;
+    client.on('error', connection.onError);
+    try {
+      const rows = await send(client, sql, values, useName ? name : undefined);
+      if (useName) named.add(name);
+      return rows;
+    } catch (error) {
+      connection.release(error as Error);
+      if (useName && STALE_STATEMENT.has(sqlState(error) ?? '')) return run(sql, values, false);
+      throw error;
+    } finally {
+      client.removeListener('error', connection.onError);
+      connection.release();
+    }
+  }
+
   return {
     provider: 'postgres',
     async query(sql: string, params: readonly TypedValue[]): Promise<Row[]> {
       try {
-        const result = await pool.query<Row>(sql, params.map(toPg));
-        return result.rows;
+        return await run(sql, params.map(toPg), true);
       } catch (error) {
         throw classifyPostgresError(error);
       }

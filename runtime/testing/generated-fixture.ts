@@ -19,6 +19,8 @@ export interface EndpointSpec {
   readonly displayName?: string;
   /** SQL only: make it a table-valued function with this many Path parameters. */
   readonly functionPathParameters?: number;
+  /** SQL and Proxy: per-endpoint cache duration override (default null = server default). */
+  readonly cacheDurationSeconds?: number | null;
 }
 
 const DEFAULT_METHODS: Record<EndpointKind, readonly HttpMethod[]> = {
@@ -77,7 +79,7 @@ export function endpointModel(spec: EndpointSpec): EndpointModel {
         writeMode: 'Table',
         responseTransforms: transforms,
         relationships: [],
-        cacheDurationSeconds: null,
+        cacheDurationSeconds: spec.cacheDurationSeconds ?? null,
       };
     }
     case 'proxy':
@@ -93,7 +95,7 @@ export function endpointModel(spec: EndpointSpec): EndpointModel {
         methodTranslation: {},
         appendHeaders: [],
         deletePatterns: [],
-        cacheDurationSeconds: null,
+        cacheDurationSeconds: spec.cacheDurationSeconds ?? null,
       };
     case 'composite':
       return { ...base, kind: 'composite', url: 'http://127.0.0.1:9', compositeName: name, description: null, steps: [] };

@@ -1,34 +1,28 @@
 /**
- * A minimal gateway for testing the access, traffic and cache stages over HTTP (fastify inject)
- * against a FakeDatabase several instances share (executions counted, rows written), with the
- * runtime's own error handling. The real server's wiring is tested in server-wiring.test.ts.
- * Order, as in docs/security.md:
- *   onRequest admission (IP limit, 401, token limit) -> env allowed (400) -> resolve (404)
- *   -> authorize (403) -> cache stage -> handler -> onSend (cache store / invalidate, ETag, 304)
- * Endpoints live in a small table; their data in a `FakeDatabase` that several instances can share.
+ * The REAL gateway (buildServer on a generated/ fixture) for testing the access, traffic and cache
+ * stages over HTTP (fastify inject) with hand-built parts: a token service, a limiter with a fake
+ * clock, a cache store, and a handler over a `FakeDatabase` that several instances can share
+ * (executions counted, rows written). Routing, the check order and error bodies are the server's
+ * own (docs/security.md); only the parts handed in differ.
  */
-import fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
-import { installAccessControl } from '../../runtime/auth/access-hooks.js';
+import type { EndpointKind } from '../../runtime/contract/index.js';
+import type { AccessRuntime } from '../../runtime/auth/access-runtime.js';
 import type { AccessControl } from '../../runtime/auth/admission.js';
-import { authorize } from '../../runtime/auth/authorize.js';
-import { cacheStage, installResponseCache } from '../../runtime/cache/cache-hooks.js';
-import type { ResponseCache } from '../../runtime/cache/response-cache.js';
-import { installErrorHandling } from '../../runtime/errors/error-handler.js';
+import { MemoryCacheStore } from '../../runtime/cache/cache-store.js';
+import { ResponseCache } from '../../runtime/cache/response-cache.js';
+import type { HandlerContext } from '../../runtime/handlers/handler-context.js';
+import type { HandlerMap } from '../../runtime/handlers/registry.js';
+import { buildServer } from '../../runtime/server.js';
+import { createTempProject } from '../../runtime/testing/generated-fixture.js';
+import type { EndpointSpec } from '../../runtime/testing/generated-fixture.js';
 
-export interface MiniEndpoint {
-  readonly id: string;
-  readonly kind: 'sql' | 'proxy' | 'static';
-  readonly name: string;
-  readonly namespace: string | null;
-  readonly routePath: string;
-  readonly cacheDurationSeconds: number | null;
-}
+const ALL_METHODS = ['GET', 'QUERY', 'POST', 'PUT', 'PATCH', 'DELETE', 'MERGE'] as const;
 
-export const MINI_ENDPOINTS: readonly MiniEndpoint[] = [
-  { id: 'sql:Inventory/Products', kind: 'sql', name: 'Products', namespace: 'Inventory', routePath: 'Inventory/Products', cacheDurationSeconds: null },
-  { id: 'sql:Sales/Orders', kind: 'sql', name: 'Orders', namespace: 'Sales', routePath: 'Sales/Orders', cacheDurationSeconds: null },
-  { id: 'proxy:Accounts', kind: 'proxy', name: 'Accounts', namespace: null, routePath: 'Accounts', cacheDurationSeconds: 0 },
+export const MINI_ENDPOINTS: readonly EndpointSpec[] = [
+  { kind: 'sql', routePath: 'Inventory/Products', methods: ALL_METHODS },
+  { kind: 'sql', routePath: 'Sales/Orders', methods: ALL_METHODS },
+  { kind: 'proxy', routePath: 'Accounts', methods: ALL_METHODS, cacheDurationSeconds: 0 },
 ];
 
 /** Rows per endpoint id plus a count of handler executions (a cache hit does not execute). */
@@ -50,52 +44,55 @@ export class FakeDatabase {
 
 export interface MiniGatewayOptions {
   readonly control: AccessControl;
+  /** Default: a cache with Caching:Enabled false. */
   readonly cache?: ResponseCache;
   readonly database?: FakeDatabase;
   readonly allowedEnvironments?: readonly string[];
 }
 
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'MERGE', 'QUERY'];
+function databaseHandler(database: FakeDatabase) {
+  return <K extends EndpointKind>(ctx: HandlerContext<K>): unknown => {
+    database.executions += 1;
+    const id = ctx.endpoint.model.id;
+    const method = ctx.method;
+    if (method === 'POST') {
+      const name = (ctx.request.body as { name?: string } | undefined)?.name ?? 'unnamed';
+      ctx.reply.code(201);
+      return { success: true, result: database.insert(id, name) };
+    }
+    if (method === 'PUT' || method === 'PATCH' || method === 'MERGE' || method === 'DELETE') {
+      return { success: true, message: 'ok' };
+    }
+    const filter = method === 'QUERY' ? (ctx.request.body as { filter?: string } | undefined)?.filter : undefined;
+    const value = database.list(id).filter((row) => !filter || row.name.includes(filter));
+    return { success: true, count: value.length, value };
+  };
+}
 
 export async function buildMiniGateway(options: MiniGatewayOptions): Promise<FastifyInstance> {
-  const app = fastify({ logger: false });
-  app.addHttpMethod('MERGE', { hasBody: true });
-  app.addHttpMethod('QUERY', { hasBody: true, overrideExisting: true });
-  const database = options.database ?? new FakeDatabase();
-  const allowed = (options.allowedEnvironments ?? ['dev', 'prod']).map((env) => env.toLowerCase());
-  installErrorHandling(app);
-  installAccessControl(app, { control: options.control });
-  if (options.cache) installResponseCache(app, { cache: options.cache });
-
-  app.route({
-    method: METHODS,
-    url: '/api/*',
-    handler: async (request, reply) => {
-      const [env = '', ...segments] = (request.url.split('?')[0] ?? '').split('/').slice(2);
-      if (!allowed.includes(env.toLowerCase())) {
-        return reply.code(400).send({ success: false, error: `Environment '${env}' is not allowed.` });
-      }
-      const path = segments.join('/').toLowerCase();
-      const endpoint = MINI_ENDPOINTS.find((candidate) => candidate.routePath.toLowerCase() === path);
-      if (!endpoint) return reply.code(404).send({ success: false, error: `Endpoint '${segments.join('/')}' not found` });
-      const method = request.method.toUpperCase();
-      authorize(request.wharfAccess!.principal!, { env, method, endpoint });
-      if (options.cache && (await cacheStage(options.cache, request, reply, { env, endpoint, body: request.body }))) {
-        return reply;
-      }
-      database.executions += 1;
-      if (method === 'POST') {
-        const name = (request.body as { name?: string } | undefined)?.name ?? 'unnamed';
-        return reply.code(201).send({ success: true, result: database.insert(endpoint.id, name) });
-      }
-      if (method === 'PUT' || method === 'PATCH' || method === 'MERGE' || method === 'DELETE') {
-        return { success: true, message: 'ok' };
-      }
-      const filter = method === 'QUERY' ? (request.body as { filter?: string } | undefined)?.filter : undefined;
-      const value = database.list(endpoint.id).filter((row) => !filter || row.name.includes(filter));
-      return { success: true, count: value.length, value };
-    },
+  const environments = options.allowedEnvironments ?? ['dev', 'prod'];
+  const project = await createTempProject({
+    generated: { endpoints: MINI_ENDPOINTS },
+    serverSettings: { Environment: { ServerName: 'mini', AllowedEnvironments: environments } },
+    environments: Object.fromEntries(environments.map((env) => [env, { Provider: 'postgres', ConnectionString: 'postgres://127.0.0.1:1/none' }])),
   });
+  const handle = databaseHandler(options.database ?? new FakeDatabase());
+  const handlers: HandlerMap = { sql: handle, proxy: handle, composite: handle, static: handle, webhook: handle, files: handle };
+  const cache =
+    options.cache ??
+    new ResponseCache({ enabled: false, provider: 'Memory', defaultDurationSeconds: 300, memoryLimitBytes: 1 << 20 }, new MemoryCacheStore(1 << 20));
+  // buildServer reads only `control` and `cache` of a caller's access runtime (and never closes it).
+  const access = { control: options.control, cache, tokens: options.control.tokens } as unknown as AccessRuntime;
+  const app = await buildServer({
+    generatedDir: project.generatedDir,
+    environmentsDir: project.environmentsDir,
+    dataDir: project.root,
+    env: {},
+    logger: false,
+    handlers,
+    access,
+  });
+  app.addHook('onClose', () => project.cleanup());
   await app.ready();
   return app;
 }

@@ -88,10 +88,38 @@ var Weather_default = {
 var Customers_default = {
   endpointId: "sql:Customers",
   kind: "sql",
-  methods: ["GET"],
+  methods: ["GET", "QUERY"],
   routeKeys: ["customers"],
   schemas: {
-    queryBody: null,
+    queryBody: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        select: {
+          type: "string",
+          description: "Comma-separated column names, as `$select`."
+        },
+        filter: {
+          type: "string",
+          description: "Filter expression, as `$filter`."
+        },
+        orderby: {
+          type: "string",
+          description: "Sort order, as `$orderby`."
+        },
+        top: {
+          type: "integer",
+          minimum: 0,
+          maximum: 1e3,
+          description: "Page size, as `$top`."
+        },
+        skip: {
+          type: "integer",
+          minimum: 0,
+          description: "Rows to skip, as `$skip`."
+        }
+      }
+    },
     writeBody: null,
     item: {
       type: "object",
@@ -735,7 +763,7 @@ var PaymentEvents_default = {
 };
 
 // routes/index.ts
-var sourceHash = "e71af6f275a37201024f5440cf5fb4af333977c3c8800f44fa504d9a9835de40";
+var sourceHash = "07a46759f008be118c9c80851c726c28ff497537888177fbb38aa5ce0004d8d1";
 var routes = [
   ShipOrder_default,
   Invoices_default,

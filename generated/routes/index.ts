@@ -17,7 +17,7 @@ import static_Reference_Countries from './static/Reference/Countries.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = 'e71af6f275a37201024f5440cf5fb4af333977c3c8800f44fa504d9a9835de40';
+export const sourceHash = '07a46759f008be118c9c80851c726c28ff497537888177fbb38aa5ce0004d8d1';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

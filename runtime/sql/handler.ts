@@ -14,6 +14,7 @@ import { functionArgs } from './function-args.js';
 import { optionPrefix, readUrl } from './links.js';
 import { ODataError } from './odata/errors.js';
 import type { ColumnMap } from './odata/filter-parser.js';
+import { hiddenColumns, hiddenMessage, type HiddenColumns } from './odata/hidden-columns.js';
 import { ODATA_LIMITS } from './odata/limits.js';
 import { parseQueryOptions, type RawOptions } from './odata/options.js';
 import { planById, planCount, planRead, type FunctionArg, type PlanInput } from './plan.js';
@@ -85,7 +86,19 @@ export async function handleSqlRead(endpoint: SqlEndpoint, req: SqlReadRequest, 
 
 function parseContext(endpoint: SqlEndpoint, deps: SqlReadDeps, targets: ReadonlyMap<string, SqlEndpoint>, isFunction: boolean) {
   const relationships = isFunction ? null : new Map([...targets].map(([name, t]) => [name, columnMap(t)]));
-  return { columns: deps.columnsByName ?? columnMap(endpoint), relationships };
+  return { columns: deps.columnsByName ?? columnMap(endpoint), relationships, hidden: hiddenOf(endpoint) };
+}
+
+const HIDDEN = new WeakMap<SqlEndpoint, HiddenColumns>();
+
+/** Columns the endpoint's transforms mask or remove (computed once per loaded endpoint). */
+function hiddenOf(endpoint: SqlEndpoint): HiddenColumns {
+  let hidden = HIDDEN.get(endpoint);
+  if (hidden === undefined) {
+    hidden = hiddenColumns(endpoint.columns, endpoint.responseTransforms);
+    HIDDEN.set(endpoint, hidden);
+  }
+  return hidden;
 }
 
 function keyPart(x: string | undefined): string {
@@ -207,11 +220,13 @@ async function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlRead
   for (const key of Object.keys(raw)) {
     if (!BY_ID_OPTIONS.has(key)) throw new SqlRequestError(400, `$${key} does not apply when reading one record`);
   }
+  const keyName = endpoint.primaryKey ?? 'Id';
+  const keyHidden = hiddenOf(endpoint).get(endpoint.columns.find((c) => c.name === keyName || c.db === keyName)?.name ?? keyName);
+  if (keyHidden !== undefined) throw new SqlRequestError(400, `Records cannot be read by key: ${hiddenMessage(keyName, keyHidden, 'used as a key')}`);
   const targets = relationTargets(endpoint, deps);
   const query = parseQueryOptions(raw, parseContext(endpoint, deps, targets, false));
   const id = req.segments[0] as string;
   const key = parseRecordKey(id);
-  const keyName = endpoint.primaryKey ?? 'Id';
   const notFound = `No record found with ${keyName} = ${id.slice(0, 100)}`;
   const compiled = deps.compiler.compileRead(planById({ endpoint, query, args: null, relationTargets: targets, pageSize: 1 }, key));
   let result: { rows: Row[]; ms: number };

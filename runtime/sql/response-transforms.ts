@@ -12,7 +12,8 @@ export function applyTransforms(row: Row, t: ResponseTransforms): Row {
   const out: Row = {};
   for (const [key, value] of Object.entries(row)) {
     if (t.remove.includes(key)) continue;
-    const masked = t.mask.includes(key) && value !== null ? MASK : value;
+    // A masked null is masked too: `null` vs `***` would tell which rows have a value.
+    const masked = t.mask.includes(key) ? MASK : value;
     const name = Object.hasOwn(t.rename, key) ? (t.rename[key] as string) : key;
     out[name] = masked;
   }

@@ -103,6 +103,26 @@ const cases: Array<[string, { given: Given; want: Want }]> = [
       value: [{ OrderId: 1, CustomerId: 18, OrderDate: '2024-01-02', OrderStatus: 'Paid', Total: 3117.82, Customer: { Name: 'Ivo Jansen 18', Email: '***' } }],
       nextLink: '/api/pg/Sales/Orders?$expand=Customer($select%3DName,Email)&$top=1&$skip=1' } },
   }],
+  ['masked column: not usable in $filter (the oracle of issue 18)', {
+    given: { url: "/api/pg/Customers?$filter=CustomerId eq 1 and startswith(Email,'c')" },
+    want: { status: 400, body: { success: false, error: "$filter: column 'Email' is masked in responses and cannot be filtered on at position 32" } },
+  }],
+  ['masked column: not usable inside a function or comparison', {
+    given: { url: "/api/pg/Customers?$filter=length(Email) gt 3" },
+    want: { status: 400, body: { success: false, error: "$filter: column 'Email' is masked in responses and cannot be filtered on at position 8" } },
+  }],
+  ['masked column: not usable in $orderby', {
+    given: { url: '/api/pg/Customers?$orderby=Country,Email desc' },
+    want: { status: 400, body: { success: false, error: "$orderby: column 'Email' is masked in responses and cannot be used for ordering at position 9" } },
+  }],
+  ['masked column: not usable in a QUERY body', {
+    given: { method: 'QUERY', url: '/api/pg/Customers', contentType: 'application/json', payload: { filter: "Email eq 'x@example.com'" } },
+    want: { status: 400, body: { success: false, error: "$filter: column 'Email' is masked in responses and cannot be filtered on at position 1" } },
+  }],
+  ['masked column: $select still answers ***', {
+    given: { url: '/api/pg/Customers?$select=Email&$top=1' },
+    want: { status: 200, body: { success: true, count: 1, value: [{ Email: '***' }], nextLink: '/api/pg/Customers?$select=Email&$top=1&$skip=1' } },
+  }],
   ['view with a date filter', {
     given: { url: '/api/pg/Sales/Reports/OrderSummary?$filter=OrderDate eq 2024-01-02&$select=OrderId,LineCount,Total&$top=3' },
     want: { status: 200, body: { success: true, count: 3,

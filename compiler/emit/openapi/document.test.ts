@@ -114,7 +114,7 @@ describe('openapi.json', () => {
   });
 
   const paramCases: [string, { path: string; method: string; want: string[] }][] = [
-    ['SQL table GET: OData with $expand', { path: '/api/{env}/Inventory/Products', method: 'GET', want: ['Select', 'Filter', 'OrderBy', 'Top', 'Skip', 'Count', 'Expand'] }],
+    ['SQL table GET: OData with $expand; masked/removed columns inline $filter and $orderby', { path: '/api/{env}/Inventory/Products', method: 'GET', want: ['Select', '$filter', '$orderby', 'Top', 'Skip', 'Count', 'Expand'] }],
     ['TVF GET: OData without $expand, plus Query parameters', { path: '/api/{env}/Inventory/ProductsByCategory/{CategoryId}', method: 'GET', want: ['Select', 'Filter', 'OrderBy', 'Top', 'Skip', 'Count', 'MinPrice'] }],
     ['Static with EnableFiltering', { path: '/api/{env}/Reference/Countries', method: 'GET', want: ['Select', 'Filter', 'OrderBy', 'Top', 'Skip', 'Count'] }],
     ['Static without filtering', { path: '/api/{env}/Reference/Logo', method: 'GET', want: [] }],
@@ -124,6 +124,12 @@ describe('openapi.json', () => {
   ];
   it.each(paramCases)('parameters: %s', (_name, { path, method, want }) => {
     expect(paramNames(find(path, method))).toEqual(want);
+  });
+
+  it('says which columns $filter and $orderby refuse because a transform hides them', () => {
+    const params = (find('/api/{env}/Inventory/Products', 'GET').parameters ?? []) as { name?: string; description?: string }[];
+    const filter = params.find((p) => p.name === '$filter');
+    expect(filter?.description).toMatch(/Not allowed: `\w+`.*masked or removed by ResponseTransforms/);
   });
 
   it('documents $top with its limit of 1000 and $skip as not negative', () => {

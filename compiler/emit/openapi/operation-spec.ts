@@ -53,8 +53,19 @@ export function pathParameter(name: string, description: string, schema: SchemaO
   return { name, in: 'path', required: true, description, schema };
 }
 
-export function odataParameters(names: readonly ODataParameter[]): ReferenceObject[] {
-  return names.filter((n) => n in ODATA_PARAMETERS).map((n) => ref('parameters', n));
+/**
+ * The OData parameters of an operation as component references. When a response transform hides
+ * columns (`hidden`: exposed names that are masked or removed), `$filter` and `$orderby` are
+ * inlined with a description that says those columns are refused (they would be an oracle).
+ */
+export function odataParameters(names: readonly ODataParameter[], hidden: readonly string[] = []): (ReferenceObject | ParameterObject)[] {
+  return names.filter((n) => n in ODATA_PARAMETERS).map((n) => {
+    if (hidden.length === 0 || (n !== 'Filter' && n !== 'OrderBy')) return ref('parameters', n);
+    const base = ODATA_PARAMETERS[n];
+    const list = hidden.map((h) => `\`${h}\``).join(', ');
+    const note = ` Not allowed: ${list} (masked or removed by ResponseTransforms; using one is a 400).`;
+    return { ...base, in: 'query', description: base.description + note } as ParameterObject;
+  });
 }
 
 export function content(mediaType: string, schema: SchemaObject | ReferenceObject | undefined): Record<string, MediaTypeObject> {

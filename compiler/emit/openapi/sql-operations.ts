@@ -37,7 +37,7 @@ export function sqlOperations(model: SqlEndpoint): KindOperations {
   const pathParams = tvf ? functionPathParameters(model.functionParameters) : [];
   const collection = basePath(model) + pathParams.map((p) => `/{${p.name}}`).join('');
   const readParams = [
-    ...odataParameters(tvf ? ODATA_READ : [...ODATA_READ, 'Expand']),
+    ...odataParameters(tvf ? ODATA_READ : [...ODATA_READ, 'Expand'], hiddenNames(model)),
     ...functionQueryParameters(model.functionParameters),
   ];
   const has = (m: HttpMethod): boolean => model.methods.includes(m);
@@ -157,4 +157,12 @@ function functionSchema(p: FunctionParameter): SchemaObject {
 
 function contentLocation(): Record<string, unknown> {
   return { 'Content-Location': { description: 'The equivalent GET URL.', schema: { type: 'string' } } };
+}
+
+/** Exposed names of the columns a transform masks or removes (refused in $filter and $orderby). */
+function hiddenNames(model: SqlEndpoint): string[] {
+  const t = model.responseTransforms;
+  const hides = (c: { db: string; name: string }) =>
+    [...t.remove, ...t.mask].some((n) => n.toLowerCase() === c.name.toLowerCase() || n.toLowerCase() === c.db.toLowerCase());
+  return model.columns.filter(hides).map((c) => c.name).sort(compareCodeUnits);
 }

@@ -12,6 +12,7 @@ import {
 } from './ast.js';
 import { ODataError, describeText } from './errors.js';
 import { ODATA_LIMITS } from './limits.js';
+import { assertVisible, NO_HIDDEN, type HiddenColumns } from './hidden-columns.js';
 import { literalFromToken } from './literals.js';
 import { tokenize, type Token } from './tokenizer.js';
 
@@ -32,15 +33,19 @@ export function resolveMember(columns: ColumnMap, name: string): string | undefi
   return Object.hasOwn(columns, name) ? columns[name] : undefined;
 }
 
-export function parseFilter(text: string, columns: ColumnMap): FilterExpr {
-  return new FilterParser(tokenize(OPTION, text), columns).parseAll();
+export function parseFilter(text: string, columns: ColumnMap, hidden: HiddenColumns = NO_HIDDEN): FilterExpr {
+  return new FilterParser(tokenize(OPTION, text), columns, hidden).parseAll();
 }
 
 class FilterParser {
   private i = 0;
   private depth = 0;
 
-  constructor(private readonly tokens: readonly Token[], private readonly columns: ColumnMap) {}
+  constructor(
+    private readonly tokens: readonly Token[],
+    private readonly columns: ColumnMap,
+    private readonly hidden: HiddenColumns,
+  ) {}
 
   parseAll(): FilterExpr {
     if (this.peek().type === 'eof') throw new ODataError(`${OPTION}: empty expression`);
@@ -229,6 +234,7 @@ class FilterParser {
   private member(t: Token): Member {
     const column = resolveMember(this.columns, t.text);
     if (column === undefined) throw ODataError.at(OPTION, `unknown column '${t.text.slice(0, 100)}'`, t.pos);
+    assertVisible(this.hidden, t.text, OPTION, 'filtered on', t.pos);
     return { kind: 'member', name: t.text, column };
   }
 

@@ -5,6 +5,7 @@
 import type { ExpandItem, Member, ODataQuery, OrderItem } from './ast.js';
 import { ODataError, describeText } from './errors.js';
 import { parseFilter, resolveMember, type ColumnMap } from './filter-parser.js';
+import { assertVisible, NO_HIDDEN, type HiddenColumns } from './hidden-columns.js';
 import { ODATA_LIMITS } from './limits.js';
 import { tokenize, type Token } from './tokenizer.js';
 
@@ -23,6 +24,8 @@ export interface ParseContext {
   readonly columns: ColumnMap;
   /** relationship name -> the target's allow-list; null when `$expand` is not supported. */
   readonly relationships: ReadonlyMap<string, ColumnMap> | null;
+  /** Columns a response transform masks or removes: refused in $filter and $orderby. */
+  readonly hidden?: HiddenColumns;
 }
 
 const KNOWN = ['select', 'filter', 'orderby', 'top', 'skip', 'count', 'expand'] as const;
@@ -46,8 +49,8 @@ export function readRawOptions(query: Readonly<Record<string, unknown>>): RawOpt
 export function parseQueryOptions(raw: RawOptions, ctx: ParseContext): ODataQuery {
   return {
     select: raw.select === undefined ? null : parseSelect('$select', raw.select, ctx.columns),
-    filter: raw.filter === undefined ? null : parseFilter(raw.filter, ctx.columns),
-    orderby: raw.orderby === undefined ? [] : parseOrderby(raw.orderby, ctx.columns),
+    filter: raw.filter === undefined ? null : parseFilter(raw.filter, ctx.columns, ctx.hidden ?? NO_HIDDEN),
+    orderby: raw.orderby === undefined ? [] : parseOrderby(raw.orderby, ctx.columns, ctx.hidden ?? NO_HIDDEN),
     top: raw.top === undefined ? null : parseTop(raw.top),
     skip: raw.skip === undefined ? 0 : parseSkip(raw.skip),
     count: raw.count === undefined ? false : parseCount(raw.count),
@@ -88,7 +91,7 @@ export function parseSelect(option: string, text: string, columns: ColumnMap): M
   return out.filter((m) => (seen.has(m.name) ? false : (seen.add(m.name), true)));
 }
 
-export function parseOrderby(text: string, columns: ColumnMap): OrderItem[] {
+export function parseOrderby(text: string, columns: ColumnMap, hidden: HiddenColumns = NO_HIDDEN): OrderItem[] {
   if (text.trim() === '') throw new ODataError('Empty orderby clause');
   const option = '$orderby';
   const tokens = tokenize(option, text);
@@ -98,6 +101,7 @@ export function parseOrderby(text: string, columns: ColumnMap): OrderItem[] {
     if (!field) throw new ODataError('Empty orderby clause');
     const column = field.type === 'ident' ? resolveMember(columns, field.text) : undefined;
     if (column === undefined) throw new ODataError(`Invalid orderby field: ${field.text.slice(0, 100)}`);
+    assertVisible(hidden, field.text, option, 'used for ordering', field.pos);
     const dir = g[1];
     if (dir && !(dir.type === 'ident' && (dir.text === 'asc' || dir.text === 'desc'))) {
       throw ODataError.at(option, `expected 'asc' or 'desc', found '${dir.text.slice(0, 20)}'`, dir.pos);

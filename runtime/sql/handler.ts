@@ -21,7 +21,7 @@ import { planById, planCount, planRead, type FunctionArg, type PlanInput } from 
 import { optionsFromQueryBody, optionsFromQueryString } from './read-request.js';
 import { parseRecordKey } from './record-key.js';
 import { findRead, storeRead, type CompiledRead } from './query-cache.js';
-import { applyTransforms, hasTransforms } from './response-transforms.js';
+import { applyTransforms, hasTransforms } from '../transforms/response-transforms.js';
 
 export interface SqlReadRequest {
   readonly method: 'GET' | 'HEAD' | 'QUERY';

@@ -5,6 +5,7 @@
  * the one error handler; write methods are not part of this path (501 until the write issue).
  */
 import type { EndpointHandler, HandlerContext } from '../handlers/handler-context.js';
+import { columnKindsFor } from './column-types.js';
 import { compilerFor } from './compile/dialect.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { SqlDriverError } from './drivers/driver.js';
@@ -58,6 +59,8 @@ export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
     };
     try {
       const driver = await drivers.get(env.name, env);
+      const model = ctx.endpoint.model;
+      const columnKinds = await columnKindsFor(driver, model.objectType === 'TableValuedFunction' ? null : { schema: model.schema, object: model.objectName });
       let response: SqlReadResponse;
       ctx.timing.start('sql');
       try {
@@ -65,6 +68,7 @@ export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
           driver,
           compiler: compilerFor(env.provider),
           columnsByName: ctx.endpoint.route.columnsByName,
+          columnKinds,
           resolveEndpoint: sqlEndpointsOf(ctx.routes),
         });
       } finally {

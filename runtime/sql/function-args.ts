@@ -92,7 +92,7 @@ export function functionArgs(
     } else if (p.validationPattern !== null && !pattern(p.validationPattern).test(raw)) {
       throw new SqlRequestError(400, `Invalid value for parameter '${p.name}'`);
     }
-    if (raw.length > 4000) throw new SqlRequestError(400, `Invalid value for parameter '${p.name}'`);
+    if (raw.length > 4000 || raw.includes('\u0000')) throw new SqlRequestError(400, `Invalid value for parameter '${p.name}'`);
     const value = typedValue(raw, p.sqlType);
     if (!value) throw new SqlRequestError(400, `Invalid value for parameter '${p.name}': expected ${p.sqlType}`);
     return { name: p.name, kind: 'value', value };

@@ -16,8 +16,9 @@ import { ODataError } from './odata/errors.js';
 import type { ColumnMap } from './odata/filter-parser.js';
 import { hiddenColumns, hiddenMessage, type HiddenColumns } from './odata/hidden-columns.js';
 import { ODATA_LIMITS } from './odata/limits.js';
+import { checkFilterTypes, type ColumnKinds, type ValueKind } from './odata/type-check.js';
 import { parseQueryOptions, type RawOptions } from './odata/options.js';
-import { planById, planCount, planRead, type FunctionArg, type PlanInput } from './plan.js';
+import { dbColumn, planById, planCount, planRead, type FunctionArg, type PlanInput, type TypedValue } from './plan.js';
 import { optionsFromQueryBody, optionsFromQueryString } from './read-request.js';
 import { parseRecordKey } from './record-key.js';
 import { findRead, storeRead, type CompiledRead } from './query-cache.js';
@@ -50,6 +51,8 @@ export interface SqlReadDeps {
   readonly pageSize?: number;
   /** exposed name -> db column; default derived from endpoint.columns (the route module's columnsByName). */
   readonly columnsByName?: ColumnMap;
+  /** db column -> value kind from the database catalogue (column-types.ts); absent = not checked. */
+  readonly columnKinds?: ColumnKinds;
 }
 
 export function columnMap(endpoint: SqlEndpoint): ColumnMap {
@@ -152,6 +155,7 @@ function compileList(
   isFunction: boolean,
 ): CompiledRead {
   const query = parseQueryOptions(raw, parseContext(endpoint, deps, targets, isFunction));
+  if (query.filter && deps.columnKinds) checkFilterTypes(query.filter, deps.columnKinds);
   const args: FunctionArg[] | null = isFunction ? functionArgs(endpoint.functionParameters, req.segments, req.query) : null;
   const input: PlanInput = { endpoint, query, args, relationTargets: targets, pageSize };
   return {
@@ -215,6 +219,15 @@ async function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlRea
 
 const BY_ID_OPTIONS = new Set(['select', 'expand']);
 
+/** A key whose shape cannot be a value of the key column is a client error, not a missing row. */
+function checkKeyKind(keyName: string, key: TypedValue, kind: ValueKind | undefined): void {
+  const fits =
+    kind === undefined || kind === 'string' ||
+    (kind === 'number' && (key.type === 'int' || key.type === 'bigint')) ||
+    (kind === 'guid' && key.type === 'guid');
+  if (!fits) throw new SqlRequestError(400, `Invalid key '${String(key.value).slice(0, 100)}': ${keyName} is ${kind === 'guid' ? 'a GUID' : `a ${kind}`}`);
+}
+
 async function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps): Promise<SqlReadResponse> {
   const raw = optionsFromQueryString(req.query);
   for (const key of Object.keys(raw)) {
@@ -227,6 +240,7 @@ async function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlRead
   const query = parseQueryOptions(raw, parseContext(endpoint, deps, targets, false));
   const id = req.segments[0] as string;
   const key = parseRecordKey(id);
+  checkKeyKind(keyName, key, deps.columnKinds?.get(dbColumn(endpoint, keyName)));
   const notFound = `No record found with ${keyName} = ${id.slice(0, 100)}`;
   const compiled = deps.compiler.compileRead(planById({ endpoint, query, args: null, relationTargets: targets, pageSize: 1 }, key));
   let result: { rows: Row[]; ms: number };

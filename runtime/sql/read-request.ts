@@ -26,7 +26,8 @@ export function optionsFromQueryBody(body: unknown, query: Readonly<Record<strin
     }
     if (value === null || value === undefined) continue;
     if (field === 'top' || field === 'skip') {
-      if (typeof value !== 'number' && typeof value !== 'string') throw new ODataError(`QUERY body: ${field} must be an integer`);
+      // JSON has numbers: "5" (a string) is refused like 5.5, not read as 5
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw new ODataError(`QUERY body: ${field} must be an integer`);
       out[field] = String(value);
     } else {
       if (typeof value !== 'string') throw new ODataError(`QUERY body: ${field} must be a string`);

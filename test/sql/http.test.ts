@@ -64,7 +64,7 @@ const cases: Array<[string, { given: Given; want: Want }]> = [
     want: { status: 200, body: { Name: 'Tiny Widget 7', Category: { Name: 'Seafood' } } },
   }],
   ['by id: absent', { given: { url: `${P}/999999` }, want: { status: 404, body: { success: false, error: 'No record found with ProductId = 999999' } } }],
-  ['by id: key of the wrong type', { given: { url: `${P}/abc` }, want: { status: 404, body: { success: false, error: 'No record found with ProductId = abc' } } }],
+  ['by id: key of the wrong type', { given: { url: `${P}/abc` }, want: { status: 400, body: { success: false, error: "Invalid key 'abc': ProductId is a number" } } }],
   ['by id: $filter does not apply', { given: { url: `${P}/7?$filter=Price gt 1` }, want: { status: 400, body: { success: false, error: '$filter does not apply when reading one record' } } }],
   ['TVF: path parameter and query parameter', {
     given: { url: `${TVF}/3?MinPrice=400&$top=2&$select=ProductId,Price` },
@@ -87,7 +87,7 @@ const cases: Array<[string, { given: Given; want: Want }]> = [
   ['error: filter syntax with position', { given: { url: `${P}?$filter=${encodeURIComponent('Price gt 10 and (Stock)) ')}` }, want: { status: 400, body: { success: false, error: "$filter: unexpected ')' at position 24" } } }],
   ['error: $select outside the allow-list', { given: { url: `${P}?$select=Password` }, want: { status: 400, body: { success: false, error: "$select: unknown column 'Password' at position 1" } } }],
   ['error: db name instead of the alias', { given: { url: `${P}?$filter=UnitPrice gt 1` }, want: { status: 400, body: { success: false, error: "$filter: unknown column 'UnitPrice' at position 1" } } }],
-  ['error: value of the wrong type', { given: { url: `${P}?$filter=ProductId eq 'x'` }, want: { status: 400, body: { success: false, error: '$filter: a value does not match the type of its column' } } }],
+  ['error: value of the wrong type', { given: { url: `${P}?$filter=ProductId eq 'x'` }, want: { status: 400, body: { success: false, error: "$filter: 'ProductId' is a number and cannot be compared with a string" } } }],
   ['error: unsupported option', { given: { url: `${P}?$search=x` }, want: { status: 400, body: { success: false, error: "Unsupported query option '$search'" } } }],
   ['expand to-many', {
     given: { url: '/api/pg/Inventory/Categories?$select=Name&$expand=Products($select=ProductId)&$top=1&$filter=CategoryId eq 20&$orderby=Name' },
@@ -140,6 +140,33 @@ const cases: Array<[string, { given: Given; want: Want }]> = [
   ['QUERY: unknown field', { given: { method: 'QUERY', url: P, contentType: 'application/json', payload: { nope: 1 } }, want: { status: 400, body: { success: false, error: "QUERY body: unknown field 'nope'" } } }],
   ['QUERY: not an object', { given: { method: 'QUERY', url: P, contentType: 'application/json', payload: [1] }, want: { status: 400, body: { success: false, error: 'QUERY body must be a JSON object' } } }],
 ];
+
+/**
+ * Hostile or ill-typed input (issue 18 item 3): the same 400, before any SQL, on PostgreSQL and on
+ * the embedded database (PGlite answered some of these with a 500 before the type rules).
+ */
+const hostile: Array<[string, { url: string; method?: 'QUERY'; payload?: unknown; error: string }]> = [
+  ['NUL in a string literal', { url: "/Inventory/Products?$filter=Name eq 'a%00b'", error: '$filter: a string must not contain the NUL character (U+0000) at position 9' }],
+  ['NUL in a match pattern', { url: "/Inventory/Products?$filter=contains(Name,'%00')", error: '$filter: a string must not contain the NUL character (U+0000) at position 15' }],
+  ['NUL in a QUERY body', { url: '/Inventory/Products', method: 'QUERY', payload: { filter: "Name eq 'a\u0000'" }, error: '$filter: a string must not contain the NUL character (U+0000) at position 9' }],
+  ['NUL in a key (refused by the router already)', { url: '/Inventory/Products/a%00b', error: "Invalid path segment: 'a%00b' contains an encoded '/', '\\' or a control character." }],
+  ['bare date column', { url: '/Sales/Reports/OrderSummary?$filter=OrderDate', error: "$filter: 'OrderDate' is a date and cannot be compared with a boolean" }],
+  ['not on a date column', { url: '/Sales/Reports/OrderSummary?$filter=not OrderDate', error: "$filter: 'OrderDate' is a date and cannot be compared with a boolean" }],
+  ['date lt true', { url: '/Sales/Reports/OrderSummary?$filter=OrderDate lt true', error: "$filter: 'OrderDate' is a date and cannot be compared with a boolean" }],
+  ['timestamp eq number', { url: '/Inventory/Products?$filter=CreatedAt eq 5', error: "$filter: 'CreatedAt' is a date-time and cannot be compared with a number" }],
+  ['string eq boolean', { url: '/Inventory/Products?$filter=Name eq true', error: "$filter: 'Name' is a string and cannot be compared with a boolean" }],
+  ['string eq time', { url: '/Inventory/Products?$filter=Name eq 08:30', error: "$filter: 'Name' is a string and cannot be compared with a time of day" }],
+  ['QUERY top as a string', { url: '/Inventory/Products', method: 'QUERY', payload: { top: '5' }, error: 'QUERY body: top must be an integer' }],
+  ['key not a number', { url: '/Inventory/Products/1.5', error: "Invalid key '1.5': ProductId is a number" }],
+];
+
+describe.each(['pg', 'demo'])('hostile and ill-typed input on %s: 400 before any SQL', (env) => {
+  it.each(hostile)('%s', async (_name, { url, method, payload, error }) => {
+    const res = await send({ url: `/api/${env}${url}`, ...(method ? { method, contentType: 'application/json', payload } : {}) });
+    expect(res.json()).toEqual({ success: false, error });
+    expect(res.statusCode).toBe(400);
+  });
+});
 
 async function send(given: Given) {
   const payload = given.payload === undefined ? undefined : typeof given.payload === 'string' ? given.payload : JSON.stringify(given.payload);

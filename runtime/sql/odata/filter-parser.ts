@@ -139,6 +139,7 @@ class FilterParser {
     if (pat.type !== 'string') {
       throw ODataError.at(OPTION, `${fnTok.text}: second argument must be a string literal`, pat.pos);
     }
+    literalFromToken(OPTION, pat); // the same checks as any string literal (no NUL)
     this.next();
     this.expect('rparen', `')' (${fnTok.text} takes 2 arguments)`);
     this.depth--;

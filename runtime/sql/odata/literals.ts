@@ -25,6 +25,8 @@ export function literalFromToken(option: string, token: Token): Literal | null {
   const t = token.text;
   switch (token.type) {
     case 'string':
+      // No database stores U+0000 in text (PostgreSQL refuses the byte): a 400 here, not a 500 there.
+      if (t.includes('\u0000')) throw ODataError.at(option, 'a string must not contain the NUL character (U+0000)', token.pos);
       return { kind: 'literal', type: 'string', value: t };
     case 'int': {
       const n = Number(t);

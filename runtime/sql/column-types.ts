@@ -1,0 +1,72 @@
+/**
+ * Column kinds of a table or view, read once from the database catalogue
+ * (INFORMATION_SCHEMA.COLUMNS exists on PostgreSQL, PGlite and SQL Server) and kept per driver.
+ * The `$filter` type checker and the key parser use them so a mismatch is a 400 before any SQL
+ * runs, the same on every database. Table-valued functions and objects the catalogue does not
+ * list get an empty map (nothing is checked; the database still refuses bad values).
+ */
+import type { ObjectRef, TypedValue } from './plan.js';
+import type { SqlDriver } from './drivers/driver.js';
+import type { ColumnKinds, ValueKind } from './odata/type-check.js';
+
+const NONE: ColumnKinds = new Map();
+
+/** data_type text (PostgreSQL and SQL Server spellings) -> kind. */
+export function kindOfSqlType(dataType: string): ValueKind | null {
+  const t = dataType.toLowerCase().replace(/\(.*$/, '').trim();
+  if (/^(smallint|integer|int|int2|int4|int8|bigint|tinyint|numeric|decimal|real|float|float4|float8|double precision|money|smallmoney|serial|bigserial)$/.test(t)) return 'number';
+  if (/^(text|varchar|nvarchar|char|nchar|character|character varying|citext|name|ntext|bpchar)$/.test(t)) return 'string';
+  if (t === 'boolean' || t === 'bool' || t === 'bit') return 'boolean';
+  if (t === 'date') return 'date';
+  if (/^(timestamp|timestamp without time zone|timestamp with time zone|timestamptz|datetime|datetime2|smalldatetime|datetimeoffset)$/.test(t)) return 'datetime';
+  if (/^(time|time without time zone|time with time zone|timetz)$/.test(t)) return 'time';
+  if (t === 'uuid' || t === 'uniqueidentifier') return 'guid';
+  return null;
+}
+
+function catalogueQuery(provider: SqlDriver['provider']): string {
+  const [p1, p2] = provider === 'mssql' ? ['@p1', '@p2'] : ['$1', '$2'];
+  return `SELECT COLUMN_NAME AS col_name, DATA_TYPE AS col_type FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = ${p1} AND TABLE_NAME = ${p2}`;
+}
+
+export async function readColumnKinds(driver: SqlDriver, ref: ObjectRef): Promise<ColumnKinds> {
+  const params: TypedValue[] = [
+    { type: 'string', value: ref.schema },
+    { type: 'string', value: ref.object },
+  ];
+  const rows = await driver.query(catalogueQuery(driver.provider), params);
+  const out = new Map<string, ValueKind>();
+  for (const row of rows) {
+    const kind = kindOfSqlType(String(row['col_type'] ?? ''));
+    if (kind) out.set(String(row['col_name']), kind);
+  }
+  return out;
+}
+
+const cache = new WeakMap<SqlDriver, Map<string, Promise<ColumnKinds>>>();
+
+/**
+ * The kinds of an object's columns for this driver, read at first use and then kept. A failed
+ * read is not kept (the next request tries again) and yields no kinds, so the request proceeds
+ * and reports the database's own error if there is one.
+ */
+export async function columnKindsFor(driver: SqlDriver, ref: ObjectRef | null): Promise<ColumnKinds> {
+  if (ref === null) return NONE;
+  let perDriver = cache.get(driver);
+  if (!perDriver) {
+    perDriver = new Map();
+    cache.set(driver, perDriver);
+  }
+  const key = `${ref.schema}\u0000${ref.object}`;
+  let pending = perDriver.get(key);
+  if (!pending) {
+    pending = readColumnKinds(driver, ref);
+    perDriver.set(key, pending);
+    pending.catch(() => perDriver.delete(key));
+  }
+  try {
+    return await pending;
+  } catch {
+    return NONE;
+  }
+}

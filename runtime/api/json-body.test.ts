@@ -31,4 +31,16 @@ describe('parseJsonBody', () => {
   ])('%j is refused', (text, want) => {
     expect(failure(text)).toBe(want);
   });
+
+  const deep = (n: number, close = true) => '['.repeat(n) + (close ? ']'.repeat(n) : '');
+  it.each([
+    ['64 levels: allowed', deep(64), 'parsed'],
+    ['65 levels: refused', deep(65), '400 Invalid JSON body: JSON is nested deeper than 64 levels.'],
+    ['1,000,000 levels, valid', deep(1_000_000), '400 Invalid JSON body: JSON is nested deeper than 64 levels.'],
+    ['1,000,000 levels, never closed', deep(1_000_000, false), '400 Invalid JSON body: JSON is nested deeper than 64 levels.'],
+    ['objects count too', '{"a":'.repeat(70) + '1' + '}'.repeat(70), '400 Invalid JSON body: JSON is nested deeper than 64 levels.'],
+    ['brackets inside strings do not count', JSON.stringify({ s: '[[[['.repeat(100), t: '\\"[' }), 'parsed'],
+  ])('nesting: %s', (_name, text, want) => {
+    expect(failure(text)).toBe(want);
+  });
 });

@@ -2,13 +2,37 @@
  * JSON body parsing for /api: errors say what is wrong and where (line, column), never 500.
  * An empty body is an error, except on QUERY (no criteria) and DELETE (clients often send the
  * header without a body), where the body is undefined. `__proto__` and `constructor.prototype`
- * keys are refused (prototype poisoning).
+ * keys are refused (prototype poisoning). Nesting deeper than MAX_JSON_DEPTH is refused before
+ * anything parses or recurses over the text (hashing, error positions, handlers).
  */
 import { parse as parseTolerant } from 'jsonc-parser';
 import type { ParseError } from 'jsonc-parser';
 import { WharfError } from '../errors/wharf-error.js';
 
 const METHODS_WITH_OPTIONAL_BODY = new Set(['QUERY', 'DELETE']);
+
+/** Deepest nesting of arrays and objects a request body may have (docs/security.md). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Deepest `[`/`{` nesting of a JSON text, counted outside strings in one pass without recursion;
+ * stops counting as soon as `limit` is exceeded. Valid or not, the text is only scanned.
+ */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > limit) return true;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return false;
+}
 
 function location(text: string, position: number): string {
   const before = text.slice(0, position);
@@ -50,6 +74,9 @@ export function parseJsonBody(text: string, method: string): unknown {
   if (text.trim() === '') {
     if (METHODS_WITH_OPTIONAL_BODY.has(method)) return undefined;
     throw new WharfError('REQUEST_EMPTY_JSON');
+  }
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+    throw new WharfError('REQUEST_INVALID_JSON', { reason: `JSON is nested deeper than ${MAX_JSON_DEPTH} levels.` });
   }
   const suspicious = text.includes('__proto__') || text.includes('constructor');
   try {

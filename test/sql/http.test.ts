@@ -156,6 +156,8 @@ const hostile: Array<[string, { url: string; method?: 'QUERY'; payload?: unknown
   ['timestamp eq number', { url: '/Inventory/Products?$filter=CreatedAt eq 5', error: "$filter: 'CreatedAt' is a date-time and cannot be compared with a number" }],
   ['string eq boolean', { url: '/Inventory/Products?$filter=Name eq true', error: "$filter: 'Name' is a string and cannot be compared with a boolean" }],
   ['string eq time', { url: '/Inventory/Products?$filter=Name eq 08:30', error: "$filter: 'Name' is a string and cannot be compared with a time of day" }],
+  ['QUERY body nested 10,000 deep', { url: '/Inventory/Products', method: 'QUERY', payload: '['.repeat(10_000) + ']'.repeat(10_000), error: 'Invalid JSON body: JSON is nested deeper than 64 levels.' }],
+  ['QUERY body nested 10,000 deep and cut off', { url: '/Inventory/Products', method: 'QUERY', payload: '{"a":'.repeat(10_000), error: 'Invalid JSON body: JSON is nested deeper than 64 levels.' }],
   ['QUERY top as a string', { url: '/Inventory/Products', method: 'QUERY', payload: { top: '5' }, error: 'QUERY body: top must be an integer' }],
   ['key not a number', { url: '/Inventory/Products/1.5', error: "Invalid key '1.5': ProductId is a number" }],
 ];

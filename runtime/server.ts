@@ -14,6 +14,7 @@
 import fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import path from 'node:path';
 import { apiRoutes } from './api/api-routes.js';
 import { installAccessControl, isProtectedUrl } from './auth/access-hooks.js';
@@ -21,6 +22,7 @@ import { createAccessRuntime, readAccessSettings } from './auth/access-runtime.j
 import type { AccessRuntime } from './auth/access-runtime.js';
 import { withAccessStages } from './auth/pipeline-stages.js';
 import { installResponseCache } from './cache/cache-hooks.js';
+import { createClientErrorHandler } from './errors/client-error.js';
 import { errorResponseFor, installErrorHandling, sendErrorResponse } from './errors/error-handler.js';
 import { WharfError } from './errors/wharf-error.js';
 import { HandlerRegistry } from './handlers/registry.js';
@@ -144,7 +146,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   const handlers = new HandlerRegistry(options.handlers);
   const dataDir = path.resolve(options.dataDir ?? 'data');
 
-  const app = fastify({
+  const app: FastifyInstance = fastify({
     logger: loggerOption(options.logger ?? true, settings),
     genReqId: () => randomUUID(),
     bodyLimit: settings.server.server.bodyLimitBytes,
@@ -152,6 +154,8 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     frameworkErrors: (error, request, reply) => {
       sendErrorResponse(reply, errorResponseFor(request, error));
     },
+    // Errors of Node's HTTP parser (431, 408, malformed requests): the same error body, Connection: close.
+    clientErrorHandler: createClientErrorHandler((): FastifyBaseLogger => app.log, http.maxHeaderSize),
   });
   app.addHttpMethod('MERGE', { hasBody: true });
   app.addHttpMethod('QUERY', { hasBody: true, overrideExisting: true });

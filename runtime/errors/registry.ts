@@ -59,6 +59,13 @@ export const ERROR_REGISTRY = {
     message: 'QUERY requires Content-Type: application/json',
   },
   REQUEST_REJECTED: { area: 'request', status: 400, message: 'Bad request: {reason}' },
+  REQUEST_MALFORMED: { area: 'request', status: 400, message: 'Malformed HTTP request: {reason}' },
+  REQUEST_HEADERS_TOO_LARGE: {
+    area: 'request',
+    status: 431,
+    message: 'Request line and headers are too large (limit {limit} bytes).',
+  },
+  REQUEST_TIMEOUT: { area: 'request', status: 408, message: 'The request was not received in time.' },
 
   // auth: bearer tokens (401, with WWW-Authenticate) and what a token may call (403)
   AUTH_TOKEN_MISSING: { area: 'auth', status: 401, message: 'Authentication required' },

@@ -18,6 +18,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { apiRoutes } from './api/api-routes.js';
 import { installAccessControl, isProtectedUrl } from './auth/access-hooks.js';
+import { canonicalApiPrefix } from './routing/api-prefix.js';
 import { createAccessRuntime, readAccessSettings } from './auth/access-runtime.js';
 import type { AccessRuntime } from './auth/access-runtime.js';
 import { withAccessStages } from './auth/pipeline-stages.js';
@@ -154,6 +155,8 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     frameworkErrors: (error, request, reply) => {
       sendErrorResponse(reply, errorResponseFor(request, error));
     },
+    // Spec: data API URLs are case-insensitive, the `/api` prefix included (`/API/demo/...`).
+    rewriteUrl: (req) => canonicalApiPrefix(req.url ?? '/'),
     // Errors of Node's HTTP parser (431, 408, malformed requests): the same error body, Connection: close.
     clientErrorHandler: createClientErrorHandler((): FastifyBaseLogger => app.log, http.maxHeaderSize),
   });

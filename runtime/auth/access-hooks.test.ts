@@ -28,9 +28,16 @@ const HEADERS: [string | undefined, string | null][] = [
   ['Bearer ', null],
   ['Basic abc', null],
   ['Bearer abc', 'abc'],
-  ['bearer  abc ', 'abc'],
   ['BEARER abc', 'abc'],
   ['Bearer abc def', null],
+  // RFC 6750 read strictly (issue 18): one space, a b64token, nothing around it
+  ['bearer  abc', null],
+  ['Bearer\tabc', null],
+  ['Bearer abc ', null],
+  [' Bearer abc', null],
+  ['Bearer whf_Ab-9.~+/xyz==', 'whf_Ab-9.~+/xyz=='],
+  ['Bearer abc=def', null],
+  ['Bearer a,b', null],
 ];
 
 describe('bearerToken', () => {

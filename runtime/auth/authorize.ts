@@ -22,12 +22,18 @@ export interface EndpointResolution {
 const MISSING_HEADERS = { 'WWW-Authenticate': 'Bearer' } as const;
 const INVALID_HEADERS = { 'WWW-Authenticate': 'Bearer error="invalid_token"' } as const;
 
-/** The token of an `Authorization: Bearer <token>` header; null when absent or another scheme. */
+/**
+ * RFC 6750 §2.1 credentials, read strictly: the scheme `Bearer` (any case, RFC 7235), exactly one
+ * space, then a b64token (`A-Z a-z 0-9 - . _ ~ + /`, then `=` padding) and nothing else: no tab,
+ * no second space, no trailing space. Anything else is not a bearer credential (401).
+ */
+const BEARER = /^bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
+
+/** The token of an `Authorization: Bearer <token>` header; null when absent, malformed or another scheme. */
 export function bearerToken(authorization: string | undefined): string | null {
   if (authorization === undefined) return null;
-  const match = /^\s*bearer\s+(\S*)\s*$/i.exec(authorization);
-  if (!match) return null;
-  return match[1] === '' ? null : (match[1] ?? null);
+  const match = BEARER.exec(authorization);
+  return match ? (match[1] as string) : null;
 }
 
 function principalOrRefusal(verification: Verification): TokenPrincipal | WharfError {

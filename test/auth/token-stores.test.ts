@@ -2,7 +2,7 @@
  * One contract, run against every store: SQLite (better-sqlite3 file) and a real, throw-away
  * PostgreSQL server through a pg.Pool (test/setup/postgres.ts), as in production.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -102,5 +102,29 @@ describe.each(STORES)('%s token store', (_name, open) => {
       ipAddress: '127.0.0.1',
       userAgent: 'vitest',
     });
+  });
+});
+
+describe('SQLite token store file permissions', () => {
+  it('creates its folder 0700 and auth.db (with -wal and -shm) 0600', async () => {
+    const folder = path.join(dir, 'private', 'data');
+    const file = path.join(folder, 'auth.db');
+    const store = new SqliteTokenStore(file);
+    try {
+      await store.insert(row('perm-user', 'permlookup01'), audit('Created'));
+      expect(statSync(folder).mode & 0o777).toBe(0o700);
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) expect(statSync(f).mode & 0o777, f).toBe(0o600);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('narrows an existing world-readable auth.db to 0600', async () => {
+    const file = path.join(dir, 'old.db');
+    writeFileSync(file, '');
+    chmodSync(file, 0o644);
+    const store = new SqliteTokenStore(file);
+    await store.close();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 });

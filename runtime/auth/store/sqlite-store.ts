@@ -3,7 +3,7 @@
  * One process at a time writes comfortably; several gateway instances on one host can share
  * the file, instances on several hosts need the PostgreSQL store.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { auditFromRaw, tokenFromRaw } from './raw-rows.js';
@@ -59,7 +59,7 @@ export class SqliteTokenStore implements TokenStore {
   private readonly byLookup: Statement;
 
   constructor(readonly file: string) {
-    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    if (file !== ':memory:') createPrivateFile(file);
     const Database = require('better-sqlite3') as SqliteConstructor;
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -165,4 +165,15 @@ export class SqliteTokenStore implements TokenStore {
   async close(): Promise<void> {
     this.db.close();
   }
+}
+
+/**
+ * The token store holds only hashes, but nobody else on the machine needs to read even those:
+ * its folder is created 0700 and the file 0600 (an existing file is narrowed to 0600 too).
+ * SQLite creates the -wal and -shm files with the database file's permissions.
+ */
+function createPrivateFile(file: string): void {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
 }

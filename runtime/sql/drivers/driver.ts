@@ -44,7 +44,12 @@ export function classifyPostgresError(error: unknown): SqlDriverError {
   let kind: SqlFailureKind = 'query';
   if (code && (CONNECTION_ERRNOS.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03')) kind = 'connection';
   else if (!code && /Connection terminated|connect|timeout/i.test(message)) kind = 'connection';
-  // 22P02 invalid_text_representation, 22007/22008 datetime, 22003 out of range, 42883 operator does not exist
-  else if (code === '22P02' || code === '22007' || code === '22008' || code === '22003' || code === '42883') kind = 'value';
+  // Every identifier in our SQL comes from the model, so a data exception (class 22: bad text
+  // representation, datetime, out of range, ...) or a type error (42804 datatype mismatch, 42883
+  // no such operator/function, 42725 ambiguous function, 42P18 indeterminate type) comes from the
+  // kinds of values the client sent: a 400. The type checker refuses most of these before SQL.
+  else if (code && (code.startsWith('22') || code === '42804' || code === '42883' || code === '42725' || code === '42P18')) kind = 'value';
+  // PGlite refuses a parameter it cannot serialise for the column type before sending it
+  else if (!code && /^Invalid input for \w+ type/i.test(message)) kind = 'value';
   return new SqlDriverError(kind, message, code, { cause: error });
 }

@@ -3,6 +3,9 @@ import type { Literal } from './ast.js';
 import { ODataError } from './errors.js';
 import type { Token } from './tokenizer.js';
 
+/** Half of a UTF-16 pair without its other half: not encodable as UTF-8, so no database takes it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function validDate(y: number, m: number, d: number): boolean {
@@ -27,6 +30,7 @@ export function literalFromToken(option: string, token: Token): Literal | null {
     case 'string':
       // No database stores U+0000 in text (PostgreSQL refuses the byte): a 400 here, not a 500 there.
       if (t.includes('\u0000')) throw ODataError.at(option, 'a string must not contain the NUL character (U+0000)', token.pos);
+      if (LONE_SURROGATE.test(t)) throw ODataError.at(option, 'a string must be valid Unicode (it contains a lone surrogate)', token.pos);
       return { kind: 'literal', type: 'string', value: t };
     case 'int': {
       const n = Number(t);

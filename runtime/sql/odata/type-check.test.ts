@@ -46,6 +46,11 @@ describe('$filter type rules', () => {
     ['contains on a number', "contains(Price,'1')", "$filter: contains(...) needs a string, but 'Price' is a number"],
     ['year of a string', 'year(Name) eq 2024', "$filter: year(...) needs a date or a date-time, but 'Name' is a string"],
     ['length of a date', 'length(OrderDate) gt 1', "$filter: length(...) needs a string, but 'OrderDate' is a date"],
+    ['function of a literal', 'month(2024-01-01T00:00:00Z) lt Stock', '$filter: month(...) needs a column or a function of one as its first argument, not a literal'],
+    ['function of a literal, nested', 'day(date(2024-01-01T00:00:00Z)) eq 1', '$filter: date(...) needs a column or a function of one as its first argument, not a literal'],
+    ['match on a literal', "endswith('abc','c')", '$filter: endswith(...) needs a column or a function of one as its first argument, not a literal'],
+    ['indexof: the search text may be a literal', "indexof(Name,'x') eq 1", 'ok'],
+    ['literal kinds are checked even for unknown columns', 'year(Notes) eq 2024 and time(Notes) eq 08:30', 'ok'],
     ['function result compared wrongly', "length(Name) eq 'x'", "$filter: length(...) is a number and cannot be compared with a string"],
   ])('%s', (_n, filter, want) => {
     expect(verdict(filter)).toBe(want);

@@ -2,7 +2,8 @@
  * Type rules for `$filter`, checked on the AST before any SQL exists, so a mismatch is the same
  * 400 on every database (PostgreSQL, PGlite and SQL Server word or classify such errors
  * differently; PGlite even answered some with a 500). Column types come from the database's
- * catalogue (see ../column-types.ts); a column whose type is not known is not checked.
+ * catalogue (see ../column-types.ts); a column whose type is not known is not checked, but
+ * literals always are (a literal has a known kind, and a function of a literal is refused).
  */
 import type { BoolExpr, Literal, ValueExpr, ValueFunction } from './ast.js';
 import { ODataError } from './errors.js';
@@ -69,6 +70,7 @@ export class FilterTypeChecker {
         this.check(expr.operand);
         return;
       case 'match':
+        this.needsColumn(expr.operand, `${expr.fn}(...)`);
         this.expect(expr.operand, ['string'], `${expr.fn}(...)`);
         return;
       case 'in': {
@@ -85,11 +87,21 @@ export class FilterTypeChecker {
     if (e.kind === 'literal') return literalKind(e);
     if (e.kind === 'member') return this.kinds.get(e.column) ?? 'unknown';
     const fn = FUNCTIONS[e.fn];
+    // indexof(Name,'x'): only the search text may be a literal
+    if (e.args[0]) this.needsColumn(e.args[0], `${e.fn}(...)`);
     e.args.forEach((arg, i) => {
       // indexof's second argument is a string too; every other function has one argument
       this.expect(arg, i === 0 ? fn.args : ['string'], `${e.fn}(...)`);
     });
     return fn.returns;
+  }
+
+  /**
+   * A function of a literal is a constant the client can compute itself, and a database cannot
+   * always type a parameter inside a function (PostgreSQL: "could not determine data type").
+   */
+  private needsColumn(e: ValueExpr, where: string): void {
+    if (e.kind === 'literal') throw new ODataError(`${OPTION}: ${where} needs a column or a function of one as its first argument, not a literal`);
   }
 
   private expect(e: ValueExpr, allowed: readonly ValueKind[], where: string): void {
@@ -127,6 +139,5 @@ function compatible(a: Kind, b: Kind, left: ValueExpr, right: ValueExpr): boolea
 
 /** Check a parsed filter against the known column kinds (throws ODataError, a 400). */
 export function checkFilterTypes(expr: BoolExpr, kinds: ColumnKinds): void {
-  if (kinds.size === 0) return;
   new FilterTypeChecker(kinds).check(expr);
 }

@@ -1,102 +1,113 @@
 /**
- * SQL read benchmark: the same list request ($filter + $orderby + $top=50) against the Wharf SQL
- * path (real compiler output + real runtime pipeline + SQL handler) and a hand-written fastify + pg
- * route, both on the same throwaway PostgreSQL with the demo data, pg pools of 10, loggers off,
- * same run. autocannon (its CLI, in a child process), 10 connections, warm-up then measurement;
- * prints req/s, p99, ratio.
- * Run alone with `node --import tsx bench/sql.ts`.
+ * SQL read benchmark, measured as users run it: Wharf (real compiler output, real runtime, token
+ * auth and rate limiting ON with limits far above the load, logging at its default level into
+ * /dev/null, response cache off) against a hand-written fastify + pg route and, when it is
+ * installed, Platformatic DB (bench/peers.ts), all on the same throwaway PostgreSQL with the demo
+ * schema grown to 100,000 products, pools of 32, same run.
+ * Two requests: the list ($filter on two columns + $orderby + $top=50) and one record by key.
+ * autocannon (its CLI, in a child process), 32 connections, warm-up, then 3 rounds interleaved
+ * across the systems; medians of the rounds; ratios against the hand-written route.
+ * Run alone with `npm run bench -- sql` (BENCH_DURATION=seconds per round, default 8).
  */
+import { createWriteStream } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { execFile as execFileCb } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
-import Fastify from 'fastify';
-import pg from 'pg';
 import { startPostgres } from '../test/setup/postgres.js';
 import { startSqlTestServer } from '../test/sql/http-server.js';
+import { load, median, type LoadResult } from './load.js';
+import { handWrittenSql } from './sql-hand-written.js';
+import { startPlatformatic } from './peers.js';
 
-interface AutocannonResult {
-  readonly requests: { readonly average: number };
-  readonly latency: { readonly p99: number };
-  readonly errors: number;
-  readonly non2xx: number;
-}
-const execFile = promisify(execFileCb);
-/** autocannon's CLI in its own process, so load generation does not share the servers' event loop. */
-const AUTOCANNON_CLI = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 8);
+const ROUNDS = 3;
+export const CONNECTIONS = 32;
+const POOL = 32;
 
-const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 10);
-const CONNECTIONS = 10;
-const WHARF_PATH = '/api/pg/Inventory/Products?$select=ProductId,Name,Price&$filter=Price%20gt%20100%20and%20CategoryId%20eq%203&$orderby=Price%20desc&$top=50';
-const HAND_PATH = '/products?minPrice=100&categoryId=3&top=50';
+/** 90,000 more products with the demo's formulas (10,000 come from the seed). */
+const GROW = `
+INSERT INTO inventory."Products" ("Sku", "ProductName", "CategoryId", "UnitPrice", "UnitsInStock", "CreatedAt")
+SELECT 'SKU-' || lpad(i::text, 6, '0'), 'Bench Item ' || i, (i % 20) + 1,
+       round(((i * 7919) % 50000) / 100.0 + 0.99, 2), (i * 31) % 500,
+       timestamptz '2024-01-01 00:00:00+00' + (i * interval '37 minutes')
+FROM generate_series(10001, 100000) AS i;
+ANALYZE inventory."Products";`;
 
-interface Result {
-  readonly rps: number;
-  readonly p99: number;
-  readonly errors: number;
-}
-
-async function load(url: string, duration: number, headers: Record<string, string> = {}): Promise<Result> {
-  const args = [AUTOCANNON_CLI, '-j', '-c', String(CONNECTIONS), '-d', String(duration)];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-  const { stdout } = await execFile(process.execPath, [...args, url], { maxBuffer: 16 * 1024 * 1024 });
-  const r = JSON.parse(stdout) as AutocannonResult;
-  return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx };
+interface System {
+  readonly name: string;
+  readonly list: string;
+  readonly byKey: string;
+  readonly headers: Record<string, string>;
 }
 
-async function handWritten(pgUrl: string) {
-  const pool = new pg.Pool({ connectionString: pgUrl, max: 10 });
-  const app = Fastify({ logger: false });
-  app.get('/products', async (request) => {
-    const q = request.query as Record<string, string>;
-    const top = Number(q['top'] ?? 50);
-    const result = await pool.query(
-      'SELECT "ProductId", "ProductName" AS "Name", "UnitPrice" AS "Price" FROM inventory."Products" ' +
-        'WHERE "UnitPrice" > $1 AND "CategoryId" = $2 ORDER BY "UnitPrice" DESC, "ProductId" ASC LIMIT $3',
-      [q['minPrice'], q['categoryId'], top + 1],
-    );
-    const rows = result.rows.map((r: { ProductId: number; Name: string; Price: string }) => ({ ...r, Price: Number(r.Price) }));
-    const more = rows.length > top;
-    const value = rows.slice(0, top);
-    return { success: true, count: value.length, value, nextLink: more ? `/products?minPrice=${q['minPrice']}&categoryId=${q['categoryId']}&top=${top}&skip=${top}` : null };
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}${HAND_PATH}`, close: async () => { await app.close(); await pool.end(); } };
+function line(name: string, r: LoadResult, base: LoadResult | null): string {
+  const ratio = base ? `  ${(r.rps / base.rps).toFixed(2)}x rps, p99 ${(r.p99 / Math.max(base.p99, 1)).toFixed(2)}x` : '  (baseline)';
+  return `  ${name.padEnd(16)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}${ratio}`;
 }
 
 export async function runSqlBench(): Promise<void> {
   const db = await startPostgres();
-  const wharf = await startSqlTestServer(db.url, db.port + 1, { logger: false });
-  const hand = await handWritten(db.url);
+  const devNull = createWriteStream('/dev/null');
+  const cleanups: (() => Promise<void>)[] = [async () => db.stop()];
   try {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await client.query(GROW);
+    await client.end();
+
+    const wharf = await startSqlTestServer(db.url, db.port + 1, {
+      logStream: devNull,
+      settings: {
+        RateLimiting: { Enabled: true, IpLimit: 100_000_000, IpWindow: 60, TokenLimit: 100_000_000, TokenWindow: 60 },
+        Caching: { Enabled: false },
+        SqlConnectionPooling: { Enabled: true, MinPoolSize: 1, MaxPoolSize: POOL },
+      },
+    });
+    cleanups.unshift(() => wharf.close());
     await wharf.app.listen({ host: '127.0.0.1', port: 0 });
-    const address = wharf.app.server.address();
-    const wharfUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${WHARF_PATH}`;
-    const auth = { authorization: wharf.authorization };
-    const [a, b] = await Promise.all([fetch(wharfUrl, { headers: auth }).then((r) => r.json()), fetch(hand.url).then((r) => r.json())]);
-    const same = JSON.stringify((a as { value: unknown }).value) === JSON.stringify((b as { value: unknown }).value);
-    console.log(`same rows from both routes: ${same}`);
-    await load(wharfUrl, 2, auth);
-    await load(hand.url, 2);
-    // two interleaved rounds (wharf, hand, hand, wharf) so drift in machine load hits both
-    const w1 = await load(wharfUrl, DURATION_S / 2, auth);
-    const h1 = await load(hand.url, DURATION_S / 2);
-    const h2 = await load(hand.url, DURATION_S / 2);
-    const w2 = await load(wharfUrl, DURATION_S / 2, auth);
-    const mean = (a: Result, b: Result): Result => ({ rps: (a.rps + b.rps) / 2, p99: Math.max(a.p99, b.p99), errors: a.errors + b.errors });
-    const w = mean(w1, w2);
-    const h = mean(h1, h2);
-    const ratio = w.rps / h.rps;
-    console.log(`SQL list ($filter + $orderby + $top=50), ${CONNECTIONS} connections, ${DURATION_S} s each (two interleaved halves; p99 = worse half)`);
-    console.log(`  wharf         ${w.rps.toFixed(0).padStart(7)} req/s   p99 ${w.p99} ms   errors ${w.errors}`);
-    console.log(`  fastify + pg  ${h.rps.toFixed(0).padStart(7)} req/s   p99 ${h.p99} ms   errors ${h.errors}`);
-    console.log(`  ratio ${ratio.toFixed(2)} (target >= 0.85) ${ratio >= 0.85 ? 'OK' : 'BELOW TARGET'}`);
+    const wa = wharf.app.server.address();
+    const wharfBase = `http://127.0.0.1:${typeof wa === 'object' && wa ? wa.port : 0}`;
+    const hand = await handWrittenSql(db.url, POOL);
+    cleanups.unshift(() => hand.close());
+
+    const systems: System[] = [
+      {
+        name: 'wharf',
+        list: `${wharfBase}/api/pg/Inventory/Products?$select=ProductId,Name,Price&$filter=Price%20gt%20100%20and%20CategoryId%20eq%203&$orderby=Price%20desc&$top=50`,
+        byKey: `${wharfBase}/api/pg/Inventory/Products/4242`,
+        headers: { authorization: wharf.authorization },
+      },
+      { name: 'fastify + pg', list: `${hand.base}/products?minPrice=100&categoryId=3&top=50`, byKey: `${hand.base}/products/4242`, headers: {} },
+    ];
+    const plt = await startPlatformatic(db.url, POOL);
+    if (plt) {
+      cleanups.unshift(() => plt.close());
+      systems.push({ name: 'platformatic db', list: plt.list, byKey: plt.byKey, headers: {} });
+    } else {
+      console.log('  (Platformatic DB not installed: `npm run bench:peers` installs it into bench/.peers; skipped)');
+    }
+
+    const wharfOne = (await (await fetch(systems[0]!.byKey, { headers: systems[0]!.headers })).json()) as Record<string, unknown>;
+    const handOne = (await (await fetch(systems[1]!.byKey)).json()) as Record<string, unknown>;
+    console.log(`same record from wharf and the hand-written route: ${JSON.stringify(wharfOne) === JSON.stringify(handOne)}`);
+
+    for (const kind of ['list', 'byKey'] as const) {
+      for (const s of systems) await load(s[kind], 2, CONNECTIONS, s.headers);
+      const results = new Map<string, LoadResult[]>(systems.map((s) => [s.name, []]));
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = round % 2 === 0 ? systems : [...systems].reverse();
+        for (const s of order) results.get(s.name)!.push(await load(s[kind], DURATION_S, CONNECTIONS, s.headers));
+      }
+      const title = kind === 'list' ? 'list: $filter on two columns + $orderby + $top=50 (100,000 rows)' : 'one record by key';
+      console.log(`SQL ${title}; ${CONNECTIONS} connections, pools of ${POOL}, median of ${ROUNDS} rounds of ${DURATION_S} s; wharf with token auth + rate limiting on, logging at its default level, cache off`);
+      const base = median(results.get('fastify + pg')!);
+      for (const s of systems) console.log(line(s.name, median(results.get(s.name)!), s.name === 'fastify + pg' ? null : base));
+      const w = median(results.get('wharf')!);
+      const target = kind === 'list' ? 0.9 : 0.8;
+      console.log(`  wharf/hand-written ${(w.rps / base.rps).toFixed(2)} (target >= ${target}), p99 ratio ${(w.p99 / Math.max(base.p99, 1)).toFixed(2)} (target <= 1.5)`);
+    }
   } finally {
-    await hand.close();
-    await wharf.close();
-    await db.stop();
+    for (const c of cleanups) await c().catch(() => undefined);
+    devNull.end();
   }
 }
 

@@ -22,7 +22,16 @@ export interface SqlTestServer {
   close(): Promise<void>;
 }
 
-export async function startSqlTestServer(pgUrl: string, closedPort: number, options: { logger?: boolean } = {}): Promise<SqlTestServer> {
+export interface SqlTestServerOptions {
+  /** false = no logger; default: info lines captured in `logs`. */
+  readonly logger?: boolean;
+  /** Log at the configured default level into this stream instead (benchmarks: /dev/null). */
+  readonly logStream?: NodeJS.WritableStream;
+  /** Top-level settings.json sections replacing the test defaults (rate limits and cache off). */
+  readonly settings?: Readonly<Record<string, unknown>>;
+}
+
+export async function startSqlTestServer(pgUrl: string, closedPort: number, options: SqlTestServerOptions = {}): Promise<SqlTestServer> {
   const result = await compile({ root: ROOT, docs: false });
   if (!result.outputs) throw new Error(`compile failed: ${JSON.stringify(result.diagnostics.slice(0, 3))}`);
   const dir = await mkdtemp(path.join(tmpdir(), 'wharf-sql-http-'));
@@ -44,6 +53,7 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
     // measured and tested: the SQL path itself, not the response cache or the limiter
     RateLimiting: { Enabled: false },
     Caching: { Enabled: false },
+    ...options.settings,
   }));
   for (const [name, settings] of Object.entries(environments)) {
     await mkdir(path.join(environmentsDir, name), { recursive: true });
@@ -55,7 +65,7 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
     environmentsDir,
     dataDir: path.join(dir, 'data'),
     env: {},
-    logger: options.logger === false ? false : { level: 'info', stream: logs },
+    logger: options.logger === false ? false : options.logStream ? { stream: options.logStream } : { level: 'info', stream: logs },
   });
   registerSqlEndpoints(app, { embeddedCacheDir: path.join(ROOT, '.wharf') });
   const { token } = await app.wharf.access.tokens.create({ username: 'sql-tests', allowedScopes: '*', allowedEnvironments: '*' });

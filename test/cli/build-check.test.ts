@@ -69,17 +69,33 @@ describe('wharf build and check', () => {
     await writeFile(entity, original);
   });
 
-  it('a reserved namespace is skipped by build (warning) but fails check', async () => {
+  it('a reserved namespace fails build and check, and build writes nothing', async () => {
     const entity = path.join(project.root, 'endpoints/Proxy/Weather/entity.json');
     const original = await readFile(entity, 'utf8');
     await writeFile(entity, original.replace('"Url"', '"Namespace": "Admin",\n  "Url"'));
+    const manifest = await readFile(path.join(project.root, 'generated/manifest.json'));
     const build = await wharf(project.root, 'build');
-    expect(build.code).toBe(0);
-    expect(build.stderr).toContain("warning namespace-reserved at /Namespace: 'Admin' is a reserved namespace name");
-    expect(build.stdout).toMatch(/^Compiled 3 endpoints/);
+    expect(build.code).toBe(1);
+    expect(build.stderr).toContain("error namespace-reserved at /Namespace: 'Admin' is a reserved namespace name");
+    expect(build.stderr).toContain('Build failed: nothing was written to generated/.');
+    expect(await readFile(path.join(project.root, 'generated/manifest.json'))).toEqual(manifest);
     const check = await wharf(project.root, 'check');
     expect(check.code).toBe(1);
     expect(check.stderr).toContain("error namespace-reserved at /Namespace: 'Admin' is a reserved namespace name");
+    await writeFile(entity, original);
+  });
+
+  it('a misspelt optional property fails the build with a hint; comment keys pass', async () => {
+    const entity = path.join(project.root, 'endpoints/SQL/Inventory/Categories/entity.json');
+    const original = await readFile(entity, 'utf8');
+    await writeFile(entity, original.replace('{', '{\n  "$comment": "ok", "x-owner": "ok", "CacheSeconds": 60,'));
+    const build = await wharf(project.root, 'build');
+    expect(build.code).toBe(1);
+    expect(build.stderr).toContain("error unknown-property at /CacheSeconds: 'CacheSeconds' is not a known property of SQL endpoints");
+    expect(build.stderr).toContain("hint: Did you mean 'CacheDurationSeconds'?");
+    expect(build.stderr).not.toContain('x-owner');
+    await writeFile(entity, original.replace('{', '{\n  "$comment": "ok", "x-owner": "ok",'));
+    expect((await wharf(project.root, 'build')).code).toBe(0);
     await writeFile(entity, original);
   });
 

@@ -7,42 +7,19 @@
  * Run alone with `node --import tsx bench/sql.ts`.
  */
 import { pathToFileURL } from 'node:url';
-import { execFile as execFileCb } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { startPostgres } from '../test/setup/postgres.js';
 import { startSqlTestServer } from '../test/sql/http-server.js';
-
-interface AutocannonResult {
-  readonly requests: { readonly average: number };
-  readonly latency: { readonly p99: number };
-  readonly errors: number;
-  readonly non2xx: number;
-}
-const execFile = promisify(execFileCb);
-/** autocannon's CLI in its own process, so load generation does not share the servers' event loop. */
-const AUTOCANNON_CLI = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+import { load as loadWith, type LoadResult } from './autocannon.js';
 
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 10);
 const CONNECTIONS = 10;
 const WHARF_PATH = '/api/pg/Inventory/Products?$select=ProductId,Name,Price&$filter=Price%20gt%20100%20and%20CategoryId%20eq%203&$orderby=Price%20desc&$top=50';
 const HAND_PATH = '/products?minPrice=100&categoryId=3&top=50';
 
-interface Result {
-  readonly rps: number;
-  readonly p99: number;
-  readonly errors: number;
-}
-
-async function load(url: string, duration: number, headers: Record<string, string> = {}): Promise<Result> {
-  const args = [AUTOCANNON_CLI, '-j', '-c', String(CONNECTIONS), '-d', String(duration)];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-  const { stdout } = await execFile(process.execPath, [...args, url], { maxBuffer: 16 * 1024 * 1024 });
-  const r = JSON.parse(stdout) as AutocannonResult;
-  return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx };
-}
+type Result = LoadResult;
+const load = (url: string, duration: number, headers: Record<string, string> = {}): Promise<LoadResult> => loadWith(url, duration, CONNECTIONS, headers);
 
 async function handWritten(pgUrl: string) {
   const pool = new pg.Pool({ connectionString: pgUrl, max: 10 });
@@ -85,7 +62,7 @@ export async function runSqlBench(): Promise<void> {
     const h1 = await load(hand.url, DURATION_S / 2);
     const h2 = await load(hand.url, DURATION_S / 2);
     const w2 = await load(wharfUrl, DURATION_S / 2, auth);
-    const mean = (a: Result, b: Result): Result => ({ rps: (a.rps + b.rps) / 2, p99: Math.max(a.p99, b.p99), errors: a.errors + b.errors });
+    const mean = (a: Result, b: Result): Result => ({ rps: (a.rps + b.rps) / 2, p99: Math.max(a.p99, b.p99), errors: a.errors + b.errors, total: a.total + b.total });
     const w = mean(w1, w2);
     const h = mean(h1, h2);
     const ratio = w.rps / h.rps;

@@ -50,6 +50,13 @@ async function pgliteVersion(): Promise<string> {
 }
 
 /**
+ * The demo database holds about 40 MB: PostgreSQL's default 128 MB of shared buffers only cost
+ * memory (measured: about 115 MB less RSS at idle with 16 MB; docs/sql.md#embedded-memory).
+ * The WASM heap cannot start below PGlite's built-in 128 MB (initialMemory is a floor).
+ */
+export const DEMO_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
  * Progress of the first start's seeding (seconds of work): `step` events with a line such as
  * `initialising PostgreSQL (1/4)`. The CLI prints them; nothing listens in tests or the runtime.
  */
@@ -63,7 +70,7 @@ async function openDemo(cacheDir: string | null): Promise<{ db: PGlite; source: 
     const tar = await readFile(file).catch(() => null);
     if (tar) {
       try {
-        const db = await PGlite.create({ loadDataDir: new Blob([tar]), parsers });
+        const db = await PGlite.create({ loadDataDir: new Blob([tar]), parsers, startParams: [...DEMO_START_PARAMS] });
         return { db, source: 'cache' };
       } catch {
         // corrupt or incompatible cache: rebuild below
@@ -74,7 +81,7 @@ async function openDemo(cacheDir: string | null): Promise<{ db: PGlite; source: 
   const total = file ? 4 : 3;
   demoSeedProgress.emit('start');
   demoSeedProgress.emit('step', `initialising PostgreSQL (1/${total})`);
-  const db = await PGlite.create({ parsers });
+  const db = await PGlite.create({ parsers, startParams: [...DEMO_START_PARAMS] });
   const [schema, seed] = await Promise.all(DEMO_SQL_FILES.map((f) => readFile(path.join(DEMO_DIR, f), 'utf8')));
   demoSeedProgress.emit('step', `creating the schema (2/${total})`);
   await db.exec(schema!);

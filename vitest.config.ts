@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['compiler/**/*.test.ts', 'runtime/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/setup/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

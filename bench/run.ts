@@ -4,12 +4,14 @@
  */
 import { runDevReloadBench } from './dev-reload.js';
 import { runDocsBench } from './docs-site.js';
+import { runLoggingBench } from './logging.js';
 import { runSqlBench } from './sql.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   sql: runSqlBench,
   docs: runDocsBench,
   'dev-reload': runDevReloadBench,
+  logging: runLoggingBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -19,14 +19,15 @@ import type { EntityContext, OutputFile } from './stages.js';
 import { validate } from './validate/index.js';
 
 /**
- * Diagnostics whose endpoint is skipped instead of failing the build (spec: an endpoint claiming
- * a reserved namespace is skipped by the loader). `wharf check`, which CI runs, fails on them.
+ * Reserved names: the spec's loader skips such an endpoint at load time, and the runtime keeps
+ * that as its defence for files that bypassed the build; the build itself fails on them (errors
+ * in `build` and `check` alike), so CI catches them.
  */
 export const SKIP_CODES: ReadonlySet<string> = new Set(['namespace-reserved', 'endpoint-name-reserved']);
 
 export interface CompileOptions {
   readonly root: string;
-  /** 'check' turns skip diagnostics into errors. Default 'build'. */
+  /** Kept for callers: 'build' and 'check' report the same diagnostics (reserved names are errors in both). */
   readonly mode?: 'build' | 'check';
   /** Also precompile docs/ into generated/docs/ (default: when the project has a docs/ folder). */
   readonly docs?: boolean;
@@ -51,7 +52,6 @@ files differ from a fresh build. Review \`openapi.json\` diffs in pull requests.
 
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { root } = options;
-  const mode = options.mode ?? 'build';
   const withDocs = options.docs ?? existsSync(path.join(root, 'docs'));
   const owns = withDocs ? () => true : (p: string) => !p.startsWith('docs/');
   const diagnostics: Diagnostic[] = [];
@@ -70,16 +70,13 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   }
   diagnostics.push(...validate(contexts));
 
-  const skipped = new Set(diagnostics.filter((d) => SKIP_CODES.has(d.code)).map((d) => d.file));
-  const reported = diagnostics.map((d): Diagnostic =>
-    SKIP_CODES.has(d.code) ? { ...d, severity: mode === 'check' ? 'error' : 'warning' } : d,
-  );
+  const reported = [...diagnostics];
   const sourceHash = await hashSources(root, ['endpoints', 'schemas']);
-  if (hasErrors(reported.filter((d) => !SKIP_CODES.has(d.code)))) {
+  if (hasErrors(reported)) {
     return { diagnostics: sortDiagnostics(reported), models: null, outputs: null, sourceHash, owns };
   }
 
-  const models = normalize(contexts.filter((c) => !skipped.has(c.parsed.source.file)));
+  const models = normalize(contexts);
   const outputs: OutputFile[] = [{ path: 'README.md', content: GENERATED_README }];
   outputs.push(...(await emitAll({ models, sourceHash, root })));
   if (withDocs) {
@@ -87,8 +84,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     reported.push(...docs.diagnostics);
     outputs.push(...docs.files.map((f) => ({ path: `docs/${f.path}`, content: f.content })));
   }
-  // Skipped endpoints never block writing; `check` still fails on them (they are errors there).
-  const fatal = hasErrors(reported.filter((d) => !SKIP_CODES.has(d.code)));
+  const fatal = hasErrors(reported);
   outputs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return {
     diagnostics: sortDiagnostics(reported),

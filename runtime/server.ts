@@ -11,8 +11,8 @@
  *   onSend:    cache store / invalidate, ETag, 304
  * Every refusal is a WharfError answered by the one error handler (errors/error-handler.ts).
  */
-import fastify from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
+import fastify, { LogController } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
@@ -29,7 +29,10 @@ import { WharfError } from './errors/wharf-error.js';
 import { HandlerRegistry } from './handlers/registry.js';
 import type { HandlerMap } from './handlers/registry.js';
 import { liveRoute } from './health/live.js';
+import { landingRoute, readLandingPage } from './landing/landing-page.js';
 import { loadGenerated } from './load/load-generated.js';
+import { loggerOptions, type LoggerOptions } from './logging/logger-options.js';
+import { installRequestLog } from './logging/request-log.js';
 import type { PipelineStage } from './pipeline/api-request.js';
 import { API_STAGES } from './pipeline/stages.js';
 import { apiReferenceRoutes } from './reference/api-reference.js';
@@ -41,11 +44,7 @@ import { registerSqlEndpoints } from './sql/register.js';
 import type { Settings } from './settings/load-settings.js';
 import { redact, redactSettingsSource } from './settings/redact.js';
 
-export interface LoggerOptions {
-  readonly level?: string;
-  /** Where JSON log lines go (default stdout); tests pass a capturing stream. */
-  readonly stream?: NodeJS.WritableStream;
-}
+export type { LoggerOptions } from './logging/logger-options.js';
 
 export interface BuildServerOptions {
   /** Folder with manifest.json, routes.bundle.mjs, openapi.json. Default `generated`. */
@@ -101,13 +100,6 @@ declare module 'fastify' {
   }
 }
 
-function loggerOption(option: BuildServerOptions['logger'], settings: Settings): FastifyServerOptions['logger'] {
-  if (option === false) return false;
-  const level = (typeof option === 'object' && option.level) || settings.server.logging.minLevel;
-  if (typeof option === 'object' && option.stream) return { level, stream: option.stream };
-  return { level };
-}
-
 function describe(error: unknown): string {
   return error instanceof WharfError ? error.message : `Loading generated/ failed: ${(error as Error).message}`;
 }
@@ -148,7 +140,9 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   const dataDir = path.resolve(options.dataDir ?? 'data');
 
   const app: FastifyInstance = fastify({
-    logger: loggerOption(options.logger ?? true, settings),
+    logger: loggerOptions(options.logger ?? true, settings.server.logging.minLevel),
+    // one line per request, written by installRequestLog (runtime/logging/request-log.ts)
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     bodyLimit: settings.server.server.bodyLimitBytes,
     // Errors raised by the router before any route runs (malformed percent-encoding in the URL).
@@ -199,11 +193,13 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   // Real handlers per endpoint kind; kinds without one answer 501. A test may bring its own.
   if (!options.handlers?.sql) runtime.sql = registerSqlEndpoints(app);
 
+  installRequestLog(app);
   installErrorHandling(app);
   installAccessControl(app, { control: access.control, appliesTo: isProtectedUrl });
   installResponseCache(app, { cache: access.cache });
   await app.register(liveRoute);
   await app.register(apiReferenceRoutes, { holder });
+  await app.register(landingRoute, { enabled: readLandingPage(settings.server.source), serverName: settings.server.environment.serverName, holder });
   const stages = withAccessStages(options.stages ?? API_STAGES, access.cache);
   await app.register(apiRoutes, { settings, holder, handlers, stages });
   return app;

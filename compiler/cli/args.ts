@@ -1,5 +1,6 @@
-/** Command-line parsing for `wharf <command> [options]` (node:util parseArgs, strict). */
+/** Command-line parsing for `wharf <command> [options]` (node:util parseArgs, strict), from the commands table. */
 import { parseArgs } from 'node:util';
+import { findCommand, OPTIONS } from './commands.js';
 
 export interface CliArgs {
   readonly command: string;
@@ -12,46 +13,21 @@ export interface CliArgs {
 
 export function parseCli(argv: readonly string[]): CliArgs {
   const [command = 'help', ...rest] = argv;
-  if (command === 'docs' || command === 'token') {
+  const known = findCommand(command);
+  if (!known || known.options === 'own') {
     return { command, rest, root: process.cwd(), port: undefined, host: undefined, docs: true };
   }
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      root: { type: 'string' },
-      port: { type: 'string', short: 'p' },
-      host: { type: 'string' },
-      'no-docs': { type: 'boolean' },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
-  const port = values.port === undefined ? undefined : Number(values.port);
+  const options = Object.fromEntries(
+    known.options.map((name) => {
+      const o = OPTIONS[name];
+      return [name, { type: o.value ? ('string' as const) : ('boolean' as const), ...(o.short ? { short: o.short } : {}) }];
+    }),
+  );
+  const { values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false });
+  const text = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
+  const port = text('port') === undefined ? undefined : Number(text('port'));
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
-    throw new Error(`--port must be an integer from 0 to 65535, got '${values.port}'`);
+    throw new Error(`--port must be an integer from 0 to 65535, got '${text('port')}'`);
   }
-  return {
-    command,
-    rest,
-    root: values.root ?? process.cwd(),
-    port,
-    host: values.host,
-    docs: !values['no-docs'],
-  };
+  return { command, rest, root: text('root') ?? process.cwd(), port, host: text('host'), docs: values['no-docs'] !== true };
 }
-
-export const USAGE = `Usage: wharf <command> [options]
-
-Commands:
-  build            compile endpoints/ into generated/ (fails, writing nothing, on any error)
-  check            compile in memory; fail on errors or when generated/ is stale (CI gate)
-  watch            rebuild generated/ on every change
-  start            serve generated/ (PORT/--port, default 8080; HOST/--host, default 127.0.0.1)
-  dev              build, serve and rebuild on change; the server swaps in each good build
-  docs serve|export  the documentation-site server (see docs/docs-site.md)
-
-Options:
-  --root DIR       project folder (default: current directory)
-  --port N, --host H
-  --no-docs        build/watch without the docs pages
-`;

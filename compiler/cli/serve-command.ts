@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { demoTokenLines, ensureDemoToken } from '../../runtime/auth/cli.js';
+import { demoSeedProgress } from '../../runtime/sql/drivers/pglite.js';
 import { startServer, type StartedServer, type StartServerOptions } from '../../runtime/start.js';
 import { watchSources, type Watcher } from '../watch.js';
 import type { CliArgs } from './args.js';
@@ -75,15 +76,22 @@ function waitForSignal(server: StartedServer): Promise<number> {
 export async function warmEmbeddedDatabases(server: StartedServer, print: Printer): Promise<void> {
   const { sql, settings } = server.app.wharf;
   if (!sql) return;
-  for (const [name, env] of settings.environments) {
-    if (env.provider !== 'embedded') continue;
-    const started = performance.now();
-    try {
-      await sql.get(name, env);
-      print.out(`Embedded database for '${name}' ready in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
-    } catch (error) {
-      print.err(`Embedded database for '${name}' failed to start: ${(error as Error).message}`);
+  const onStart = (): void => print.out('Seeding the demo database… (first start only; later starts load it from .wharf/)');
+  const onStep = (line: string): void => print.out(`  ${line}`);
+  demoSeedProgress.on('start', onStart).on('step', onStep);
+  try {
+    for (const [name, env] of settings.environments) {
+      if (env.provider !== 'embedded') continue;
+      const started = performance.now();
+      try {
+        await sql.get(name, env);
+        print.out(`Embedded database for '${name}' ready in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+      } catch (error) {
+        print.err(`Embedded database for '${name}' failed to start: ${(error as Error).message}`);
+      }
     }
+  } finally {
+    demoSeedProgress.off('start', onStart).off('step', onStep);
   }
 }
 

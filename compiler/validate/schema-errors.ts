@@ -5,7 +5,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { EntityContext } from '../stages.js';
 import { KIND_LABEL } from './kind-label.js';
 import { labelOf, pointer, segmentsOf } from './pointer.js';
-import { error, warning } from './report.js';
+import { error } from './report.js';
 import { descriptionOf, type JsonSchema } from './schema-store.js';
 import { closest } from './suggest.js';
 
@@ -59,18 +59,26 @@ function required(ctx: EntityContext, err: ErrorObject): Diagnostic {
   return error(ctx, 'schema-required', ptr, `${missing} is required ${where}`, { hint: description });
 }
 
-function unknownProperty(ctx: EntityContext, err: ErrorObject): Diagnostic {
+/** Keys for comments, accepted anywhere in an entity.json: `x-...` and `$comment` (docs/diagnostics.md). */
+export function isCommentKey(name: string): boolean {
+  return name.startsWith('x-') || name === '$comment';
+}
+
+const ESCAPE = "For a comment, use a key starting with 'x-' or '$comment'.";
+
+function unknownProperty(ctx: EntityContext, err: ErrorObject): Diagnostic | null {
   const name = String((err.params as { additionalProperty: string }).additionalProperty);
+  if (isCommentKey(name)) return null;
   const ptr = pointer(err.instancePath, name);
   const known = propertyNames(err.parentSchema);
   const near = closest(name, known);
   const owner = err.instancePath === '' ? `${KIND_LABEL[ctx.kind]} endpoints` : labelOf(err.instancePath);
   const hint = near
-    ? `Did you mean '${near}'? Unknown properties are ignored.`
+    ? `Did you mean '${near}'? ${ESCAPE}`
     : known.length <= 8
-      ? `Known properties: ${known.join(', ')}. Unknown properties are ignored.`
-      : 'Unknown properties are ignored; see docs/configuration.md for the properties of this type.';
-  return warning(ctx, 'unknown-property', ptr, `'${name}' is not a known property of ${owner}`, { hint, atKey: true });
+      ? `Known properties: ${known.join(', ')}. ${ESCAPE}`
+      : `See docs/configuration.md for the properties of this type. ${ESCAPE}`;
+  return error(ctx, 'unknown-property', ptr, `'${name}' is not a known property of ${owner}`, { hint, atKey: true });
 }
 
 function enumError(ctx: EntityContext, err: ErrorObject): Diagnostic {
@@ -110,7 +118,8 @@ function rangeMessage(err: ErrorObject, label: string): string {
   }
 }
 
-export function schemaErrorToDiagnostic(ctx: EntityContext, err: ErrorObject): Diagnostic {
+/** null for a comment key, which is allowed wherever an unknown property would be reported. */
+export function schemaErrorToDiagnostic(ctx: EntityContext, err: ErrorObject): Diagnostic | null {
   const label = labelOf(err.instancePath);
   switch (err.keyword) {
     case 'required':

@@ -57,11 +57,11 @@ describe('schema validation', () => {
     ['const', { where: 'Proxy/P', config: { Type: 'composite', Url: 'http://x', Methods: ['POST'], CompositeConfig: { Name: 'n', Steps: [{ Name: 'a', Endpoint: 'b', Method: 'POST' }] } }, want: ["error schema-enum /Type 2:11: Type must be 'Composite'"] }],
     [
       'unknown property with suggestion',
-      { where: 'SQL/Products', config: { ...SQL, AllowedColumn: ['Id'] }, want: ["warning unknown-property /AllowedColumn 6:3: 'AllowedColumn' is not a known property of SQL endpoints | Did you mean 'AllowedColumns'? Unknown properties are ignored."] },
+      { where: 'SQL/Products', config: { ...SQL, AllowedColumn: ['Id'] }, want: ["error unknown-property /AllowedColumn 6:3: 'AllowedColumn' is not a known property of SQL endpoints | Did you mean 'AllowedColumns'? For a comment, use a key starting with 'x-' or '$comment'."] },
     ],
     [
       'nested unknown property lists the known ones',
-      { where: 'Proxy/P', config: { ...PROXY, Retry: { Tries: 2 } }, want: ["warning unknown-property /Retry/Tries 7:5: 'Tries' is not a known property of Retry | Known properties: Attempts, DelayMs. Unknown properties are ignored."] },
+      { where: 'Proxy/P', config: { ...PROXY, Retry: { Tries: 2 } }, want: ["error unknown-property /Retry/Tries 7:5: 'Tries' is not a known property of Retry | Known properties: Attempts, DelayMs. For a comment, use a key starting with 'x-' or '$comment'."] },
     ],
     [
       'nested required',

@@ -30,7 +30,7 @@ function compiled() {
   return cache;
 }
 
-/** Diagnostics for one entity, de-duplicated (ajv repeats errors for the same spot). */
+/** Diagnostics for one entity, de-duplicated (ajv repeats errors for the same spot); comment keys pass. */
 export function validateSchema(ctx: EntityContext): Diagnostic[] {
   const validate = compiled().get(ctx.kind);
   if (!validate || validate(ctx.config)) return [];
@@ -38,6 +38,7 @@ export function validateSchema(ctx: EntityContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const err of validate.errors ?? []) {
     const d = schemaErrorToDiagnostic(ctx, err);
+    if (d === null) continue; // a comment key (x-..., $comment)
     const key = `${d.code}\u0000${d.pointer}\u0000${d.message}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -1,11 +1,13 @@
 /**
  * The one place where errors become responses: fastify's error handler and not-found handler,
- * both answering with the spec body. 500s log the stack under the same traceId the body carries.
+ * both answering with the spec body. 500s log the stack under the same traceId the body carries
+ * (on the request's one log line).
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from './to-response.js';
 import type { ErrorResponse } from './to-response.js';
 import { WharfError } from './wharf-error.js';
+import { noteRequestError } from '../logging/request-log.js';
 
 export function sendErrorResponse(reply: FastifyReply, response: ErrorResponse): FastifyReply {
   reply.code(response.status);
@@ -25,17 +27,16 @@ export function errorResponseFor(request: FastifyRequest, error: unknown): Error
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     const response = errorResponseFor(request, error);
-    if (response.internal) {
-      request.log.error({ traceId: response.body.traceId, err: error }, 'Unhandled error while processing request');
-    } else {
-      request.log.info({ code: response.code, status: response.status }, response.body.error);
-    }
+    // logged once, on the request's line (runtime/logging/request-log.ts)
+    noteRequestError(request, response.internal ? { code: response.code, err: error } : { code: response.code });
     return sendErrorResponse(reply, response);
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url;
     const error = new WharfError('ROUTING_ROUTE_NOT_FOUND', { method: request.method, path });
-    return sendErrorResponse(reply, errorResponseFor(request, error));
+    const response = errorResponseFor(request, error);
+    noteRequestError(request, { code: response.code });
+    return sendErrorResponse(reply, response);
   });
 }

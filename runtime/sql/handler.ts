@@ -6,6 +6,7 @@
  * Client errors come back as responses; database failures are thrown (SqlDriverError) for the
  * runtime to answer with the spec's 500 and traceId.
  */
+import { normalizeExpandedTimestamps } from './expanded-timestamps.js';
 import type { SqlEndpoint } from '../contract/model.js';
 import type { SqlCompiler, CompiledQuery } from './compile/compiler.js';
 import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
@@ -119,10 +120,11 @@ async function timed(driver: SqlDriver, q: CompiledQuery): Promise<{ rows: Row[]
   return { rows, ms: performance.now() - t };
 }
 
-/** The row shape of the response: nested $expand values get their target's transforms too. */
+/** The row shape of the response: nested $expand values get the top-level timestamp format and their target's transforms. */
 function shapeRows(rows: Row[], endpoint: SqlEndpoint, targets: ReadonlyMap<string, SqlEndpoint>, expanded: readonly string[]): Row[] {
   const own = hasTransforms(endpoint.responseTransforms);
   if (expanded.length === 0 && !own) return rows;
+  normalizeExpandedTimestamps(rows, expanded);
   const nested = expanded.map((name) => [name, targets.get(name)?.responseTransforms] as const).filter(([, t]) => t && hasTransforms(t));
   for (const [name, t] of nested) {
     for (const row of rows) {

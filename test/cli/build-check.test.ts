@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../../compiler/output-tree.js';
-import { copyProject, REPO_ROOT, type TempProject } from '../support/project.js';
+import { fixtureProject, REPO_ROOT, type TempProject } from '../support/project.js';
 
 const run = promisify(execFile);
 const WHARF = path.join(REPO_ROOT, 'scripts/wharf.mjs');
@@ -25,18 +25,18 @@ async function wharf(root: string, ...args: string[]) {
 
 let project: TempProject;
 beforeAll(async () => {
-  project = await copyProject();
+  project = await fixtureProject();
 });
 afterAll(() => project.remove());
 
 describe('wharf build and check', () => {
-  it('builds the sample tree, then check passes on the fresh output', async () => {
+  it('builds a tree, then check passes on the fresh output', async () => {
     const build = await wharf(project.root, 'build');
     expect(build.stderr).toBe('');
-    expect(build.stdout).toMatch(/^Compiled 16 endpoints into generated\//);
+    expect(build.stdout).toMatch(/^Compiled 4 endpoints into generated\//);
     expect(build.code).toBe(0);
     const check = await wharf(project.root, 'check');
-    expect(check.stdout).toContain('Check passed: 16 endpoints, generated/ is up to date.');
+    expect(check.stdout).toContain('Check passed: 4 endpoints, generated/ is up to date.');
     expect(check.code).toBe(0);
   });
 
@@ -55,7 +55,7 @@ describe('wharf build and check', () => {
     const manifest = await readFile(path.join(project.root, 'generated/manifest.json'));
     const entity = path.join(project.root, 'endpoints/SQL/Inventory/Products/entity.json');
     const original = await readFile(entity, 'utf8');
-    await writeFile(entity, original.replace('"AllowedMethods": ["GET", "QUERY"]', '"AllowedMethods": ["GET", "FETCH"]'));
+    await writeFile(entity, original.replace('"QUERY"', '"FETCH"'));
     const build = await wharf(project.root, 'build');
     expect(build.code).toBe(1);
     expect(build.stderr).toMatch(
@@ -69,17 +69,33 @@ describe('wharf build and check', () => {
     await writeFile(entity, original);
   });
 
-  it('a reserved namespace is skipped by build (warning) but fails check', async () => {
+  it('a reserved namespace fails build and check, and build writes nothing', async () => {
     const entity = path.join(project.root, 'endpoints/Proxy/Weather/entity.json');
     const original = await readFile(entity, 'utf8');
     await writeFile(entity, original.replace('"Url"', '"Namespace": "Admin",\n  "Url"'));
+    const manifest = await readFile(path.join(project.root, 'generated/manifest.json'));
     const build = await wharf(project.root, 'build');
-    expect(build.code).toBe(0);
-    expect(build.stderr).toContain("warning namespace-reserved at /Namespace: 'Admin' is a reserved namespace name");
-    expect(build.stdout).toMatch(/^Compiled 15 endpoints/);
+    expect(build.code).toBe(1);
+    expect(build.stderr).toContain("error namespace-reserved at /Namespace: 'Admin' is a reserved namespace name");
+    expect(build.stderr).toContain('Build failed: nothing was written to generated/.');
+    expect(await readFile(path.join(project.root, 'generated/manifest.json'))).toEqual(manifest);
     const check = await wharf(project.root, 'check');
     expect(check.code).toBe(1);
     expect(check.stderr).toContain("error namespace-reserved at /Namespace: 'Admin' is a reserved namespace name");
+    await writeFile(entity, original);
+  });
+
+  it('a misspelt optional property fails the build with a hint; comment keys pass', async () => {
+    const entity = path.join(project.root, 'endpoints/SQL/Inventory/Categories/entity.json');
+    const original = await readFile(entity, 'utf8');
+    await writeFile(entity, original.replace('{', '{\n  "$comment": "ok", "x-owner": "ok", "CacheSeconds": 60,'));
+    const build = await wharf(project.root, 'build');
+    expect(build.code).toBe(1);
+    expect(build.stderr).toContain("error unknown-property at /CacheSeconds: 'CacheSeconds' is not a known property of SQL endpoints");
+    expect(build.stderr).toContain("hint: Did you mean 'CacheDurationSeconds'?");
+    expect(build.stderr).not.toContain('x-owner');
+    await writeFile(entity, original.replace('{', '{\n  "$comment": "ok", "x-owner": "ok",'));
+    expect((await wharf(project.root, 'build')).code).toBe(0);
     await writeFile(entity, original);
   });
 

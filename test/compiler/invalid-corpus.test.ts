@@ -16,9 +16,9 @@ const corpus = path.join(here, '../fixtures/invalid');
 const repoRoot = path.join(here, '../..');
 const update = process.env.UPDATE_GOLDEN === '1';
 
-/** What `wharf check` (CI) reports for a project root. */
+/** What `wharf build` (and `wharf check`, the same diagnostics) reports for a project root. */
 async function diagnose(root: string): Promise<Diagnostic[]> {
-  return (await compile({ root, mode: 'check', docs: false })).diagnostics;
+  return (await compile({ root, docs: false })).diagnostics;
 }
 
 const render = (list: Diagnostic[]) => sortDiagnostics(list).map(formatDiagnostic).join('\n') + '\n';

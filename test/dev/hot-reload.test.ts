@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Printer } from '../../compiler/cli/build-command.js';
 import { banner, demoToken, startDev, type DevSession } from '../../compiler/cli/serve-command.js';
-import { copyProject, type TempProject } from '../support/project.js';
+import { fixtureProject, type TempProject } from '../support/project.js';
 
 const lines: string[] = [];
 const print: Printer = { out: (l) => lines.push(l), err: (l) => lines.push(l) };
@@ -36,7 +36,7 @@ async function eventually(check: () => Promise<boolean>, what: string): Promise<
 }
 
 beforeAll(async () => {
-  project = await copyProject();
+  project = await fixtureProject();
   // The polling below sends hundreds of requests: a budget far above it (through settings).
   const env = { RateLimiting__IpLimit: '100000', RateLimiting__TokenLimit: '100000' };
   dev = await startDev({ command: 'dev', rest: [], root: project.root, port: 0, host: '127.0.0.1', docs: false }, print, { logger: false, env });

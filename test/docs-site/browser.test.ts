@@ -1,10 +1,10 @@
 /**
- * Browser test in headless Chromium (Debian's /usr/bin/chromium via playwright-core): open a page,
+ * Browser test in headless Chromium (found by test/setup/system-parts.ts, via playwright-core): open a page,
  * follow next/prev, search, toggle dark mode, screenshot to test-results/docs-site.png; then the
- * static export's client-side search. Skipped (with the reason) only when Chromium is missing.
+ * static export's client-side search. Never skipped: without Chromium the run stops in the global setup.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -14,12 +14,9 @@ import { buildDocsServer } from '../../runtime/docs-site/server.js';
 import { exportDocsSite } from '../../runtime/docs-site/export.js';
 import { defaultDocsSettings } from '../../runtime/docs-site/settings.js';
 import { createFixture, type Fixture } from './fixture.js';
+import { partPath } from '../setup/system-parts.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`docs-site browser test skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-
-describe.skipIf(!hasChromium)('docs site in headless Chromium', () => {
+describe('docs site in headless Chromium', () => {
   let fixture: Fixture;
   let app: FastifyInstance;
   let staticServer: FastifyInstance;
@@ -39,7 +36,7 @@ describe.skipIf(!hasChromium)('docs site in headless Chromium', () => {
     await staticServer.register(fastifyStatic, { root: exportDir, redirect: true });
     staticOrigin = await staticServer.listen({ port: 0, host: '127.0.0.1' });
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: partPath('chromium'),
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
   }, 60_000);

@@ -9,7 +9,6 @@
  * - per file: `const pg = await startPostgres()` in beforeAll, `await pg.stop()` in afterAll.
  */
 import { execFile as execFileCb } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { readDemoSql } from '../../runtime/sql/drivers/pglite.js';
 import { freePort } from './free-port.js';
+import { partPath } from './system-parts.js';
 
 const execFile = promisify(execFileCb);
 
@@ -26,18 +26,9 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-const BIN_DIRS = [process.env['PG_BIN'], '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].filter(
-  (d): d is string => typeof d === 'string' && d !== '',
-);
-
 function binary(name: string): string {
-  for (const dir of BIN_DIRS) {
-    const p = path.join(dir, name);
-    if (existsSync(p)) return p;
-  }
-  return name; // on PATH
+  return path.join(partPath('postgres'), name);
 }
-
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 

@@ -1,11 +1,12 @@
 /**
  * A real, throw-away redis-server for tests: loopback only, a free port, no persistence.
  *   const redis = await startRedis();  ...  await redis.stop();
- * Needs /usr/bin/redis-server (Debian package `redis-server`, installed by .ci/run).
+ * The redis-server binary comes from test/setup/system-parts.ts (found, or installed by npm test).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { freePort } from './free-port.js';
+import { partPath } from './system-parts.js';
 
 export interface TestRedis {
   readonly url: string;
@@ -13,7 +14,6 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-export const REDIS_SERVER = process.env['REDIS_SERVER'] ?? '/usr/bin/redis-server';
 
 
 function waitForReady(child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -46,7 +46,7 @@ function waitForReady(child: ChildProcess, timeoutMs: number): Promise<void> {
 export async function startRedis(): Promise<TestRedis> {
   const port = await freePort();
   const child = spawn(
-    REDIS_SERVER,
+    partPath('redis'),
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'notice'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -190,6 +190,15 @@ describe('SQL read routes on PostgreSQL', () => {
     if (want.status === 200) expect(res.headers['x-query-time']).toMatch(/^\d+\.\d{2}$/);
   });
 
+  it('timestamps render the same at the top level and inside $expand', async () => {
+    const top = (await send({ url: `${P}/7?$select=CreatedAt` })).json() as { CreatedAt: string };
+    expect(top.CreatedAt).toBe('2024-01-01T04:19:00.000Z');
+    const res = await send({ url: '/api/pg/Inventory/Categories?$select=Name&$expand=Products($select=ProductId,CreatedAt)&$filter=CategoryId eq 8' });
+    const body = res.json() as { value: Array<{ Products: Array<{ ProductId: number; CreatedAt: string }> }> };
+    expect(body.value[0]!.Products.find((p) => p.ProductId === 7)).toEqual({ ProductId: 7, CreatedAt: '2024-01-01T04:19:00.000Z' });
+    for (const product of body.value[0]!.Products) expect(product.CreatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  });
+
   it('a database that is down: 500 with traceId, logged as a connection failure', async () => {
     const res = await send({ url: '/api/down/Inventory/Products' });
     expect(res.statusCode).toBe(500);

@@ -1,5 +1,5 @@
 /** A throwaway copy of this project's sources (endpoints, schemas, environments) for CLI tests. */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,4 +15,39 @@ export async function copyProject(folders: readonly string[] = ['endpoints', 'sc
   const root = await mkdtemp(path.join(tmpdir(), 'wharf-project-'));
   for (const folder of folders) await cp(path.join(REPO_ROOT, folder), path.join(root, folder), { recursive: true });
   return { root, remove: () => rm(root, { recursive: true, force: true }) };
+}
+
+/** A small endpoints/ tree of our own, so no test depends on the sample endpoints a user edits. */
+export const FIXTURE_ENDPOINTS: Readonly<Record<string, unknown>> = {
+  'SQL/Inventory/Products/entity.json': {
+    DatabaseSchema: 'inventory',
+    DatabaseObjectName: 'Products',
+    PrimaryKey: 'ProductId',
+    AllowedColumns: ['ProductId', 'Sku', 'ProductName;Name', 'CategoryId', 'UnitPrice;Price'],
+    AllowedMethods: ['GET', 'QUERY'],
+    Relationships: [{ Name: 'Category', Target: 'Inventory/Categories', LocalColumn: 'CategoryId', TargetColumn: 'CategoryId', Multiplicity: 'ToOne' }],
+  },
+  'SQL/Inventory/Categories/entity.json': {
+    DatabaseSchema: 'inventory',
+    DatabaseObjectName: 'Categories',
+    PrimaryKey: 'CategoryId',
+    AllowedColumns: ['CategoryId', 'Name'],
+  },
+  'Proxy/Weather/entity.json': '{\n  "Url": "http://127.0.0.1:9100/weather",\n  "Methods": ["GET"]\n}\n',
+  'Static/Reference/Units/entity.json': { ContentFile: './units.csv' },
+  'Static/Reference/Units/units.csv': 'code,name\nkg,Kilogram\n',
+};
+
+/** A temp project: FIXTURE_ENDPOINTS (or `endpoints`) written out, plus copies of `folders` (schemas, environments). */
+export async function fixtureProject(
+  endpoints: Readonly<Record<string, unknown>> = FIXTURE_ENDPOINTS,
+  folders: readonly string[] = ['schemas', 'environments'],
+): Promise<TempProject> {
+  const project = await copyProject(folders);
+  for (const [file, content] of Object.entries(endpoints)) {
+    const target = path.join(project.root, 'endpoints', file);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, typeof content === 'string' ? content : `${JSON.stringify(content, null, 2)}\n`);
+  }
+  return project;
 }

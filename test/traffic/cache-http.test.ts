@@ -41,9 +41,9 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const app of apps) await app.close();
   for (const connection of connections) connection.disconnect();
-  await store.close();
-  await redis.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await store?.close();
+  await redis?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 async function redisStore(prefix: string): Promise<RedisCacheStore> {

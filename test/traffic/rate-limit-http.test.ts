@@ -42,9 +42,9 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const app of apps) await app.close();
   for (const connection of connections) connection.disconnect();
-  await store.close();
-  await redis.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await store?.close();
+  await redis?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const SETTINGS: RateLimitSettings = { enabled: true, ipLimit: 100, ipWindowSeconds: 60, tokenLimit: 100, tokenWindowSeconds: 60 };

@@ -39,7 +39,7 @@ export const namespaceReservedRule: EntityRule = {
       out.push(
         error(ctx, 'namespace-reserved', site.ptr, reservedMessage(segment), {
           ...site,
-          hint: 'The endpoint is skipped: it would shadow a gateway route. Choose another namespace.',
+          hint: 'It would shadow a gateway route (the runtime skips it at load). Choose another namespace.',
         }),
       );
     }
@@ -47,7 +47,7 @@ export const namespaceReservedRule: EntityRule = {
       out.push(
         error(ctx, 'endpoint-name-reserved', '', `'${ctx.name}' is a reserved name and cannot be a non-namespaced endpoint`, {
           wholeFile: true,
-          hint: 'The endpoint is skipped: it would shadow a gateway route. Rename the folder or give it a namespace.',
+          hint: 'It would shadow a gateway route (the runtime skips it at load). Rename the folder or give it a namespace.',
         }),
       );
     }

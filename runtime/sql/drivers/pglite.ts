@@ -6,6 +6,7 @@
  * every start begins from the seed. Any other `embedded://<path>` opens a persistent data dir.
  */
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +49,19 @@ async function pgliteVersion(): Promise<string> {
   }
 }
 
+/**
+ * The demo database holds about 40 MB: PostgreSQL's default 128 MB of shared buffers only cost
+ * memory (measured: about 115 MB less RSS at idle with 16 MB; docs/sql.md#embedded-memory).
+ * The WASM heap cannot start below PGlite's built-in 128 MB (initialMemory is a floor).
+ */
+export const DEMO_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
+ * Progress of the first start's seeding (seconds of work): `step` events with a line such as
+ * `initialising PostgreSQL (1/4)`. The CLI prints them; nothing listens in tests or the runtime.
+ */
+export const demoSeedProgress = new EventEmitter<{ start: []; step: [line: string]; done: [ms: number] }>();
+
 async function openDemo(cacheDir: string | null): Promise<{ db: PGlite; source: 'cache' | 'seeded' }> {
   const sql = await readDemoSql();
   const key = createHash('sha256').update(await pgliteVersion()).update('\0').update(sql).digest('hex').slice(0, 16);
@@ -56,22 +70,32 @@ async function openDemo(cacheDir: string | null): Promise<{ db: PGlite; source: 
     const tar = await readFile(file).catch(() => null);
     if (tar) {
       try {
-        const db = await PGlite.create({ loadDataDir: new Blob([tar]), parsers });
+        const db = await PGlite.create({ loadDataDir: new Blob([tar]), parsers, startParams: [...DEMO_START_PARAMS] });
         return { db, source: 'cache' };
       } catch {
         // corrupt or incompatible cache: rebuild below
       }
     }
   }
-  const db = await PGlite.create({ parsers });
-  await db.exec(sql);
+  const started = performance.now();
+  const total = file ? 4 : 3;
+  demoSeedProgress.emit('start');
+  demoSeedProgress.emit('step', `initialising PostgreSQL (1/${total})`);
+  const db = await PGlite.create({ parsers, startParams: [...DEMO_START_PARAMS] });
+  const [schema, seed] = await Promise.all(DEMO_SQL_FILES.map((f) => readFile(path.join(DEMO_DIR, f), 'utf8')));
+  demoSeedProgress.emit('step', `creating the schema (2/${total})`);
+  await db.exec(schema!);
+  demoSeedProgress.emit('step', `loading the demo rows (3/${total})`);
+  await db.exec(seed!);
   if (file && cacheDir) {
+    demoSeedProgress.emit('step', `caching the data directory in ${cacheDir} (4/${total})`);
     const dump = await db.dumpDataDir('gzip');
     await mkdir(cacheDir, { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     await writeFile(tmp, Buffer.from(await dump.arrayBuffer()));
     await rename(tmp, file);
   }
+  demoSeedProgress.emit('done', Math.round(performance.now() - started));
   return { db, source: 'seeded' };
 }
 

@@ -35,6 +35,8 @@ const reject: Array<[string, { given: RawOptions; want: string }]> = [
   ['orderby trailing comma', { given: { orderby: 'Name,' }, want: 'Empty orderby clause' }],
   ['orderby bad direction', { given: { orderby: 'Name up' }, want: "$orderby: expected 'asc' or 'desc', found 'up' at position 6" }],
   ['orderby injection', { given: { orderby: 'Name; DROP TABLE x' }, want: "$orderby: expected 'asc' or 'desc', found ';' at position 5" }],
+  ['orderby extra word', { given: { orderby: 'Name asc, Price desc desc' }, want: "$orderby: unexpected 'desc' at position 22" }],
+  ['orderby too many fields', { given: { orderby: Array(21).fill('Name').join(',') }, want: '$orderby: more than 20 fields at position 101' }],
   ['top above max', { given: { top: '1001' }, want: '$top cannot exceed 1000' }],
   ['top huge', { given: { top: '99999999999999999999999' }, want: '$top cannot exceed 1000' }],
   ['top negative', { given: { top: '-1' }, want: '$top cannot be negative' }],

@@ -91,6 +91,11 @@ export function parseSelect(option: string, text: string, columns: ColumnMap): M
   return out.filter((m) => (seen.has(m.name) ? false : (seen.add(m.name), true)));
 }
 
+/**
+ * The spec's two texts stay exact (`Invalid orderby field: X`, `Empty orderby clause`: the spec's
+ * body carries `error` only, no position); every other $orderby error names its position, like
+ * $filter and $select.
+ */
 export function parseOrderby(text: string, columns: ColumnMap, hidden: HiddenColumns = NO_HIDDEN): OrderItem[] {
   if (text.trim() === '') throw new ODataError('Empty orderby clause');
   const option = '$orderby';
@@ -110,7 +115,7 @@ export function parseOrderby(text: string, columns: ColumnMap, hidden: HiddenCol
     if (extra) throw ODataError.at(option, `unexpected '${extra.text.slice(0, 20)}'`, extra.pos);
     items.push({ member: { kind: 'member', name: field.text, column }, direction: dir?.text === 'desc' ? 'desc' : 'asc' });
     if (items.length > ODATA_LIMITS.maxOrderbyItems) {
-      throw new ODataError(`$orderby: more than ${ODATA_LIMITS.maxOrderbyItems} fields`);
+      throw ODataError.at(option, `more than ${ODATA_LIMITS.maxOrderbyItems} fields`, field.pos);
     }
   }
   return items;

@@ -1,0 +1,179 @@
+/**
+ * Every `wharf` command and option, in one table: `wharf --help`, the argument parser, the
+ * dispatcher (main.ts), the README's Commands table and docs/cli.md are all generated from it
+ * (test/cli/commands-table.test.ts keeps README and docs in step). Adding a command is one row.
+ * Handlers are imported lazily, so `wharf --help` loads nothing else.
+ */
+import path from 'node:path';
+import type { CliArgs } from './args.js';
+import type { Printer } from './build-command.js';
+
+export type OptionName = 'root' | 'port' | 'host' | 'no-docs';
+
+export interface CliOption {
+  readonly flag: string;
+  readonly short?: string;
+  /** Placeholder of the value; none for a boolean flag. */
+  readonly value?: string;
+  readonly description: string;
+}
+
+export const OPTIONS: Readonly<Record<OptionName, CliOption>> = {
+  root: { flag: '--root', value: 'DIR', description: 'project folder (default: the current directory)' },
+  port: { flag: '--port', short: 'p', value: 'N', description: 'port to listen on (default: PORT, else 8080)' },
+  host: { flag: '--host', value: 'H', description: 'address to listen on (default: HOST, else 127.0.0.1)' },
+  'no-docs': { flag: '--no-docs', description: 'build without the docs pages' },
+};
+
+export interface CliCommand {
+  readonly name: string;
+  /** Synopsis lines after `wharf ` (subcommands and their own options for pass-through commands). */
+  readonly usage: readonly string[];
+  readonly summary: string;
+  /** How the README names it when an npm script wraps it (`npm run build`); default `npx wharf <usage[0]>`. */
+  readonly npm?: string;
+  /** The shared options it takes; pass-through commands parse their own arguments (`args.rest`). */
+  readonly options: readonly OptionName[] | 'own';
+  readonly run: (args: CliArgs, print: Printer) => Promise<number>;
+}
+
+const BUILD_OPTIONS: readonly OptionName[] = ['root', 'no-docs'];
+const SERVE_OPTIONS: readonly OptionName[] = ['root', 'port', 'host', 'no-docs'];
+
+export const COMMANDS: readonly CliCommand[] = [
+  {
+    name: 'build',
+    usage: ['build'],
+    npm: 'npm run build',
+    summary: 'compile `endpoints/` into `generated/`; any error prints `file:line:column` and writes nothing',
+    options: BUILD_OPTIONS,
+    run: async (args, print) => ((await (await import('./build-command.js')).runBuild(args.root, print, args.docs)).outputs ? 0 : 1),
+  },
+  {
+    name: 'check',
+    usage: ['check'],
+    npm: 'npm run check',
+    summary: 'compile in memory; fail on errors or when `generated/` is stale (CI runs it)',
+    options: BUILD_OPTIONS,
+    run: async (args, print) => (await import('./build-command.js')).runCheck(args.root, print, args.docs),
+  },
+  {
+    name: 'watch',
+    usage: ['watch'],
+    summary: 'rebuild `generated/` on every saved change',
+    options: BUILD_OPTIONS,
+    run: async (args, print) => (await import('./watch-command.js')).runWatch(args.root, print, args.docs),
+  },
+  {
+    name: 'start',
+    usage: ['start'],
+    npm: 'npm start',
+    summary: 'serve `generated/` on `PORT`/`--port` (default 8080) and `HOST`/`--host` (default 127.0.0.1); `npm start` builds first',
+    options: SERVE_OPTIONS,
+    run: async (args, print) => (await import('./serve-command.js')).runStart(args, print),
+  },
+  {
+    name: 'dev',
+    usage: ['dev'],
+    npm: 'npm run dev',
+    summary: 'build, serve and rebuild on every change; the server swaps in each good build without a restart',
+    options: SERVE_OPTIONS,
+    run: async (args, print) => (await import('./serve-command.js')).runDev(args, print),
+  },
+  {
+    name: 'token',
+    usage: [
+      'token create --username U [--scopes S] [--environments E] [--expires-in-days N] [--description D]',
+      'token list [--all]',
+      'token revoke ID',
+      'token rotate ID',
+    ],
+    summary: 'create an API token (printed once, stored as a hash); list, revoke or rotate tokens',
+    options: 'own',
+    run: async (args, print) => {
+      // The same store the server opens: <root>/data/auth.db unless Auth:Store:* says otherwise.
+      const { runTokenCommand } = await import('../../runtime/auth/cli.js');
+      const { readTokenStoreSettings } = await import('../../runtime/auth/store/open-store.js');
+      const { loadSettings } = await import('../../runtime/settings/load-settings.js');
+      const { dataDir } = await import('./serve-command.js');
+      const data = dataDir(args.root);
+      const settings = await loadSettings({ environmentsDir: path.join(args.root, 'environments') });
+      return runTokenCommand(args.rest, {
+        dataDir: data,
+        storeSettings: readTokenStoreSettings(settings.server.source, data),
+        print: (line) => print.out(line),
+      });
+    },
+  },
+  {
+    name: 'docs',
+    usage: [
+      'docs serve [--port N] [--host H] [--base-path /prefix] [--base-url https://origin] [--export DIR]',
+      'docs export DIR [--base-path /prefix] [--base-url https://origin]',
+    ],
+    summary: 'the documentation site of `docs/` on port 5080, or a static copy of it',
+    options: 'own',
+    run: async (args) => (await import('../docs-site/cli.js')).runDocsCommand(args.rest),
+  },
+  {
+    name: 'help',
+    usage: ['help'],
+    summary: 'this list (also `--help`, `-h`)',
+    options: [],
+    run: async (_args, print) => {
+      print.out(usage());
+      return 0;
+    },
+  },
+];
+
+/** npm scripts that are not a wharf command, listed with the commands in the README. */
+export const NPM_ONLY: ReadonlyArray<{ readonly npm: string; readonly summary: string }> = [
+  { npm: 'npm test', summary: 'finds (or, as root, installs) the test databases and browser; `check` + typecheck (including the generated code) + all tests' },
+  { npm: 'npm run bench', summary: 'benchmarks, printing ratios against a baseline measured in the same run' },
+];
+
+export function findCommand(name: string): CliCommand | undefined {
+  if (name === '--help' || name === '-h') return COMMANDS.find((c) => c.name === 'help');
+  return COMMANDS.find((c) => c.name === name);
+}
+
+const plain = (text: string): string => text.replace(/`/g, '');
+
+function optionSynopsis(name: OptionName): string {
+  const o = OPTIONS[name];
+  return `${o.short ? `-${o.short}, ` : ''}${o.flag}${o.value ? ` ${o.value}` : ''}`;
+}
+
+/** `wharf --help`. */
+export function usage(): string {
+  const lines = ['Usage: wharf <command> [options]', '', 'Commands:'];
+  const width = 10;
+  for (const command of COMMANDS) {
+    const [first, ...more] = command.usage;
+    if (first!.length < width) lines.push(`  ${first!.padEnd(width)}${plain(command.summary)}`);
+    else lines.push(`  ${first}`, `  ${''.padEnd(width)}${plain(command.summary)}`);
+    for (const line of more) lines.push(`  ${line}`);
+    if (command.options !== 'own' && command.options.length > 0) {
+      lines.push(`  ${''.padEnd(width)}options: ${command.options.map((o) => OPTIONS[o].flag).join(' ')}`);
+    }
+  }
+  lines.push('', 'Options:');
+  const names = Object.keys(OPTIONS) as OptionName[];
+  const optionWidth = Math.max(...names.map((n) => optionSynopsis(n).length)) + 2;
+  for (const name of names) lines.push(`  ${optionSynopsis(name).padEnd(optionWidth)}${OPTIONS[name].description}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The Commands table of README.md and docs/cli.md. */
+export function commandsTable(): string {
+  const rows = ['| Command | What it does |', '|---|---|'];
+  for (const command of COMMANDS) {
+    if (command.name === 'help') continue;
+    const how = command.npm ?? `npx wharf ${command.usage[0]}`;
+    const more = command.npm === undefined ? command.usage.slice(1).map((u) => `\`npx wharf ${u}\``) : [];
+    rows.push(`| \`${how}\` | ${command.summary}${more.length ? `; also ${more.join(', ')}` : ''} |`);
+  }
+  for (const script of NPM_ONLY) rows.push(`| \`${script.npm}\` | ${script.summary} |`);
+  return rows.join('\n');
+}

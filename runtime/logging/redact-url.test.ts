@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { redactUrl } from './redact-url.js';
+
+const TOKEN = 'whf_0123456789ab_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ';
+
+describe('redactUrl', () => {
+  const cases: Array<[string, { given: string; want: string }]> = [
+    ['no query', { given: '/api/demo/Products', want: '/api/demo/Products' }],
+    ['harmless query kept', { given: '/api/demo/Products?$top=5&$filter=Name%20eq%20%27x%27', want: '/api/demo/Products?$top=5&$filter=Name%20eq%20%27x%27' }],
+    ['access_token', { given: `/api/demo/P?access_token=${TOKEN}&$top=1`, want: '/api/demo/P?access_token=[REDACTED]&$top=1' }],
+    ['token, any case', { given: '/api/demo/P?TOKEN=abc', want: '/api/demo/P?TOKEN=[REDACTED]' }],
+    ['api_key and api-key', { given: '/x?api_key=k1&api-key=k2&apikey=k3', want: '/x?api_key=[REDACTED]&api-key=[REDACTED]&apikey=[REDACTED]' }],
+    ['percent-encoded name', { given: '/x?access%5Ftoken=s', want: '/x?access%5Ftoken=[REDACTED]' }],
+    ['token shape in another parameter', { given: `/x?q=${TOKEN}`, want: '/x?q=[REDACTED]' }],
+    ['token shape inside a $filter value', { given: `/x?$filter=Name%20eq%20%27${TOKEN}%27`, want: '/x?$filter=Name%20eq%20%27[REDACTED]' }],
+    ['token shape in the path', { given: `/api/demo/P/${TOKEN}`, want: '/api/demo/P/[REDACTED]' }],
+    ['fragment dropped', { given: '/x?a=1#access_token=s', want: '/x?a=1' }],
+    ['empty value', { given: '/x?token=', want: '/x?token=[REDACTED]' }],
+  ];
+  it.each(cases)('%s', (_name, { given, want }) => {
+    expect(redactUrl(given)).toBe(want);
+  });
+});

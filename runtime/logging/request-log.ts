@@ -1,0 +1,47 @@
+/**
+ * One log line per request, written when the response is done: method, redacted URL, status,
+ * time, and for a refused request its error code (for a 500 the error with its stack, under the
+ * traceId the body carries). fastify's own two lines per request are off (disableRequestLogging).
+ *
+ * Levels: `info` for every answered request (a 4xx is the caller's business), `error` for a 5xx. So `Logging:MinLevel` `warn` (the documented production setting) logs only requests the
+ * server failed, and `info` (the default) logs every request once. docs/runtime.md#logging.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { redactUrl } from './redact-url.js';
+
+interface RequestError {
+  readonly code: string;
+  /** Only for internal errors: the error itself (stack in the log, never in the body). */
+  readonly err?: unknown;
+}
+
+const errors = new WeakMap<FastifyRequest, RequestError>();
+
+/** The error handler tells the request line what went wrong. */
+export function noteRequestError(request: FastifyRequest, error: RequestError): void {
+  errors.set(request, error);
+}
+
+/** pino serializer for `req` (fastify's own log lines, e.g. a client abort): the URL redacted. */
+export function serializeRequest(request: { method?: string; url?: string; id?: unknown }): Record<string, unknown> {
+  return { method: request.method, url: redactUrl(request.url ?? ''), reqId: request.id };
+}
+
+export function installRequestLog(app: FastifyInstance): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    const statusCode = reply.statusCode;
+    const url = redactUrl(request.url);
+    const responseTime = Math.round(reply.elapsedTime * 10) / 10;
+    const noted = errors.get(request);
+    const fields: Record<string, unknown> = { method: request.method, url, statusCode, responseTime };
+    if (noted) fields['code'] = noted.code;
+    if (noted?.err !== undefined) {
+      fields['traceId'] = String(request.id);
+      fields['err'] = noted.err;
+    }
+    const msg = `${request.method} ${url} ${statusCode} ${responseTime} ms`;
+    if (statusCode >= 500) request.log.error(fields, msg);
+    else request.log.info(fields, msg);
+    done();
+  });
+}

@@ -26,6 +26,8 @@ import { WharfError } from './errors/wharf-error.js';
 import { HandlerRegistry } from './handlers/registry.js';
 import type { HandlerMap } from './handlers/registry.js';
 import { liveRoute } from './health/live.js';
+import { installBodyTimeout } from './lifecycle/body-timeout.js';
+import { installRequestGate } from './lifecycle/request-gate.js';
 import { loadGenerated } from './load/load-generated.js';
 import type { PipelineStage } from './pipeline/api-request.js';
 import { API_STAGES } from './pipeline/stages.js';
@@ -144,15 +146,22 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   const handlers = new HandlerRegistry(options.handlers);
   const dataDir = path.resolve(options.dataDir ?? 'data');
 
+  const limits = settings.server.server;
   const app = fastify({
     logger: loggerOption(options.logger ?? true, settings),
     genReqId: () => randomUUID(),
-    bodyLimit: settings.server.server.bodyLimitBytes,
+    bodyLimit: limits.bodyLimitBytes,
+    // Time limits (docs/operations.md): the request gate answers the shutdown 503 itself.
+    return503OnClosing: false,
+    handlerTimeout: limits.handlerTimeoutSeconds * 1000,
+    http: { headersTimeout: limits.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
     // Errors raised by the router before any route runs (malformed percent-encoding in the URL).
     frameworkErrors: (error, request, reply) => {
       sendErrorResponse(reply, errorResponseFor(request, error));
     },
   });
+  installRequestGate(app, limits.maxConcurrentRequests);
+  installBodyTimeout(app, { graceMs: limits.bodyTimeoutSeconds * 1000, minBytesPerSecond: limits.minBodyBytesPerSecond });
   app.addHttpMethod('MERGE', { hasBody: true });
   app.addHttpMethod('QUERY', { hasBody: true, overrideExisting: true });
 

@@ -22,7 +22,10 @@ export interface SqlDriverOptions {
   readonly log?: DriverLog;
   /** PGlite demo cache directory (default `<cwd>/.wharf`; null = no cache). */
   readonly embeddedCacheDir?: string | null;
+  /** SqlConnectionPooling:CommandTimeout in ms (default 30 000), on every driver. */
   readonly requestTimeoutMs?: number;
+  /** SqlConnectionPooling:ConnectionTimeout in ms (default 5 000). */
+  readonly connectionTimeoutMs?: number;
   /** Pool sizes (settings SqlConnectionPooling:MinPoolSize/MaxPoolSize); default min 0, max 10. */
   readonly pool?: { readonly min: number; readonly max: number };
 }
@@ -35,6 +38,7 @@ export async function createSqlDriver(target: DatabaseTarget, options: SqlDriver
       return createPgDriver({
         connectionString: target.connectionString,
         statementTimeoutMs: options.requestTimeoutMs ?? 30_000,
+        ...(options.connectionTimeoutMs !== undefined ? { connectionTimeoutMs: options.connectionTimeoutMs } : {}),
         ...(options.pool ? { max: options.pool.max } : {}),
         onConnectionError,
       });
@@ -42,12 +46,14 @@ export async function createSqlDriver(target: DatabaseTarget, options: SqlDriver
       return createMssqlDriver({
         connectionString: target.connectionString,
         requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+        ...(options.connectionTimeoutMs !== undefined ? { connectionTimeoutMs: options.connectionTimeoutMs } : {}),
         ...(options.pool ? { pool: options.pool } : {}),
         onConnectionError,
       });
     case 'embedded': {
       const driver = await createPgliteDriver({
         connectionString: target.connectionString,
+        commandTimeoutMs: options.requestTimeoutMs ?? 30_000,
         ...(options.embeddedCacheDir === undefined ? {} : { cacheDir: options.embeddedCacheDir }),
       });
       options.log?.info({ event: 'sql.embedded_started', ...driver.startInfo, rssMb: Math.round(process.memoryUsage().rss / 1e6) }, 'embedded database ready');

@@ -1,5 +1,5 @@
 /**
- * The gate every request passes first: while the server shuts down it answers 503
+ * The gate every request passes first: while the server drains it answers 503
  * SERVER_SHUTTING_DOWN (with Connection: close) instead of fastify's own 503 body; it bounds the
  * requests in flight (503 SERVER_OVERLOADED above Server:MaxConcurrentRequests); and it keeps the
  * replies in flight, so a shutdown that reaches its deadline can answer each of them with the
@@ -26,9 +26,18 @@ export class RequestGate {
     return this.#inFlight.size;
   }
 
-  /** From now on every new request is refused with SERVER_SHUTTING_DOWN. */
+  /**
+   * From now on every new request is refused with SERVER_SHUTTING_DOWN, and every request in flight
+   * answers with Connection: close, so no keep-alive connection is left idle to be cut.
+   */
   close(): void {
     this.#closing = true;
+    for (const reply of this.#inFlight.values()) if (!reply.raw.headersSent) reply.header('connection', 'close');
+  }
+
+  /** Resolves when no request is in flight (polled; used while draining). */
+  async drained(pollMs = 20): Promise<void> {
+    while (this.#inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 
   /** Admits a request, or returns the error that refuses it. */

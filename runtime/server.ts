@@ -28,6 +28,8 @@ import type { HandlerMap } from './handlers/registry.js';
 import { liveRoute } from './health/live.js';
 import { installBodyTimeout } from './lifecycle/body-timeout.js';
 import { installRequestGate } from './lifecycle/request-gate.js';
+import { installMetrics } from './metrics/metrics.js';
+import { metricsRoute } from './metrics/metrics-route.js';
 import { loadGenerated } from './load/load-generated.js';
 import type { PipelineStage } from './pipeline/api-request.js';
 import { API_STAGES } from './pipeline/stages.js';
@@ -161,6 +163,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     },
   });
   installRequestGate(app, limits.maxConcurrentRequests);
+  const metrics = settings.server.metrics.enabled ? installMetrics(app) : null;
   installBodyTimeout(app, { graceMs: limits.bodyTimeoutSeconds * 1000, minBytesPerSecond: limits.minBodyBytesPerSecond });
   app.addHttpMethod('MERGE', { hasBody: true });
   app.addHttpMethod('QUERY', { hasBody: true, overrideExisting: true });
@@ -205,6 +208,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   installAccessControl(app, { control: access.control, appliesTo: isProtectedUrl });
   installResponseCache(app, { cache: access.cache });
   await app.register(liveRoute);
+  if (metrics) metricsRoute(app, metrics);
   await app.register(apiReferenceRoutes, { holder });
   const stages = withAccessStages(options.stages ?? API_STAGES, access.cache);
   await app.register(apiRoutes, { settings, holder, handlers, stages });

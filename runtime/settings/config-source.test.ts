@@ -63,6 +63,7 @@ describe('ConfigSource', () => {
         maxConcurrentRequests: 1000,
       },
       sqlPooling: { enabled: true, minPoolSize: 5, maxPoolSize: 100, commandTimeoutSeconds: 30, connectionTimeoutSeconds: 5 },
+      metrics: { enabled: true },
       logging: { minLevel: 'info', sinks: [] },
       healthChecks: {
         enabled: true,

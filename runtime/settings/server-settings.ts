@@ -42,6 +42,10 @@ export interface ServerSettings {
     /** Seconds to open a database connection. */
     readonly connectionTimeoutSeconds: number;
   };
+  readonly metrics: {
+    /** GET /metrics (Prometheus text, token with scope `*`). */
+    readonly enabled: boolean;
+  };
   readonly logging: {
     readonly minLevel: LogLevel;
     readonly sinks: readonly string[];
@@ -90,6 +94,7 @@ export function readServerSettings(source: ConfigSource): ServerSettings {
       maxConcurrentRequests: source.int('Server:MaxConcurrentRequests', 1000, { min: 0, max: 1_000_000 }),
     },
     sqlPooling,
+    metrics: { enabled: source.bool('Metrics:Enabled', true) },
     logging: {
       minLevel: source.choice('Logging:MinLevel', LOG_LEVELS, 'info'),
       sinks: source.stringList('Logging:Sinks') ?? ['console'],

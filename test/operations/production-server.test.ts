@@ -16,6 +16,7 @@ import { freePort } from '../setup/free-port.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { readDemoSql } from '../../runtime/sql/drivers/pglite.js';
 import type { TempProject } from '../support/project.js';
+import { parsePrometheusText, sampleValue } from './prometheus-text.js';
 import { exitWithin, freezePostgres, postgresProject, spawnServer, waitUntilPortFree, WHARF, type ServerProcess } from './server-process.js';
 
 const execFile = promisify(execFileCb);
@@ -66,6 +67,10 @@ describe('wharf start on a built tree', () => {
     const server = await startWharf({ WHARF_RECORD_MODULES: record }, ['--import', recorder]);
     try {
       expect((await get(server, '/api/demo/Inventory/Products/1')).status).toBe(200);
+      // /metrics of the compiled server: the PostgreSQL pool is visible
+      const scrape = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      const families = parsePrometheusText(await scrape.text());
+      expect(sampleValue(families, 'wharf_db_pool_connections', { environment: 'demo', provider: 'postgres', state: 'total' })).toBeGreaterThanOrEqual(1);
       server.child.kill('SIGTERM');
       expect(await exitWithin(server, 10_000)).toBe(0);
       const loaded = (await readFile(record, 'utf8')).split('\n').filter(Boolean);

@@ -2,7 +2,7 @@
  * One driver per environment, created on first use and shared by all its endpoints.
  * The runtime owns one SqlDrivers and closes it on shutdown.
  */
-import type { SqlDriver } from './driver.js';
+import type { PoolStats, SqlDriver } from './driver.js';
 import { createMssqlDriver } from './mssql.js';
 import { createPgDriver } from './pg.js';
 import { createPgliteDriver } from './pglite.js';
@@ -65,6 +65,8 @@ export async function createSqlDriver(target: DatabaseTarget, options: SqlDriver
 /** Lazily created drivers keyed by environment name. */
 export class SqlDrivers {
   readonly #drivers = new Map<string, Promise<SqlDriver>>();
+  /** The drivers that have started, by environment name (for /metrics). */
+  readonly #ready = new Map<string, SqlDriver>();
 
   constructor(private readonly options: SqlDriverOptions = {}) {}
 
@@ -74,15 +76,29 @@ export class SqlDrivers {
     if (!driver) {
       driver = createSqlDriver(target, this.options);
       // a failed start is not cached: the next request tries again
-      driver.catch(() => this.#drivers.delete(key));
+      driver.then(
+        (started) => this.#ready.set(key, started),
+        () => this.#drivers.delete(key),
+      );
       this.#drivers.set(key, driver);
     }
     return driver;
   }
 
+  /** Pool usage of every started driver that has a pool. */
+  poolStats(): { readonly environment: string; readonly provider: string; readonly stats: PoolStats }[] {
+    const out = [];
+    for (const [environment, driver] of this.#ready) {
+      const stats = driver.poolStats?.();
+      if (stats) out.push({ environment, provider: driver.provider, stats });
+    }
+    return out;
+  }
+
   async close(): Promise<void> {
     const all = [...this.#drivers.values()];
     this.#drivers.clear();
+    this.#ready.clear();
     await Promise.allSettled(all.map(async (d) => (await d).close()));
   }
 }

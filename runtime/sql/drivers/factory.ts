@@ -1,11 +1,10 @@
 /**
  * One driver per environment, created on first use and shared by all its endpoints.
  * The runtime owns one SqlDrivers and closes it on shutdown.
+ * Each driver module (and its client library: mssql alone takes longer to import than the rest of
+ * the runtime) is imported when the first environment using it opens, not at startup.
  */
 import type { PoolStats, SqlDriver } from './driver.js';
-import { createMssqlDriver } from './mssql.js';
-import { createPgDriver } from './pg.js';
-import { createPgliteDriver } from './pglite.js';
 
 export interface DatabaseTarget {
   readonly provider: 'mssql' | 'postgres' | 'embedded';
@@ -34,7 +33,8 @@ export async function createSqlDriver(target: DatabaseTarget, options: SqlDriver
   const onConnectionError = (error: Error): void =>
     options.log?.error({ event: 'sql.connection_error', provider: target.provider, err: error.message }, 'database connection error (the pool reconnects)');
   switch (target.provider) {
-    case 'postgres':
+    case 'postgres': {
+      const { createPgDriver } = await import('./pg.js');
       return createPgDriver({
         connectionString: target.connectionString,
         statementTimeoutMs: options.requestTimeoutMs ?? 30_000,
@@ -42,7 +42,9 @@ export async function createSqlDriver(target: DatabaseTarget, options: SqlDriver
         ...(options.pool ? { max: options.pool.max } : {}),
         onConnectionError,
       });
-    case 'mssql':
+    }
+    case 'mssql': {
+      const { createMssqlDriver } = await import('./mssql.js');
       return createMssqlDriver({
         connectionString: target.connectionString,
         requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
@@ -50,7 +52,9 @@ export async function createSqlDriver(target: DatabaseTarget, options: SqlDriver
         ...(options.pool ? { pool: options.pool } : {}),
         onConnectionError,
       });
+    }
     case 'embedded': {
+      const { createPgliteDriver } = await import('./pglite.js');
       const driver = await createPgliteDriver({
         connectionString: target.connectionString,
         commandTimeoutMs: options.requestTimeoutMs ?? 30_000,

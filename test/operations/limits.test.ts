@@ -43,31 +43,42 @@ afterAll(async () => {
   await server.close();
 });
 
-/** Writes `raw` on a new connection and returns everything the server sent until it closed. */
-function rawExchange(raw: string): Promise<string> {
+/**
+ * Writes `raw` on a new connection, then each of `trickle` 300 ms apart, and returns everything the
+ * server sent until it closed.
+ */
+function rawExchange(raw: string, to = base, trickle: readonly string[] = []): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(base);
+    const socket = connect(to);
     let text = '';
+    const timers: NodeJS.Timeout[] = [];
     socket.on('data', (chunk) => (text += chunk.toString()));
-    socket.on('close', () => resolve(text));
+    socket.on('close', () => {
+      for (const t of timers) clearTimeout(t);
+      resolve(text);
+    });
     socket.on('error', reject);
     socket.write(raw);
+    trickle.forEach((part, i) => timers.push(setTimeout(() => socket.writable && socket.write(part), 300 * (i + 1))));
     setTimeout(() => socket.destroy(new Error(`no close within 10 s; got: ${text}`)), 10_000).unref();
   });
 }
 
+function postHead(token: string, host: string, contentLength: number): string {
+  return [
+    'POST /api/demo/Inventory/Items HTTP/1.1',
+    `Host: ${host}`,
+    `Authorization: Bearer ${token}`,
+    'Content-Type: application/json',
+    `Content-Length: ${contentLength}`,
+    '',
+    '',
+  ].join('\r\n');
+}
+
 describe('limits', () => {
   it('a body that announces more than it sends ends with 408 in the project format and the connection closes', async () => {
-    const head = [
-      'POST /api/demo/Inventory/Items HTTP/1.1',
-      `Host: ${base.host}`,
-      `Authorization: Bearer ${server.token}`,
-      'Content-Type: application/json',
-      'Content-Length: 100',
-      '',
-      '',
-    ].join('\r\n');
-    const answer = await rawExchange(`${head}{"a":1`);
+    const answer = await rawExchange(`${postHead(server.token, base.host, 100)}{"a":1`);
     const [headers = '', body] = answer.split('\r\n\r\n');
     expect(headers).toMatch(/^HTTP\/1\.1 408 /);
     expect(headers.toLowerCase()).toContain('connection: close');
@@ -91,5 +102,28 @@ describe('limits', () => {
     expect([(await first).statusCode, (await second).statusCode]).toEqual([503, 503]);
     // the slots are free again
     expect((await server.inject({ method: 'GET', url: '/api/demo/Inventory/Items' })).statusCode).toBe(200);
+  });
+});
+
+describe('minimum body transfer rate', () => {
+  it('a body that keeps trickling below Server:MinBodyBytesPerSecond after the grace time ends with 408', async () => {
+    const slow = await createTestServer({
+      generated: { endpoints: ENDPOINTS },
+      env: { Server__BodyTimeoutSeconds: '1', Server__MinBodyBytesPerSecond: '1000' },
+      handlers: ECHO_HANDLERS,
+    });
+    try {
+      await slow.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = slow.app.server.address();
+      const to = { host: '127.0.0.1', port: typeof address === 'object' && address ? address.port : 0 };
+      // 2 bytes every 300 ms: far below 1000 bytes/s, but never idle
+      const parts = Array.from({ length: 20 }, () => '  ');
+      const answer = await rawExchange(`${postHead(slow.token, to.host, 100)}{`, to, parts);
+      const [headers = '', body] = answer.split('\r\n\r\n');
+      expect(headers).toMatch(/^HTTP\/1\.1 408 /);
+      expect(JSON.parse(body ?? '')).toEqual({ success: false, error: 'The request body did not arrive in time.' });
+    } finally {
+      await slow.close();
+    }
   });
 });

@@ -30,6 +30,10 @@ import { HandlerRegistry } from './handlers/registry.js';
 import type { HandlerMap } from './handlers/registry.js';
 import { liveRoute } from './health/live.js';
 import { landingRoute, readLandingPage } from './landing/landing-page.js';
+import { installBodyTimeout } from './lifecycle/body-timeout.js';
+import { installRequestGate } from './lifecycle/request-gate.js';
+import { installMetrics } from './metrics/metrics.js';
+import { metricsRoute } from './metrics/metrics-route.js';
 import { loadGenerated } from './load/load-generated.js';
 import { loggerOptions, type LoggerOptions } from './logging/logger-options.js';
 import { installRequestLog } from './logging/request-log.js';
@@ -139,12 +143,17 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   const handlers = new HandlerRegistry(options.handlers);
   const dataDir = path.resolve(options.dataDir ?? 'data');
 
+  const limits = settings.server.server;
   const app: FastifyInstance = fastify({
     logger: loggerOptions(options.logger ?? true, settings.server.logging.minLevel),
     // one line per request, written by installRequestLog (runtime/logging/request-log.ts)
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
-    bodyLimit: settings.server.server.bodyLimitBytes,
+    bodyLimit: limits.bodyLimitBytes,
+    // Time limits (docs/operations.md): the request gate answers the shutdown 503 itself.
+    return503OnClosing: false,
+    handlerTimeout: limits.handlerTimeoutSeconds * 1000,
+    http: { headersTimeout: limits.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
     // Errors raised by the router before any route runs (malformed percent-encoding in the URL).
     frameworkErrors: (error, request, reply) => {
       sendErrorResponse(reply, errorResponseFor(request, error));
@@ -154,6 +163,9 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     // Errors of Node's HTTP parser (431, 408, malformed requests): the same error body, Connection: close.
     clientErrorHandler: createClientErrorHandler((): FastifyBaseLogger => app.log, http.maxHeaderSize),
   });
+  installRequestGate(app, limits.maxConcurrentRequests);
+  const metrics = settings.server.metrics.enabled ? installMetrics(app) : null;
+  installBodyTimeout(app, { graceMs: limits.bodyTimeoutSeconds * 1000, minBytesPerSecond: limits.minBodyBytesPerSecond });
   app.addHttpMethod('MERGE', { hasBody: true });
   app.addHttpMethod('QUERY', { hasBody: true, overrideExisting: true });
 
@@ -198,6 +210,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   installAccessControl(app, { control: access.control, appliesTo: isProtectedUrl });
   installResponseCache(app, { cache: access.cache });
   await app.register(liveRoute);
+  if (metrics) metricsRoute(app, metrics);
   await app.register(apiReferenceRoutes, { holder });
   await app.register(landingRoute, { enabled: readLandingPage(settings.server.source), serverName: settings.server.environment.serverName, holder });
   const stages = withAccessStages(options.stages ?? API_STAGES, access.cache);

@@ -1,7 +1,54 @@
 #!/usr/bin/env node
-// The `wharf` command. Registers tsx so the TypeScript sources run as they are, then hands over
-// to the CLI. (The generated route modules are not loaded through tsx: esbuild bundles them.)
-import { register } from 'tsx/esm/api';
+// The `wharf` command.
+// - `wharf start` runs the compiled server (.wharf/dist/runtime/main.js, written by `wharf build`)
+//   with no TypeScript loader, in this very process, so SIGTERM reaches the server. `--build` first
+//   runs `wharf build` as a child process (what `npm start` does: one process builds, then serves).
+//   When the compiled runtime is missing or older than runtime/, it says so and runs the sources.
+// - Every other command registers tsx and runs the CLI from the TypeScript sources (the generated
+//   route modules are not loaded through tsx: esbuild bundles them). `wharf build` then also
+//   compiles runtime/ into .wharf/dist (scripts/runtime-dist.mjs).
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { buildRuntime, DIST_MAIN, isDistCurrent } from './runtime-dist.mjs';
 
-register();
-await import('../compiler/cli/main.ts');
+const argv = process.argv.slice(2);
+const [command, ...rest] = argv;
+
+async function runSources() {
+  const { register } = await import('tsx/esm/api');
+  register();
+  const { finished } = await import('../compiler/cli/main.ts');
+  await finished;
+}
+
+if (command === 'start') {
+  const { values } = parseArgs({ args: rest, options: { build: { type: 'boolean' }, root: { type: 'string' }, 'no-docs': { type: 'boolean' } }, strict: false });
+  if (values.build) {
+    const build = spawnSync(process.execPath, [fileURLToPath(import.meta.url), 'build', ...(values.root ? ['--root', String(values.root)] : []), ...(values['no-docs'] ? ['--no-docs'] : [])], { stdio: 'inherit' });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+  const serverArgs = rest.filter((a) => a !== '--build');
+  if (await isDistCurrent()) {
+    process.setSourceMapsEnabled(true);
+    const { main } = await import(DIST_MAIN);
+    await main(serverArgs).catch((error) => {
+      process.stderr.write(`wharf: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(2);
+    });
+  } else {
+    process.stderr.write('The compiled runtime (.wharf/dist) is missing or stale: run `wharf build`. Running the TypeScript sources.\n');
+    process.argv.splice(3, process.argv.length - 3, ...serverArgs);
+    await runSources();
+  }
+} else {
+  await runSources();
+  if (command === 'build' && !process.exitCode) {
+    const result = await buildRuntime();
+    process.stdout.write(
+      result.upToDate
+        ? `Compiled runtime in .wharf/dist is up to date (${result.files} files).\n`
+        : `Compiled runtime into .wharf/dist in ${result.ms} ms (${result.written} file(s) written).\n`,
+    );
+  }
+}

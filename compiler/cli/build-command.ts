@@ -5,15 +5,9 @@ import { diffOutputs, isClean } from '../output-tree.js';
 import { compile, type CompileResult } from '../pipeline.js';
 import { writeOutputs } from '../write.js';
 
-export interface Printer {
-  out(line: string): void;
-  err(line: string): void;
-}
+import { consolePrinter, type Printer } from '../../runtime/serve/banner.js';
 
-export const consolePrinter: Printer = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
+export { consolePrinter, type Printer };
 
 export function printDiagnostics(diagnostics: readonly Diagnostic[], print: Printer): void {
   for (const d of diagnostics) print.err(formatDiagnostic(d));

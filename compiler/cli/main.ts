@@ -14,7 +14,8 @@ async function main(argv: readonly string[]): Promise<number> {
   return command.run(args, consolePrinter);
 }
 
-main(process.argv.slice(2)).then(
+/** Settles when the command is done (process.exitCode set); scripts/wharf.mjs waits for it. */
+export const finished = main(process.argv.slice(2)).then(
   (code) => {
     if (code !== 0) process.exitCode = code;
   },

@@ -27,6 +27,8 @@ export interface ApiRoutesOptions {
 declare module 'fastify' {
   interface FastifyRequest {
     wharfTiming: ServerTiming | null;
+    /** The pipeline state of an /api request (its `match` names the endpoint for /metrics). */
+    wharfApi: ApiRequestState | null;
   }
 }
 
@@ -42,6 +44,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.decorateRequest('wharfTiming', null);
+  app.decorateRequest('wharfApi', null);
   // synchronous (callback style): no promise per response
   app.addHook('onSend', (request, reply, payload, done) => {
     const header = request.wharfTiming?.header();
@@ -62,6 +65,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
       handlers: options.handlers,
       timing,
     };
+    request.wharfApi = state;
     const outcome = await runPipeline(state, options.stages);
     if (outcome === STOP || reply.sent || state.result === reply) return reply;
     if (state.result === undefined) {

@@ -22,6 +22,7 @@ export const ERROR_AREAS = [
   'internal',
   'load',
   'settings',
+  'server',
 ] as const;
 export type ErrorArea = (typeof ERROR_AREAS)[number];
 
@@ -66,6 +67,7 @@ export const ERROR_REGISTRY = {
     message: 'Request line and headers are too large (limit {limit} bytes).',
   },
   REQUEST_TIMEOUT: { area: 'request', status: 408, message: 'The request was not received in time.' },
+  REQUEST_BODY_TIMEOUT: { area: 'request', status: 408, message: 'The request body did not arrive in time.' },
 
   // auth: bearer tokens (401, with WWW-Authenticate) and what a token may call (403)
   AUTH_TOKEN_MISSING: { area: 'auth', status: 401, message: 'Authentication required' },
@@ -180,6 +182,11 @@ export const ERROR_REGISTRY = {
   SETTINGS_INVALID_VALUE: { area: 'settings', status: 500, message: "Setting '{key}' (from {source}) {reason}" },
   SETTINGS_ENVIRONMENT_INVALID: { area: 'settings', status: 500, message: '{file}: {reason}' },
   SETTINGS_LISTEN_ADDRESS: { area: 'settings', status: 500, message: '{source} {reason}' },
+
+  // server: the process itself (shutdown, overload, time limits); Retry-After where a retry helps
+  SERVER_SHUTTING_DOWN: { area: 'server', status: 503, message: 'The server is shutting down. Retry the request.' },
+  SERVER_OVERLOADED: { area: 'server', status: 503, message: 'Too many requests in progress. Retry shortly.' },
+  SERVER_HANDLER_TIMEOUT: { area: 'server', status: 503, message: 'The request did not complete in time.' },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_REGISTRY;

@@ -52,8 +52,18 @@ describe('ConfigSource', () => {
     const settings = readServerSettings(source());
     expect({ ...settings, source: undefined }).toEqual({
       environment: { serverName: 'wharf-demo', allowedEnvironments: ['demo', 'test'] },
-      server: { bodyLimitBytes: 10 * 1024 * 1024, disabledRetryAfterSeconds: 300 },
-      sqlPooling: { enabled: true, minPoolSize: 5, maxPoolSize: 100 },
+      server: {
+        bodyLimitBytes: 10 * 1024 * 1024,
+        disabledRetryAfterSeconds: 300,
+        shutdownTimeoutSeconds: 10,
+        handlerTimeoutSeconds: 60,
+        headersTimeoutSeconds: 10,
+        bodyTimeoutSeconds: 10,
+        minBodyBytesPerSecond: 1024,
+        maxConcurrentRequests: 1000,
+      },
+      sqlPooling: { enabled: true, minPoolSize: 5, maxPoolSize: 100, commandTimeoutSeconds: 30, connectionTimeoutSeconds: 5 },
+      metrics: { enabled: true },
       logging: { minLevel: 'info', sinks: [] },
       healthChecks: {
         enabled: true,

@@ -21,11 +21,30 @@ export interface ServerSettings {
     readonly bodyLimitBytes: number;
     /** Retry-After (seconds) on the 503 of an endpoint with Enabled false. */
     readonly disabledRetryAfterSeconds: number;
+    /** SIGTERM/SIGINT: how long in-flight requests may finish before the process exits anyway. */
+    readonly shutdownTimeoutSeconds: number;
+    /** A handler that has not answered after this long gets 503 SERVER_HANDLER_TIMEOUT. */
+    readonly handlerTimeoutSeconds: number;
+    /** Time to receive the request line and headers (Node answers a bare 408 and closes). */
+    readonly headersTimeoutSeconds: number;
+    /** Grace time for a request body; after it the body must keep arriving at minBodyBytesPerSecond. */
+    readonly bodyTimeoutSeconds: number;
+    readonly minBodyBytesPerSecond: number;
+    /** Requests in flight at once; further ones get 503 SERVER_OVERLOADED (0 = no bound). */
+    readonly maxConcurrentRequests: number;
   };
   readonly sqlPooling: {
     readonly enabled: boolean;
     readonly minPoolSize: number;
     readonly maxPoolSize: number;
+    /** Seconds one database command may run (server- and client-side). */
+    readonly commandTimeoutSeconds: number;
+    /** Seconds to open a database connection. */
+    readonly connectionTimeoutSeconds: number;
+  };
+  readonly metrics: {
+    /** GET /metrics (Prometheus text, token with scope `*`). */
+    readonly enabled: boolean;
   };
   readonly logging: {
     readonly minLevel: LogLevel;
@@ -49,6 +68,8 @@ export function readServerSettings(source: ConfigSource): ServerSettings {
     enabled: source.bool('SqlConnectionPooling:Enabled', true),
     minPoolSize: source.int('SqlConnectionPooling:MinPoolSize', 5, { min: 0, max: 1000 }),
     maxPoolSize: source.int('SqlConnectionPooling:MaxPoolSize', 100, { min: 1, max: 1000 }),
+    commandTimeoutSeconds: source.int('SqlConnectionPooling:CommandTimeout', 30, { min: 1, max: 3600 }),
+    connectionTimeoutSeconds: source.int('SqlConnectionPooling:ConnectionTimeout', 5, { min: 1, max: 600 }),
   };
   if (sqlPooling.minPoolSize > sqlPooling.maxPoolSize) {
     throw new WharfError('SETTINGS_INVALID_VALUE', {
@@ -65,8 +86,15 @@ export function readServerSettings(source: ConfigSource): ServerSettings {
     server: {
       bodyLimitBytes: source.int('Server:BodyLimitBytes', 10 * MIB, { min: 1024, max: 1024 * MIB }),
       disabledRetryAfterSeconds: source.int('Server:DisabledRetryAfterSeconds', 300, { min: 1, max: 86_400 }),
+      shutdownTimeoutSeconds: source.int('Server:ShutdownTimeoutSeconds', 10, { min: 1, max: 3600 }),
+      handlerTimeoutSeconds: source.int('Server:HandlerTimeoutSeconds', 60, { min: 1, max: 3600 }),
+      headersTimeoutSeconds: source.int('Server:HeadersTimeoutSeconds', 10, { min: 1, max: 600 }),
+      bodyTimeoutSeconds: source.int('Server:BodyTimeoutSeconds', 10, { min: 1, max: 3600 }),
+      minBodyBytesPerSecond: source.int('Server:MinBodyBytesPerSecond', 1024, { min: 0, max: 1024 * MIB }),
+      maxConcurrentRequests: source.int('Server:MaxConcurrentRequests', 1000, { min: 0, max: 1_000_000 }),
     },
     sqlPooling,
+    metrics: { enabled: source.bool('Metrics:Enabled', true) },
     logging: {
       minLevel: source.choice('Logging:MinLevel', LOG_LEVELS, 'info'),
       sinks: source.stringList('Logging:Sinks') ?? ['console'],

@@ -81,6 +81,8 @@ export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
     } catch (error) {
       if (error instanceof SqlDriverError && error.kind === 'connection') {
         ctx.request.log.error({ event: 'sql.connection_failed', environment: env.name, provider: env.provider, code: error.code, err: error.message }, 'database unreachable');
+      } else if (error instanceof SqlDriverError && error.kind === 'timeout') {
+        ctx.request.log.error({ event: 'sql.command_timeout', environment: env.name, provider: env.provider, code: error.code, err: error.message }, 'database command timed out');
       }
       throw error;
     }

@@ -21,6 +21,8 @@ export function registerSqlEndpoints(app: FastifyInstance, options: RegisterSqlO
     embeddedCacheDir: options.embeddedCacheDir === undefined ? path.join(process.cwd(), '.wharf') : options.embeddedCacheDir,
     // pooling disabled = one connection per environment
     pool: pooling.enabled ? { min: pooling.minPoolSize, max: pooling.maxPoolSize } : { min: 0, max: 1 },
+    requestTimeoutMs: pooling.commandTimeoutSeconds * 1000,
+    connectionTimeoutMs: pooling.connectionTimeoutSeconds * 1000,
   });
   app.wharf.handlers.register('sql', createSqlHandler(drivers));
   app.addHook('onClose', () => drivers.close());

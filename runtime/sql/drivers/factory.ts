@@ -1,11 +1,10 @@
 /**
  * One driver per environment, created on first use and shared by all its endpoints.
  * The runtime owns one SqlDrivers and closes it on shutdown.
+ * Each driver module (and its client library: mssql alone takes longer to import than the rest of
+ * the runtime) is imported when the first environment using it opens, not at startup.
  */
-import type { SqlDriver } from './driver.js';
-import { createMssqlDriver } from './mssql.js';
-import { createPgDriver } from './pg.js';
-import { createPgliteDriver } from './pglite.js';
+import type { PoolStats, SqlDriver } from './driver.js';
 
 export interface DatabaseTarget {
   readonly provider: 'mssql' | 'postgres' | 'embedded';
@@ -22,7 +21,10 @@ export interface SqlDriverOptions {
   readonly log?: DriverLog;
   /** PGlite demo cache directory (default `<cwd>/.wharf`; null = no cache). */
   readonly embeddedCacheDir?: string | null;
+  /** SqlConnectionPooling:CommandTimeout in ms (default 30 000), on every driver. */
   readonly requestTimeoutMs?: number;
+  /** SqlConnectionPooling:ConnectionTimeout in ms (default 5 000). */
+  readonly connectionTimeoutMs?: number;
   /** Pool sizes (settings SqlConnectionPooling:MinPoolSize/MaxPoolSize); default min 0, max 10. */
   readonly pool?: { readonly min: number; readonly max: number };
 }
@@ -31,23 +33,31 @@ export async function createSqlDriver(target: DatabaseTarget, options: SqlDriver
   const onConnectionError = (error: Error): void =>
     options.log?.error({ event: 'sql.connection_error', provider: target.provider, err: error.message }, 'database connection error (the pool reconnects)');
   switch (target.provider) {
-    case 'postgres':
+    case 'postgres': {
+      const { createPgDriver } = await import('./pg.js');
       return createPgDriver({
         connectionString: target.connectionString,
         statementTimeoutMs: options.requestTimeoutMs ?? 30_000,
+        ...(options.connectionTimeoutMs !== undefined ? { connectionTimeoutMs: options.connectionTimeoutMs } : {}),
         ...(options.pool ? { max: options.pool.max } : {}),
         onConnectionError,
       });
-    case 'mssql':
+    }
+    case 'mssql': {
+      const { createMssqlDriver } = await import('./mssql.js');
       return createMssqlDriver({
         connectionString: target.connectionString,
         requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+        ...(options.connectionTimeoutMs !== undefined ? { connectionTimeoutMs: options.connectionTimeoutMs } : {}),
         ...(options.pool ? { pool: options.pool } : {}),
         onConnectionError,
       });
+    }
     case 'embedded': {
+      const { createPgliteDriver } = await import('./pglite.js');
       const driver = await createPgliteDriver({
         connectionString: target.connectionString,
+        commandTimeoutMs: options.requestTimeoutMs ?? 30_000,
         ...(options.embeddedCacheDir === undefined ? {} : { cacheDir: options.embeddedCacheDir }),
       });
       options.log?.info({ event: 'sql.embedded_started', ...driver.startInfo, rssMb: Math.round(process.memoryUsage().rss / 1e6) }, 'embedded database ready');
@@ -59,6 +69,8 @@ export async function createSqlDriver(target: DatabaseTarget, options: SqlDriver
 /** Lazily created drivers keyed by environment name. */
 export class SqlDrivers {
   readonly #drivers = new Map<string, Promise<SqlDriver>>();
+  /** The drivers that have started, by environment name (for /metrics). */
+  readonly #ready = new Map<string, SqlDriver>();
 
   constructor(private readonly options: SqlDriverOptions = {}) {}
 
@@ -68,15 +80,29 @@ export class SqlDrivers {
     if (!driver) {
       driver = createSqlDriver(target, this.options);
       // a failed start is not cached: the next request tries again
-      driver.catch(() => this.#drivers.delete(key));
+      driver.then(
+        (started) => this.#ready.set(key, started),
+        () => this.#drivers.delete(key),
+      );
       this.#drivers.set(key, driver);
     }
     return driver;
   }
 
+  /** Pool usage of every started driver that has a pool. */
+  poolStats(): { readonly environment: string; readonly provider: string; readonly stats: PoolStats }[] {
+    const out = [];
+    for (const [environment, driver] of this.#ready) {
+      const stats = driver.poolStats?.();
+      if (stats) out.push({ environment, provider: driver.provider, stats });
+    }
+    return out;
+  }
+
   async close(): Promise<void> {
     const all = [...this.#drivers.values()];
     this.#drivers.clear();
+    this.#ready.clear();
     await Promise.allSettled(all.map(async (d) => (await d).close()));
   }
 }

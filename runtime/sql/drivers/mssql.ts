@@ -13,8 +13,10 @@ export interface MssqlDriverOptions {
   readonly connectionString: string;
   /** Pool limits (settings `sql_pooling`). */
   readonly pool?: { readonly min?: number; readonly max?: number; readonly idleTimeoutMillis?: number };
-  /** Command timeout in ms (default 30 000). */
+  /** Command timeout in ms (default 30 000): mssql's requestTimeout cancels the request. */
   readonly requestTimeoutMs?: number;
+  /** Opening a connection, in ms (default 5 000). */
+  readonly connectionTimeoutMs?: number;
   readonly onConnectionError?: (error: Error) => void;
 }
 
@@ -25,6 +27,9 @@ function classify(error: unknown): SqlDriverError {
   const e = error as { code?: unknown; number?: unknown; message?: unknown; originalError?: { code?: unknown } };
   const message = typeof e.message === 'string' ? e.message : String(error);
   const code = typeof e.code === 'string' ? e.code : typeof e.number === 'number' ? String(e.number) : undefined;
+  if (e.code === 'ETIMEOUT' && /timeout/i.test(message) && !/connect/i.test(message)) {
+    return new SqlDriverError('timeout', message, code, { cause: error });
+  }
   if (['ESOCKET', 'ELOGIN', 'ETIMEOUT', 'ECONNCLOSED', 'ENOTOPEN', 'ECONNREFUSED'].includes(String(e.code))) {
     return new SqlDriverError('connection', message, code, { cause: error });
   }
@@ -37,6 +42,7 @@ export function createMssqlDriver(options: MssqlDriverOptions): SqlDriver {
   const pool = new sql.ConnectionPool({
     ...config,
     requestTimeout: options.requestTimeoutMs ?? 30_000,
+    connectionTimeout: options.connectionTimeoutMs ?? 5_000,
     pool: { min: 0, max: 10, idleTimeoutMillis: 30_000, ...config.pool, ...options.pool },
   });
   pool.on('error', (error: Error) => options.onConnectionError?.(error));
@@ -64,5 +70,6 @@ export function createMssqlDriver(options: MssqlDriverOptions): SqlDriver {
     async close(): Promise<void> {
       await pool.close();
     },
+    poolStats: () => ({ total: pool.size, idle: pool.available, waiting: pool.pending }),
   };
 }

@@ -6,19 +6,25 @@
  * statements run unnamed); a statement the server no longer has or can no longer use
  * (26000, e.g. a pooler between us; 0A000 "cached plan must not change result type" after DDL)
  * drops that connection and the query runs once more unnamed. Both errors come before execution.
+ * Time limits: the server cancels a statement after the command timeout (`statement_timeout`), and
+ * a client-side timer a little later destroys the connection when the server does not answer at all
+ * (frozen, unreachable without a reset), so a hung database ends in an error and never keeps a
+ * pooled connection; waiting for a free connection is bounded by the connection timeout.
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { TypedValue } from '../plan.js';
-import { classifyPostgresError, type Row, type SqlDriver } from './driver.js';
+import { classifyPostgresError, withCommandTimeout, type Row, type SqlDriver } from './driver.js';
 import { PG_TEXT_PARSERS } from './type-parsers.js';
 
 export interface PgDriverOptions {
   readonly connectionString: string;
   /** Pool size (default 10). */
   readonly max?: number;
-  /** Per-statement timeout in ms (default 30 000), enforced by the server. */
+  /** Per-statement timeout in ms (default 30 000): the server's statement_timeout, then a client-side timer. */
   readonly statementTimeoutMs?: number;
+  /** Opening a connection, and waiting for a free one, in ms (default 5 000). */
+  readonly connectionTimeoutMs?: number;
   /** Called for errors of idle clients (e.g. the server restarted); the pool replaces them. */
   readonly onConnectionError?: (error: Error) => void;
 }
@@ -33,6 +39,14 @@ const types = {
 /** Named statements one connection keeps at most; more distinct queries run unnamed on it. */
 export const MAX_PREPARED_PER_CONNECTION = 200;
 const MAX_REMEMBERED_NAMES = 1000;
+/** The client-side timer fires this long after the server's statement_timeout should have. */
+const CLIENT_TIMER_GRACE_MS = 1000;
+
+/** Destroys the socket under a client stuck on a query (the server may never answer). */
+function destroySocket(client: pg.PoolClient): void {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+}
+
 /** SQLSTATEs of a named statement the server cannot use (raised before the statement runs). */
 const STALE_STATEMENT = new Set(['26000', '0A000']);
 
@@ -90,11 +104,13 @@ class Connection {
 }
 
 export function createPgDriver(options: PgDriverOptions): SqlDriver {
+  const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
+  const clientTimeoutMs = statementTimeoutMs + CLIENT_TIMER_GRACE_MS;
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
-    statement_timeout: options.statementTimeoutMs ?? 30_000,
-    connectionTimeoutMillis: 5_000,
+    statement_timeout: statementTimeoutMs,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
     types,
   });
   pool.on('error', (error) => options.onConnectionError?.(error));
@@ -114,7 +130,9 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
     connection.checkedOut = true;
     client.on('error', connection.onError);
     try {
-      const rows = await send(client, sql, values, useName ? name : undefined);
+      const rows = await withCommandTimeout(send(client, sql, values, useName ? name : undefined), clientTimeoutMs, () =>
+        destroySocket(client),
+      );
       if (useName) named.add(name);
       return rows;
     } catch (error) {
@@ -137,7 +155,15 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
       }
     },
     async close(): Promise<void> {
-      await pool.end();
+      // A frozen server never acknowledges the goodbye: do not wait for it past the connection timeout.
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, options.connectionTimeoutMs ?? 5_000);
+        timer.unref();
+      });
+      await Promise.race([pool.end(), gaveUp]);
+      clearTimeout(timer);
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }

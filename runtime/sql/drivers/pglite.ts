@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { TypedValue } from '../plan.js';
-import { classifyPostgresError, type Row, type SqlDriver } from './driver.js';
+import { classifyPostgresError, withCommandTimeout, type Row, type SqlDriver } from './driver.js';
 import { PG_TEXT_PARSERS } from './type-parsers.js';
 
 const DEMO_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'demo');
@@ -23,6 +23,11 @@ export interface PgliteDriverOptions {
   readonly connectionString: string;
   /** Where the demo tarball is cached; null disables the cache. Default `<cwd>/.wharf`. */
   readonly cacheDir?: string | null;
+  /**
+   * Command timeout in ms (default 30 000). PGlite runs in this thread and cannot be cancelled: the
+   * timer ends the wait of a query queued behind a long one (one session serialises them).
+   */
+  readonly commandTimeoutMs?: number;
 }
 
 export interface PgliteStartInfo {
@@ -112,12 +117,13 @@ export async function createPgliteDriver(options: PgliteDriverOptions): Promise<
     source = 'datadir';
   }
   const startInfo = { source, ms: Math.round(performance.now() - started) };
+  const commandTimeoutMs = options.commandTimeoutMs ?? 30_000;
   return {
     provider: 'embedded',
     startInfo,
     async query(sql: string, params: readonly TypedValue[]): Promise<Row[]> {
       try {
-        const result = await db.query<Row>(sql, params.map((p) => p.value));
+        const result = await withCommandTimeout(db.query<Row>(sql, params.map((p) => p.value)), commandTimeoutMs);
         return result.rows;
       } catch (error) {
         throw classifyPostgresError(error);

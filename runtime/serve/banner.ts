@@ -1,0 +1,73 @@
+/**
+ * What `wharf start` and `wharf dev` print once the server listens, and the work before it: opening
+ * the embedded databases, creating the demo token on an empty token store.
+ */
+import { demoTokenLines, ensureDemoToken } from '../auth/cli.js';
+import { demoSeedProgress } from '../sql/drivers/pglite.js';
+import type { StartedServer } from '../start.js';
+
+export interface Printer {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export const consolePrinter: Printer = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+export const CREATE_TOKEN_HINT = 'npx wharf token create --username you';
+
+/**
+ * `demoToken`: the token just created on an empty store (printed this once, with a curl line using
+ * it); otherwise a line saying how to create one.
+ */
+export function banner(server: StartedServer, demoToken: string | null = null): string[] {
+  const { url, app } = server;
+  const table = app.wharf.routes.current;
+  const env = app.wharf.settings.server.environment.allowedEnvironments?.[0] ?? '<env>';
+  const example = `'${url}/api/${env}/Inventory/Products?$top=5'`;
+  const lines = [
+    `Wharf is serving ${table.size} endpoints on ${url}`,
+    `  API reference  ${url}/docs`,
+    `  OpenAPI        ${url}/openapi.json`,
+    `  Liveness       ${url}/health/live`,
+  ];
+  if (demoToken !== null) return [...lines, ...demoTokenLines(demoToken, example)];
+  return [
+    ...lines,
+    `  Every /api call needs a token: create one with ${CREATE_TOKEN_HINT}`,
+    `  Try            curl -H "Authorization: Bearer <token>" ${example}`,
+  ];
+}
+
+/** Creates the demo token when the store has none at all; its value is returned only then. */
+export function demoToken(server: StartedServer): Promise<string | null> {
+  return ensureDemoToken(server.app.wharf.access.tokens);
+}
+
+/**
+ * Opens the embedded databases before the first request instead of during it (PGlite takes
+ * seconds: the very first start seeds the demo and caches a data directory under .wharf/).
+ */
+export async function warmEmbeddedDatabases(server: StartedServer, print: Printer): Promise<void> {
+  const { sql, settings } = server.app.wharf;
+  if (!sql) return;
+  const onStart = (): void => print.out('Seeding the demo database… (first start only; later starts load it from .wharf/)');
+  const onStep = (line: string): void => print.out(`  ${line}`);
+  demoSeedProgress.on('start', onStart).on('step', onStep);
+  try {
+    for (const [name, env] of settings.environments) {
+      if (env.provider !== 'embedded') continue;
+      const started = performance.now();
+      try {
+        await sql.get(name, env);
+        print.out(`Embedded database for '${name}' ready in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+      } catch (error) {
+        print.err(`Embedded database for '${name}' failed to start: ${(error as Error).message}`);
+      }
+    }
+  } finally {
+    demoSeedProgress.off('start', onStart).off('step', onStep);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * A structural guard on the request pipeline, not a timed test: one warmed-up authenticated GET
+ * through the real buildServer (rate limiting on, token verification cached, response cache off)
+ * may create at most PROMISE_BUDGET promises (every `await`, async function, async hook and `.then`
+ * creates one; the count is the same on every run). A change that adds awaits, async hooks or
+ * per-request promise chains on the hot path fails here; lower the budget when you remove some.
+ */
+import { createHook } from 'node:async_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ECHO_HANDLERS } from '../../runtime/testing/echo-handlers.js';
+import type { EndpointSpec } from '../../runtime/testing/generated-fixture.js';
+import { createTestServer, type TestServer } from '../../runtime/testing/test-server.js';
+
+/** Measured when this test was written (27, inject's own promises included), with no margin. */
+const PROMISE_BUDGET = 27;
+
+const ENDPOINTS: readonly EndpointSpec[] = [{ kind: 'sql', routePath: 'Inventory/Items', methods: ['GET'] }];
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await createTestServer({
+    generated: { endpoints: ENDPOINTS },
+    env: { Caching__Enabled: 'false', RateLimiting__IpLimit: '100000', RateLimiting__TokenLimit: '100000' },
+    handlers: ECHO_HANDLERS,
+  });
+});
+afterAll(async () => server.close());
+
+async function countPromises(work: () => Promise<unknown>): Promise<number> {
+  let promises = 0;
+  const hook = createHook({
+    init(_id, type) {
+      if (type === 'PROMISE') promises += 1;
+    },
+  });
+  hook.enable();
+  try {
+    await work();
+  } finally {
+    hook.disable();
+  }
+  return promises;
+}
+
+describe('hot path of one API request', () => {
+  it('stays within its promise budget', async () => {
+    const get = () => server.inject({ method: 'GET', url: '/api/demo/Inventory/Items?$top=5' });
+    for (let i = 0; i < 5; i += 1) expect((await get()).statusCode).toBe(200); // warm: token cached, routes compiled
+    const counts = [await countPromises(get), await countPromises(get), await countPromises(get)];
+    const promises = Math.min(...counts);
+    expect(counts[0], 'the count is deterministic').toBe(counts[2]);
+    expect(promises, `promises per request: ${counts.join(', ')}`).toBeLessThanOrEqual(PROMISE_BUDGET);
+  });
+});

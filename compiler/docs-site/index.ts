@@ -141,7 +141,6 @@ export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<Buil
       sidebar: sidebarIndex,
     });
     searchDocs.push({
-      id: searchDocs.length,
       path: r.path,
       title: r.title,
       description: r.description,

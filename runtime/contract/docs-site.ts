@@ -3,10 +3,10 @@
  * Layout: `site.json` (DocsSiteData), `pages/<path>.html` (page body fragment),
  * `raw/<path>.md` (Markdown source), `sidebars/<n>.html` (one per distinct sidebar),
  * `assets/<file>` (images and PDFs of the docs folder, as they are),
- * `search-index.json` (serialized MiniSearch index).
+ * `search-index.json` (inverted index with precomputed term weights, see docs-search.js).
  * Internal links inside fragments are root-relative (`/guide/intro`); the server adds BasePath.
  */
-export const DOCS_SITE_SCHEMA_VERSION = 1;
+export const DOCS_SITE_SCHEMA_VERSION = 2;
 
 export const DOCS_SITE_FILES = {
   site: 'site.json',

@@ -1,6 +1,6 @@
 /**
  * Static export: renders every URL through the same server (static mode: search runs in the
- * browser over `/_wharf/search-index.json` with MiniSearch; no rate limit) and writes a tree a
+ * browser over `/_wharf/search-index.json` with the shared engine `/_wharf/search.js`; no rate limit) and writes a tree a
  * plain file server can serve: `index.html`, `<path>/index.html`, `404.html`, `raw/<path>.md`,
  * `feed.xml`, `sitemap.xml`, `robots.txt`, `llms.txt`, `_wharf/*`, `theme/*`, and the docs
  * folder's images and PDFs at their paths.
@@ -12,6 +12,7 @@ import type { LoadedDocsSite } from './site.js';
 import type { DocsSettings } from './settings.js';
 import { buildDocsServer } from './server.js';
 import { resolveTheme } from './theme.js';
+import { builtInAssetNames } from './assets.js';
 
 export interface ExportResult {
   readonly files: readonly string[];
@@ -29,9 +30,7 @@ export async function exportDocsSite(site: LoadedDocsSite, settings: DocsSetting
     ['/sitemap.xml', 'sitemap.xml'],
     ['/robots.txt', 'robots.txt'],
     ['/llms.txt', 'llms.txt'],
-    ['/_wharf/docs.css', '_wharf/docs.css'],
-    ['/_wharf/client.js', '_wharf/client.js'],
-    ['/_wharf/minisearch.js', '_wharf/minisearch.js'],
+    ...builtInAssetNames().map((name): [string, string] => [`/_wharf/${name}`, `_wharf/${name}`]),
     ['/_wharf/search-index.json', '_wharf/search-index.json'],
     ['/__wharf_not_found__', '404.html'],
   ];

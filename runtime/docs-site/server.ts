@@ -4,11 +4,11 @@
  *   GET /{path}              page HTML, ETag = SHA-256 of the HTML, 304 on If-None-Match, 404 page;
  *                            images/PDFs of the docs folder at their own path
  *   GET /raw/{path}          Markdown as attachment, or inline text/plain with ?view=true; 404
- *   GET /api/search?q=       weighted search, [] under 2 characters
+ *   GET /api/search?q=&limit= weighted search, [] under 2 characters; X-Total-Count
  *   GET /api/build-version   {version}, rises only when the content hash changes
  *   GET /api/pages           [{path,title,description,lastModified}]
  *   GET /feed.xml /sitemap.xml /robots.txt /llms.txt
- *   GET /_wharf/{docs.css,client.js,theme.css,minisearch.js,search-index.json}, /theme/custom.{css,js}
+ *   GET /_wharf/{docs.css,client.js,theme.css,search.js,search-index.json}, /theme/custom.{css,js}
  * raw, search, pages and feed share a limit of 30 requests per minute per IP (then 429).
  * Never listens and never imports the compiler: hot reload calls the injected `rebuild()`.
  */
@@ -20,10 +20,10 @@ import { resolveTheme } from './theme.js';
 import { builtInCsp } from './csp.js';
 import { brandOf, type LayoutContext } from './layout.js';
 import { etagMatches, findPage, pagePathOfRequest, renderSite, type RenderedSite } from './rendered-site.js';
-import { searchSite } from './search.js';
+import { parseLimit, searchSite, SEARCH_TOTAL_HEADER } from './search.js';
 import { createRateLimiter } from './rate-limit.js';
 import { renderFeed, renderLlms, renderRobots, renderSitemap, type PublicSite } from './crawler-files.js';
-import { builtInAssets } from './assets.js';
+import { builtInAsset } from './assets.js';
 import { watchDocs, type DocsWatcher } from './watch.js';
 
 export { loadDocsSite, type LoadedDocsSite } from './site.js';
@@ -120,12 +120,11 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
 
   await app.register(
     async (scope) => {
-      const assets = builtInAssets();
-      scope.get<{ Params: { name: string } }>('/_wharf/:name', async (request, reply) => {
-        const name = request.params.name;
+      scope.get<{ Params: { '*': string } }>('/_wharf/*', async (request, reply) => {
+        const name = request.params['*'];
         if (name === 'theme.css') return reply.type('text/css; charset=utf-8').send(theme.css);
         if (name === 'search-index.json') return reply.type('application/json; charset=utf-8').send(current.source.searchIndexJson);
-        const asset = assets.get(name);
+        const asset = builtInAsset(name);
         if (!asset) return notFound(reply);
         return reply.type(asset.contentType).header('Cache-Control', 'public, max-age=300').send(asset.body);
       });
@@ -137,9 +136,13 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
 
       scope.get('/api/build-version', async (_request, reply) => reply.header('Cache-Control', 'no-store').send({ version }));
 
-      scope.get<{ Querystring: { q?: string } }>('/api/search', { onRequest: limited }, async (request, reply) =>
-        reply.header('Cache-Control', 'no-store').send(searchSite(current.source, request.query.q)),
-      );
+      scope.get<{ Querystring: { q?: string; limit?: string } }>('/api/search', { onRequest: limited }, async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        const limit = parseLimit(request.query.limit);
+        if (limit === null) return reply.code(400).send({ success: false, error: 'limit must be a whole number from 1 to 100' });
+        const answer = searchSite(current.source, request.query.q, limit);
+        return reply.header(SEARCH_TOTAL_HEADER, String(answer.total)).send(answer.results);
+      });
 
       scope.get('/api/pages', { onRequest: limited }, async (_request, reply) =>
         reply.send(current.source.data.pages.map((p) => ({ path: `/${p.path}`, title: p.title, description: p.description, lastModified: p.lastModified }))),

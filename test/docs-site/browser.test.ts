@@ -68,6 +68,7 @@ describe.skipIf(!hasChromium)('docs site in headless Chromium', () => {
     await page.fill('#search-input', 'stripes');
     await page.waitForSelector('#search-results a');
     expect(await page.textContent('#search-results a strong')).toBe('Zebra');
+    expect(await page.innerHTML('#search-results a .search-excerpt')).toBe('<mark>Stripes</mark> everywhere. The word gateway appears in the body only.');
 
     const before = await page.getAttribute('html', 'data-theme');
     await page.click('#theme-toggle');
@@ -114,6 +115,14 @@ describe.skipIf(!hasChromium)('docs site in headless Chromium', () => {
     await page.fill('#search-input', 'tuning');
     await page.waitForSelector('#search-results a');
     expect(await page.textContent('#search-results a strong')).toBe('Configure');
+    // The browser runs the same engine over the same index: same order and excerpts as the server.
+    await page.fill('#search-input', 'gateway');
+    await page.waitForSelector('#search-results a >> nth=1');
+    const server = (await app.inject({ url: '/docs/api/search?q=gateway' })).json() as { title: string; excerpt: string }[];
+    const shown = await page.$$eval('#search-results a', (links) => links.map((a) => [a.querySelector('strong')?.textContent, a.querySelector('.search-excerpt')?.innerHTML]));
+    expect(shown).toEqual(server.map((r) => [r.title, r.excerpt]));
+    await page.fill('#search-input', 'tuning');
+    await page.waitForFunction(() => document.querySelector('#search-results a strong')?.textContent === 'Configure');
     await page.click('#search-results a');
     await page.waitForURL(/\/guide\/configure\/?$/);
     expect(errors).toEqual([]);

@@ -26,6 +26,7 @@ import { clip, extractText } from './text.js';
 import { breadcrumbs, prevNext, resolveNavigation } from './nav.js';
 import { renderPageFragment, renderSidebar } from './page-html.js';
 import { buildSearchIndex, type SearchDocument } from './search-index.js';
+import { resolveRedirect } from './redirect.js';
 
 export interface BuildDocsSiteOptions {
   readonly root: string;
@@ -99,8 +100,12 @@ export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<Buil
       diagnostics.push({ severity: 'warning', code: 'docs-broken-link', file: `${docsDir}/${p.file}`, line: 0, column: 0, pointer: '', message: `link ${link} does not point at a page` });
     }
     const fm = p.source.frontMatter;
+    const redirect = fm.redirect === null ? null : resolveRedirect(fm.redirect, p.file);
+    if (fm.redirect !== null && redirect === null) {
+      diagnostics.push({ severity: 'error', code: 'docs-redirect', file: `${docsDir}/${p.file}`, line: 1, column: 1, pointer: '', message: `redirect ${fm.redirect} points outside the docs folder` });
+    }
     const title = fm.title ?? plain.firstH1 ?? p.path.split('/').pop() ?? p.path;
-    return { ...p, env, html, plain, title, description: fm.description ?? clip(plain.firstParagraph, 200), lastModified: fileDates ? pageDate(p.file, docsAbs, fm.date, git) : (fm.date ?? '') };
+    return { ...p, env, html, plain, title, redirect, description: fm.description ?? clip(plain.firstParagraph, 200), lastModified: fileDates ? pageDate(p.file, docsAbs, fm.date, git) : (fm.date ?? '') };
   });
 
   const nav = resolveNavigation(site, rendered.map((r) => ({ path: r.path, title: r.title, order: r.source.frontMatter.order })), `${docsDir}/config.json`, diagnostics);
@@ -125,6 +130,10 @@ export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<Buil
         next,
         lastModified: r.lastModified,
         showToc: fm.toc,
+        showPager: fm.pagination,
+        layout: fm.layout,
+        hero: fm.hero,
+        features: fm.features,
         showLastUpdated: site.lastUpdated && fm.lastUpdated,
       }),
     });
@@ -137,10 +146,12 @@ export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<Buil
       keywords: fm.keywords,
       lastModified: r.lastModified,
       layout: fm.layout,
+      redirect: r.redirect,
       sourceHash: createHash('sha256').update(r.text).digest('hex'),
       sidebar: sidebarIndex,
     });
-    searchDocs.push({
+    if (r.redirect === null)
+      searchDocs.push({
       path: r.path,
       title: r.title,
       description: r.description,

@@ -90,6 +90,12 @@ export interface DocsPageMeta {
   readonly lastModified: string;
   /** `home` pages are left out of the feed. */
   readonly layout: string;
+  /**
+   * Front matter `redirect`, resolved: root-relative (`/guide/new`, BasePath added when served)
+   * or absolute. Such a page answers 307 and is left out of the sitemap, feed, llms.txt,
+   * /api/pages and search. Null when none.
+   */
+  readonly redirect: string | null;
   /** SHA-256 (hex) of the Markdown source. */
   readonly sourceHash: string;
   /** Index of the page's sidebar (`sidebars/<n>.html`). */

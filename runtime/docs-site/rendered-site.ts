@@ -8,6 +8,8 @@ import { notFoundFragment, renderDocument, type LayoutContext } from './layout.j
 
 export interface RenderedPage {
   readonly path: string;
+  /** Front matter redirect, BasePath applied to a root-relative target; null when none. */
+  readonly redirect: string | null;
   readonly html: string;
   readonly etag: string;
   readonly raw: string;
@@ -33,6 +35,11 @@ function markActive(sidebar: string, path: string): string {
   return sidebar.replace(`<a href="/${path}">`, `<a href="/${path}" aria-current="page">`);
 }
 
+function redirectTarget(target: string | null, basePath: string): string | null {
+  if (target === null) return null;
+  return target.startsWith('/') && !target.startsWith('//') ? basePath + target : target;
+}
+
 export function renderSite(site: LoadedDocsSite, ctx: LayoutContext, defaultPage: string): RenderedSite {
   const pages = new Map<string, RenderedPage>();
   for (const [path, page] of site.pages) {
@@ -42,7 +49,7 @@ export function renderSite(site: LoadedDocsSite, ctx: LayoutContext, defaultPage
       sidebar: markActive(site.sidebars[page.meta.sidebar] ?? '', path),
       fragment: page.fragment,
     });
-    pages.set(path, { path, html, etag: etagOf(html), raw: page.raw, rawEtag: etagOf(page.raw) });
+    pages.set(path, { path, redirect: redirectTarget(page.meta.redirect, ctx.basePath), html, etag: etagOf(html), raw: page.raw, rawEtag: etagOf(page.raw) });
   }
   const home = site.pages.get(defaultPage);
   const notFoundHtml = renderDocument(ctx, {

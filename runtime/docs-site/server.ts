@@ -15,6 +15,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { resolve } from 'node:path';
 import type { LoadedDocsSite } from './site.js';
+import type { DocsPageMeta } from '../contract/docs-site.js';
 import type { DocsSettings } from './settings.js';
 import { resolveTheme } from './theme.js';
 import { builtInCsp } from './csp.js';
@@ -110,8 +111,11 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
   const publicSite = (request: FastifyRequest): PublicSite => {
     const data = current.source.data;
     const origin = (settings.baseUrl ?? data.baseUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
-    return { config: data.config, pages: data.pages, brand: brandOf(data.config, theme), root: origin + base, defaultPage: settings.defaultPage };
+    return { config: data.config, pages: listedPages(), brand: brandOf(data.config, theme), root: origin + base, defaultPage: settings.defaultPage };
   };
+
+  /** Pages that are not redirects: the sitemap, feed, llms.txt and /api/pages list these. */
+  const listedPages = (): DocsPageMeta[] => current.source.data.pages.filter((p) => p.redirect === null);
 
   const notFound = (reply: FastifyReply): FastifyReply =>
     reply.code(404).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(current.notFoundHtml);
@@ -145,7 +149,7 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
       });
 
       scope.get('/api/pages', { onRequest: limited }, async (_request, reply) =>
-        reply.send(current.source.data.pages.map((p) => ({ path: `/${p.path}`, title: p.title, description: p.description, lastModified: p.lastModified }))),
+        reply.send(listedPages().map((p) => ({ path: `/${p.path}`, title: p.title, description: p.description, lastModified: p.lastModified }))),
       );
 
       scope.get<{ Params: { '*': string }; Querystring: { view?: string } }>('/raw/*', { onRequest: limited }, async (request, reply) => {
@@ -178,6 +182,7 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
         }
         const found = findPage(current, pagePathOfRequest(request.params['*'] ?? '', settings.defaultPage));
         if (!found) return notFound(reply);
+        if (found.redirect !== null) return reply.code(307).header('Location', found.redirect).header('Cache-Control', 'no-cache').send();
         reply.header('ETag', found.etag).header('Cache-Control', 'no-cache');
         if (etagMatches(request.headers['if-none-match'], found.etag)) return reply.code(304).send();
         return reply.type('text/html; charset=utf-8').send(found.html);

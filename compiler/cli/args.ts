@@ -48,7 +48,7 @@ Commands:
   watch            rebuild generated/ on every change
   start            serve generated/ (PORT/--port, default 8080; HOST/--host, default 127.0.0.1)
   dev              build, serve and rebuild on change; the server swaps in each good build
-  docs serve|export  the documentation-site server (see docs/docs-site.md)
+  docs serve|export|build  the documentation-site server; build reports broken links (see docs/docs-site.md)
 
 Options:
   --root DIR       project folder (default: current directory)

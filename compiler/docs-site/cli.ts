@@ -1,9 +1,12 @@
 /**
- * `wharf docs serve|export`: the composition root of the docs server. It builds the site from
- * the Markdown folder in memory (compiler), loads it (runtime) and serves it, injecting the
- * rebuild callback used by hot reload; or writes a static export and exits.
- *   wharf docs serve [--port N] [--host H] [--base-path /p] [--base-url https://x] [--export <dir>]
- *   wharf docs export <dir> [--base-path /p] [--base-url https://x]
+ * `wharf docs build|serve|export`: the composition root of the docs server. It builds the site
+ * from the Markdown folder in memory (compiler), loads it (runtime) and serves it, injecting the
+ * rebuild callback used by hot reload; or writes a static export and exits; or (`build`) only
+ * builds and reports: broken internal links, missing images and bad formulas with file:line,
+ * warnings unless `--strict` makes them errors (exit 1), the check CI can run.
+ *   wharf docs build [--strict]
+ *   wharf docs serve [--port N] [--host H] [--base-path /p] [--base-url https://x] [--export <dir>] [--strict]
+ *   wharf docs export <dir> [--base-path /p] [--base-url https://x] [--strict]
  * Port: --port, else PORT, else 5080. Host: --host, else 127.0.0.1.
  */
 import { resolve } from 'node:path';
@@ -17,8 +20,9 @@ import { exportDocsSite } from '../../runtime/docs-site/export.js';
 
 export const DEFAULT_DOCS_PORT = 5080;
 
-const USAGE = `usage: wharf docs serve [--port N] [--host H] [--base-path /prefix] [--base-url https://origin] [--export <dir>]
-       wharf docs export <dir> [--base-path /prefix] [--base-url https://origin]`;
+const USAGE = `usage: wharf docs serve [--port N] [--host H] [--base-path /prefix] [--base-url https://origin] [--export <dir>] [--strict]
+       wharf docs export <dir> [--base-path /prefix] [--base-url https://origin] [--strict]
+       wharf docs build [--strict]   build in memory and report broken links and missing images (file:line)`;
 
 export interface DocsCommandIo {
   readonly out: (line: string) => void;
@@ -36,13 +40,26 @@ const defaultIo = (): DocsCommandIo => ({
   env: process.env,
 });
 
-export function docsBuilder(cwd: string, settings: DocsSettings, io: Pick<DocsCommandIo, 'err'>): () => Promise<LoadedDocsSite> {
+export function docsBuilder(cwd: string, settings: DocsSettings, io: Pick<DocsCommandIo, 'err'>, strict = false): () => Promise<LoadedDocsSite> {
   return async () => {
-    const result = await buildDocsSite({ root: cwd, docsDir: settings.rootPath, basePath: settings.basePath, baseUrl: settings.baseUrl });
+    const result = await buildDocsSite({ root: cwd, docsDir: settings.rootPath, basePath: settings.basePath, baseUrl: settings.baseUrl, strict });
     for (const d of result.diagnostics) io.err(formatDiagnostic(d));
     if (hasErrors(result.diagnostics)) throw new Error(`docs: ${settings.rootPath} has errors; see above`);
     return loadDocsSite(result.files);
   };
+}
+
+/** `wharf docs build`: every diagnostic (file:line), then one summary line; 1 when any is an error. */
+async function reportBuild(io: DocsCommandIo, settings: DocsSettings, strict: boolean): Promise<number> {
+  const started = performance.now();
+  const result = await buildDocsSite({ root: io.cwd, docsDir: settings.rootPath, baseUrl: settings.baseUrl, strict });
+  for (const d of result.diagnostics) io.err(formatDiagnostic(d));
+  const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = result.diagnostics.length - errors;
+  const pages = result.files.filter((f) => f.path.startsWith('pages/')).length;
+  const ms = Math.round(performance.now() - started);
+  io.out(`docs: ${settings.rootPath}/: ${pages} pages, ${errors} error(s), ${warnings} warning(s) in ${ms} ms${strict ? ' (--strict)' : ''}`);
+  return errors > 0 ? 1 : 0;
 }
 
 function waitForSignal(): Promise<void> {
@@ -65,6 +82,7 @@ export async function runDocsCommand(argv: readonly string[], ioIn?: Partial<Doc
         'base-path': { type: 'string' },
         'base-url': { type: 'string' },
         export: { type: 'string' },
+        strict: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -74,7 +92,7 @@ export async function runDocsCommand(argv: readonly string[], ioIn?: Partial<Doc
   }
   const { values, positionals } = parsed;
   const [command, target] = positionals;
-  if (values.help || (command !== 'serve' && command !== 'export')) {
+  if (values.help || (command !== 'serve' && command !== 'export' && command !== 'build')) {
     (values.help ? io.out : io.err)(USAGE);
     return values.help ? 0 : 2;
   }
@@ -84,8 +102,9 @@ export async function runDocsCommand(argv: readonly string[], ioIn?: Partial<Doc
     basePath: values['base-path'] !== undefined ? normalizeBasePath(values['base-path']) : fromSettings.basePath,
     baseUrl: values['base-url']?.replace(/\/+$/, '') ?? fromSettings.baseUrl,
   };
+  if (command === 'build') return reportBuild(io, settings, values.strict === true);
   const exportDir = command === 'export' ? target : values.export;
-  const build = docsBuilder(io.cwd, settings, io);
+  const build = docsBuilder(io.cwd, settings, io, values.strict === true);
   let site: LoadedDocsSite;
   try {
     site = await build();

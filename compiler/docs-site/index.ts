@@ -43,6 +43,8 @@ export interface BuildDocsSiteOptions {
    * (and with it a git date) is made.
    */
   readonly dates?: 'files' | 'front-matter';
+  /** Broken internal links, missing images and bad formulas become errors instead of warnings. */
+  readonly strict?: boolean;
 }
 
 export interface BuildDocsSiteResult {
@@ -60,6 +62,12 @@ export function contentHashOf(
   for (const a of [...assets].sort((x, y) => (x.file < y.file ? -1 : 1))) hash.update(a.file).update('\0').update(a.bytes).update('\0');
   hash.update('config.json\0').update(config ?? '');
   return hash.digest('hex');
+}
+
+/** Lines before the Markdown body (the front matter block), so body lines map to file lines. */
+function frontMatterLines(text: string, body: string): number {
+  if (!text.endsWith(body)) return 0;
+  return (text.slice(0, text.length - body.length).match(/\n/g) ?? []).length;
 }
 
 export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<BuildDocsSiteResult> {
@@ -90,14 +98,17 @@ export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<Buil
   }
   parsed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const known = new Set(parsed.map((p) => p.path));
+  const knownAssets = new Set(sources.assets.map((a) => a.file.toLowerCase()));
 
   const rendered = parsed.map((p) => {
-    const env = createRenderEnv(p.file, known);
+    const env = createRenderEnv(p.file, known, knownAssets);
     const tokens = md.parse(p.source.body, env);
     const html = md.renderer.render(tokens, md.options, env);
     const plain = extractText(tokens);
-    for (const link of env.brokenLinks) {
-      diagnostics.push({ severity: 'warning', code: 'docs-broken-link', file: `${docsDir}/${p.file}`, line: 0, column: 0, pointer: '', message: `link ${link} does not point at a page` });
+    const bodyLine = frontMatterLines(p.text, p.source.body);
+    for (const problem of env.problems) {
+      const line = problem.line > 0 ? problem.line + bodyLine : 0;
+      diagnostics.push({ severity: options.strict ? 'error' : 'warning', code: problem.code, file: `${docsDir}/${p.file}`, line, column: line > 0 ? 1 : 0, pointer: '', message: problem.message });
     }
     const fm = p.source.frontMatter;
     const redirect = fm.redirect === null ? null : resolveRedirect(fm.redirect, p.file);
@@ -147,6 +158,7 @@ export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<Buil
       lastModified: r.lastModified,
       layout: fm.layout,
       redirect: r.redirect,
+      uses: { math: r.env.usesMath, mermaid: r.env.usesMermaid },
       sourceHash: createHash('sha256').update(r.text).digest('hex'),
       sidebar: sidebarIndex,
     });

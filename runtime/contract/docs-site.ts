@@ -96,6 +96,8 @@ export interface DocsPageMeta {
    * /api/pages and search. Null when none.
    */
   readonly redirect: string | null;
+  /** The page has math (links the KaTeX stylesheet) or a Mermaid diagram (loads /_wharf/mermaid.js). */
+  readonly uses: { readonly math: boolean; readonly mermaid: boolean };
   /** SHA-256 (hex) of the Markdown source. */
   readonly sourceHash: string;
   /** Index of the page's sidebar (`sidebars/<n>.html`). */

@@ -1,6 +1,8 @@
 /**
  * Everything the server answers with, precomputed when a site is loaded or swapped in:
  * each page's full HTML with its ETag (SHA-256 of the HTML), raw Markdown, the 404 page.
+ * When the site file's head has an inline script, the HTML holds a nonce placeholder that the
+ * server fills per response; the ETag is then the SHA-256 of the HTML before that.
  */
 import { createHash } from 'node:crypto';
 import type { LoadedDocsSite } from './site.js';
@@ -48,6 +50,7 @@ export function renderSite(site: LoadedDocsSite, ctx: LayoutContext, defaultPage
       description: page.meta.description,
       sidebar: markActive(site.sidebars[page.meta.sidebar] ?? '', path),
       fragment: page.fragment,
+      uses: page.meta.uses,
     });
     pages.set(path, { path, redirect: redirectTarget(page.meta.redirect, ctx.basePath), html, etag: etagOf(html), raw: page.raw, rawEtag: etagOf(page.raw) });
   }

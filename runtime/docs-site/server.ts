@@ -18,7 +18,7 @@ import type { LoadedDocsSite } from './site.js';
 import type { DocsPageMeta } from '../contract/docs-site.js';
 import type { DocsSettings } from './settings.js';
 import { resolveTheme } from './theme.js';
-import { builtInCsp } from './csp.js';
+import { builtInCsp, hasInlineScript, newNonce, NONCE_PLACEHOLDER, nonceAttribute } from './csp.js';
 import { brandOf, type LayoutContext } from './layout.js';
 import { etagMatches, findPage, pagePathOfRequest, renderSite, type RenderedSite } from './rendered-site.js';
 import { parseLimit, searchSite, SEARCH_TOTAL_HEADER } from './search.js';
@@ -94,12 +94,15 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
   };
   controls.set(app, { version: () => version, reload, current: () => current });
 
-  const csp = settings.contentSecurityPolicy ?? builtInCsp(options.site.data.config.head, theme.customCssUrl);
+  const placeholder = nonceAttribute(NONCE_PLACEHOLDER);
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('Content-Security-Policy', csp);
-    return payload;
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
+    const head = current.source.data.config.head;
+    const nonce = hasInlineScript(head) ? newNonce() : null;
+    reply.header('Content-Security-Policy', settings.contentSecurityPolicy ?? builtInCsp(head, theme.customCssUrl, nonce));
+    return nonce !== null && typeof payload === 'string' ? payload.replaceAll(placeholder, nonceAttribute(nonce)) : payload;
   });
 
   const limiter = options.rateLimitPerMinute === null ? null : createRateLimiter(options.rateLimitPerMinute ?? 30, 60_000, options.now);

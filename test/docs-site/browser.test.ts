@@ -107,6 +107,38 @@ describe.skipIf(!hasChromium)('docs site in headless Chromium', () => {
     }
   });
 
+  it('draws a Mermaid diagram and shows KaTeX math under the strict CSP with a nonce', async () => {
+    const diagrams = createFixture({
+      'config.json': JSON.stringify({ title: 'D', favicon: '⚓', head: [{ tag: 'script', attrs: {}, content: 'document.documentElement.dataset.inline = "ran";' }] }),
+      'index.md': '# Flow\n\nEnergy $E = mc^2$.\n\n```mermaid\nflowchart LR\n  A[Build] --> B[Serve]\n```\n',
+    });
+    const server = await buildDocsServer({ site: await diagrams.load(), settings: defaultDocsSettings({ themeDir: diagrams.root }) });
+    const url = await server.listen({ port: 0, host: '127.0.0.1' });
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await page.goto(url);
+      await page.waitForSelector('pre.mermaid svg', { timeout: 20_000 });
+      const labels = await page.$$eval('pre.mermaid svg .nodeLabel', (nodes) => nodes.map((n) => n.textContent));
+      expect(labels.sort()).toEqual(['Build', 'Serve']);
+      // KaTeX: rendered at build time; the stylesheet's fonts load from our own origin.
+      expect(await page.textContent('.katex-mathml annotation')).toBe('E = mc^2');
+      expect(await page.evaluate(() => document.fonts.check('16px KaTeX_Main'))).toBe(true);
+      // The inline head script ran: its nonce matched the policy of this response.
+      expect(await page.getAttribute('html', 'data-inline')).toBe('ran');
+      await page.click('#theme-toggle');
+      await page.waitForSelector('pre.mermaid svg');
+      await page.screenshot({ path: 'test-results/docs-site-diagram.png', fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await server.close();
+      diagrams.cleanup();
+    }
+  });
+
   it('searches the static export in the browser over the prebuilt index', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];

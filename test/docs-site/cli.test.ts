@@ -24,6 +24,25 @@ describe('wharf docs', () => {
     expect(run.err.join('\n')).toContain('usage: wharf docs serve');
   });
 
+  it('build reports broken links and missing images with file:line; --strict makes them errors', async () => {
+    const broken = createFixture({ 'index.md': '---\ntitle: Home\n---\n# Home\n\nSee [gone](./gone.md).\n\n![pic](./img/none.png)\n' });
+    try {
+      const loose = io();
+      expect(await runDocsCommand(['build'], { ...loose.io, cwd: broken.root })).toBe(0);
+      expect(loose.err).toEqual([
+        'docs/index.md:6:1: warning docs-broken-link: link ./gone.md does not point at a page',
+        'docs/index.md:8:1: warning docs-missing-image: image ./img/none.png is not in the docs folder',
+      ]);
+      expect(loose.out).toEqual([expect.stringMatching(/^docs: docs\/: 1 pages, 0 error\(s\), 2 warning\(s\) in \d+ ms$/)]);
+      const strict = io();
+      expect(await runDocsCommand(['build', '--strict'], { ...strict.io, cwd: broken.root })).toBe(1);
+      expect(strict.err[0]).toBe('docs/index.md:6:1: error docs-broken-link: link ./gone.md does not point at a page');
+      expect(strict.out[0]).toMatch(/^docs: docs\/: 1 pages, 2 error\(s\), 0 warning\(s\) in \d+ ms \(--strict\)$/);
+    } finally {
+      broken.cleanup();
+    }
+  });
+
   it('export <dir> writes the static site with --base-url and --base-path', async () => {
     const run = io();
     expect(await runDocsCommand(['export', 'site-out', '--base-url', 'https://d.example/', '--base-path', 'handbook'], run.io)).toBe(0);

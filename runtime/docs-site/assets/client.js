@@ -14,11 +14,23 @@
   function applyTheme(theme) { root.setAttribute('data-theme', theme); }
   var prefersDark = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches;
   applyTheme(darkAllowed ? storedTheme() || (prefersDark ? 'dark' : 'light') : 'light');
+  /* Diagrams: pages with a ```mermaid block load /_wharf/mermaid.js before this script; draw
+     them in the current colour scheme, and again when it changes. */
+  var diagrams = document.querySelectorAll('pre.mermaid');
+  diagrams.forEach(function (pre) { pre.setAttribute('data-source', pre.textContent); });
+  function drawDiagrams() {
+    if (!window.mermaid || !diagrams.length) return;
+    diagrams.forEach(function (pre) { pre.removeAttribute('data-processed'); pre.textContent = pre.getAttribute('data-source'); });
+    window.mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: root.getAttribute('data-theme') === 'dark' ? 'dark' : 'default' });
+    window.mermaid.run({ nodes: diagrams }).catch(function (e) { console.warn('mermaid:', e && e.message); });
+  }
+  drawDiagrams();
   var toggle = document.getElementById('theme-toggle');
   if (toggle) {
     toggle.addEventListener('click', function () {
       var next = root.getAttribute('data-theme') === 'dark' ? 'light' : 'dark';
       applyTheme(next);
+      drawDiagrams();
       try { localStorage.setItem('wharf-theme', next); } catch (e) { /* private mode */ }
     });
   }

@@ -5,23 +5,24 @@
  * builds and reports: broken internal links, missing images and bad formulas with file:line,
  * warnings unless `--strict` makes them errors (exit 1), the check CI can run.
  *   wharf docs build [--strict]
- *   wharf docs serve [--port N] [--host H] [--base-path /p] [--base-url https://x] [--export <dir>] [--strict]
+ *   wharf docs serve [--port N] [--host H] [--base-path /p] [--base-url https://x] [--theme ocean|dir] [--export <dir>] [--strict]
  *   wharf docs export <dir> [--base-path /p] [--base-url https://x] [--strict]
  * Port: --port, else PORT, else 5080. Host: --host, else 127.0.0.1.
  */
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatDiagnostic, hasErrors } from '../diagnostics.js';
 import { buildDocsSite } from './index.js';
 import { loadDocsSite, type LoadedDocsSite } from '../../runtime/docs-site/site.js';
-import { normalizeBasePath, readDocsSettings, type DocsSettings } from '../../runtime/docs-site/settings.js';
+import { BUILT_IN_THEMES, normalizeBasePath, readDocsSettings, type DocsSettings } from '../../runtime/docs-site/settings.js';
 import { buildDocsServer, docsControl } from '../../runtime/docs-site/server.js';
 import { exportDocsSite } from '../../runtime/docs-site/export.js';
 
 export const DEFAULT_DOCS_PORT = 5080;
 
-const USAGE = `usage: wharf docs serve [--port N] [--host H] [--base-path /prefix] [--base-url https://origin] [--export <dir>] [--strict]
-       wharf docs export <dir> [--base-path /prefix] [--base-url https://origin] [--strict]
+const USAGE = `usage: wharf docs serve [--port N] [--host H] [--base-path /prefix] [--base-url https://origin] [--theme name|dir] [--export <dir>] [--strict]
+       wharf docs export <dir> [--base-path /prefix] [--base-url https://origin] [--theme name|dir] [--strict]
        wharf docs build [--strict]   build in memory and report broken links and missing images (file:line)`;
 
 export interface DocsCommandIo {
@@ -62,6 +63,13 @@ async function reportBuild(io: DocsCommandIo, settings: DocsSettings, strict: bo
   return errors > 0 ? 1 : 0;
 }
 
+/** `--theme <name|dir>`: a built-in theme by name, else a theme folder (theme.json, custom.css, custom.js). */
+function themeOption(value: string, cwd: string): Partial<DocsSettings> | null {
+  if ((BUILT_IN_THEMES as readonly string[]).includes(value.toLowerCase())) return { builtInTheme: value.toLowerCase() };
+  const dir = resolve(cwd, value);
+  return existsSync(dir) && statSync(dir).isDirectory() ? { themeDir: dir } : null;
+}
+
 function waitForSignal(): Promise<void> {
   return new Promise((resolveStop) => {
     process.once('SIGINT', () => resolveStop());
@@ -83,6 +91,7 @@ export async function runDocsCommand(argv: readonly string[], ioIn?: Partial<Doc
         'base-url': { type: 'string' },
         export: { type: 'string' },
         strict: { type: 'boolean' },
+        theme: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -97,8 +106,14 @@ export async function runDocsCommand(argv: readonly string[], ioIn?: Partial<Doc
     return values.help ? 0 : 2;
   }
   const fromSettings = readDocsSettings(io.env, io.cwd);
+  const theme = values.theme === undefined ? {} : themeOption(values.theme, io.cwd);
+  if (theme === null) {
+    io.err(`--theme ${values.theme}: neither a built-in theme (${BUILT_IN_THEMES.join(', ')}) nor a folder\n${USAGE}`);
+    return 2;
+  }
   const settings: DocsSettings = {
     ...fromSettings,
+    ...theme,
     basePath: values['base-path'] !== undefined ? normalizeBasePath(values['base-path']) : fromSettings.basePath,
     baseUrl: values['base-url']?.replace(/\/+$/, '') ?? fromSettings.baseUrl,
   };

@@ -1,6 +1,6 @@
 /**
  * Built-in static files of the docs server under `/_wharf/`, each read once on first use:
- * `docs.css`, `client.js`, `search.js` (the shared search engine, for a static export's browser
+ * `docs.css`, `themes/{ocean,sepia}.css`, `client.js`, `search.js` (the shared search engine, for a static export's browser
  * search), `katex/katex.min.css` and `katex/fonts/*` (math is rendered at build time; only the
  * stylesheet and fonts are needed, served from here rather than a CDN), `mermaid.js` (the
  * bundled Mermaid build, loaded only by pages with a diagram).
@@ -30,6 +30,10 @@ function sources(): Map<string, () => DocsAsset> {
     ['client.js', () => ({ contentType: JS, body: readFileSync(join(here, 'assets', 'client.js'), 'utf8') })],
     ['search.js', () => ({ contentType: JS, body: readFileSync(join(here, '..', 'contract', 'docs-search.js'), 'utf8') })],
     ['mermaid.js', () => ({ contentType: JS, body: withoutSourceMap(readFileSync(packageDist('mermaid', 'mermaid.min.js'), 'utf8')) })],
+    ...['ocean', 'sepia'].map((name): [string, () => DocsAsset] => [
+      `themes/${name}.css`,
+      () => ({ contentType: 'text/css; charset=utf-8', body: readFileSync(join(here, 'assets', 'themes', `${name}.css`), 'utf8') }),
+    ]),
     ['katex/katex.min.css', () => ({ contentType: 'text/css; charset=utf-8', body: readFileSync(packageDist('katex', 'katex.min.css'), 'utf8') })],
   ]);
   for (const font of readdirSync(packageDist('katex', 'fonts')).sort()) {

@@ -76,6 +76,7 @@ export function renderDocument(ctx: LayoutContext, page: LayoutPage): string {
     favicon(config.favicon),
     '<link rel="stylesheet" href="/_wharf/docs.css">',
     page.uses?.math ? '<link rel="stylesheet" href="/_wharf/katex/katex.min.css">' : '',
+    theme.builtIn ? `<link rel="stylesheet" href="/_wharf/themes/${theme.builtIn}.css">` : '',
     theme.css ? '<link rel="stylesheet" href="/_wharf/theme.css">' : '',
     theme.customCssUrl ? `<link rel="stylesheet" href="${e(theme.customCssUrl)}">` : '',
     config.pageControls.subscribeRss ? `<link rel="alternate" type="application/rss+xml" title="${e(brand)}" href="/feed.xml">` : '',

@@ -22,7 +22,11 @@ export interface DocsSettings {
   readonly themes: ThemeValues | null;
   /** Folder with theme.json, custom.css, custom.js; default `wwwroot/theme` under the working directory. */
   readonly themeDir: string;
+  /** Built-in theme (`Docs:Theme` or `--theme <name>`): `default`, `ocean` or `sepia`. */
+  readonly builtInTheme: string;
 }
+
+export const BUILT_IN_THEMES = ['default', 'ocean', 'sepia'] as const;
 
 export function normalizeBasePath(value: string | null | undefined): string {
   const trimmed = (value ?? '').trim().replace(/\/+$/, '');
@@ -93,6 +97,7 @@ export function readDocsSettings(env: NodeJS.ProcessEnv = process.env, cwd: stri
     baseUrl: str('PublicBaseUrl'),
     themes,
     themeDir: join(cwd, 'wwwroot', 'theme'),
+    builtInTheme: (str('Theme') ?? 'default').toLowerCase(),
   };
 }
 
@@ -107,6 +112,7 @@ export function defaultDocsSettings(overrides: Partial<DocsSettings> = {}): Docs
     baseUrl: null,
     themes: null,
     themeDir: join(process.cwd(), 'wwwroot', 'theme'),
+    builtInTheme: 'default',
     ...overrides,
     ...(overrides.basePath !== undefined ? { basePath: normalizeBasePath(overrides.basePath) } : {}),
   };

@@ -4,7 +4,8 @@
  * static export's client-side search. Skipped (with the reason) only when Chromium is missing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -16,6 +17,8 @@ import { defaultDocsSettings } from '../../runtime/docs-site/settings.js';
 import { createFixture, type Fixture } from './fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const themeColours = new Map<string, string>();
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`docs-site browser test skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
 
@@ -137,6 +140,41 @@ describe.skipIf(!hasChromium)('docs site in headless Chromium', () => {
       await server.close();
       diagrams.cleanup();
     }
+  });
+
+  it.each(['default', 'ocean', 'sepia'])('theme %s: every text passes the WCAG AA contrast check (axe) in light and dark mode', async (name) => {
+    const server = await buildDocsServer({ site: await fixture.load(), settings: defaultDocsSettings({ builtInTheme: name, themeDir: fixture.root }) });
+    const url = await server.listen({ port: 0, host: '127.0.0.1' });
+    // bypassCSP only so that axe can be injected; the CSP itself is checked by the other tests.
+    const context = await browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    try {
+      const colours: Record<string, string> = {};
+      for (const mode of ['light', 'dark']) {
+        await page.goto(`${url}/guide/install`);
+        if ((await page.getAttribute('html', 'data-theme')) !== mode) await page.click('#theme-toggle');
+        expect(await page.getAttribute('html', 'data-theme')).toBe(mode);
+        await page.fill('#search-input', 'installer');
+        await page.waitForSelector('#search-results mark');
+        await page.addScriptTag({ content: AXE });
+        const violations = await page.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { id: string; nodes: { target: string[]; any: { message: string }[] }[] }[] }> } }).axe;
+          const result = await axe.run(document, { runOnly: { type: 'rule', values: ['color-contrast'] } });
+          return result.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.any[0]?.message ?? v.id}`));
+        });
+        expect([name, mode, violations]).toEqual([name, mode, []]);
+        colours[mode] = await page.evaluate(() => getComputedStyle(document.body).backgroundColor + ' ' + getComputedStyle(document.querySelector('a.pager-next') as Element).color);
+      }
+      expect(colours['light']).not.toBe(colours['dark']);
+      themeColours.set(name, colours['light'] ?? '');
+    } finally {
+      await context.close();
+      await server.close();
+    }
+  });
+
+  it('the three built-in themes look different', () => {
+    expect(new Set(themeColours.values()).size).toBe(3);
   });
 
   it('searches the static export in the browser over the prebuilt index', async () => {

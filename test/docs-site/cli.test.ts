@@ -43,10 +43,20 @@ describe('wharf docs', () => {
     }
   });
 
+  it('--theme takes a built-in name or a folder, anything else is a usage error (2)', async () => {
+    const bad = io();
+    expect(await runDocsCommand(['serve', '--theme', 'neon'], bad.io)).toBe(2);
+    expect(bad.err[0]?.split("\n")[0]).toBe('--theme neon: neither a built-in theme (default, ocean, sepia) nor a folder');
+    const ok = io();
+    expect(await runDocsCommand(['export', 'themed-out', '--theme', 'sepia'], ok.io)).toBe(0);
+    expect(readFileSync(join(fixture.root, 'themed-out', 'zebra', 'index.html'), 'utf8')).toContain('<link rel="stylesheet" href="/_wharf/themes/sepia.css">');
+    expect(existsSync(join(fixture.root, 'themed-out', '_wharf', 'themes', 'sepia.css'))).toBe(true);
+  });
+
   it('export <dir> writes the static site with --base-url and --base-path', async () => {
     const run = io();
     expect(await runDocsCommand(['export', 'site-out', '--base-url', 'https://d.example/', '--base-path', 'handbook'], run.io)).toBe(0);
-    expect(run.out).toEqual([`docs: exported 5 pages (42 files) to ${join(fixture.root, 'site-out')}`]);
+    expect(run.out).toEqual([`docs: exported 5 pages (44 files) to ${join(fixture.root, 'site-out')}`]);
     expect(readFileSync(join(fixture.root, 'site-out', 'robots.txt'), 'utf8')).toBe('User-agent: *\nAllow: /\nSitemap: https://d.example/handbook/sitemap.xml\n');
     expect(readFileSync(join(fixture.root, 'site-out', 'zebra', 'index.html'), 'utf8')).toContain('href="/handbook/_wharf/docs.css"');
   });

@@ -45,6 +45,8 @@ describe('docs export', () => {
       '_wharf/mermaid.js',
       '_wharf/search-index.json',
       '_wharf/search.js',
+      '_wharf/themes/ocean.css',
+      '_wharf/themes/sepia.css',
       'feed.xml',
       'guide/configure/index.html',
       'guide/install/index.html',

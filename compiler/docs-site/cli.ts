@@ -4,6 +4,7 @@
  * rebuild callback used by hot reload; or writes a static export and exits; or (`build`) only
  * builds and reports: broken internal links, missing images and bad formulas with file:line,
  * warnings unless `--strict` makes them errors (exit 1), the check CI can run.
+ * With `Git:Url` set, serve/export first pull the docs from Git (runtime/docs-site/git-sync.ts).
  *   wharf docs build [--strict]
  *   wharf docs serve [--port N] [--host H] [--base-path /p] [--base-url https://x] [--theme ocean|dir] [--export <dir>] [--strict]
  *   wharf docs export <dir> [--base-path /p] [--base-url https://x] [--strict]
@@ -18,6 +19,8 @@ import { loadDocsSite, type LoadedDocsSite } from '../../runtime/docs-site/site.
 import { BUILT_IN_THEMES, normalizeBasePath, readDocsSettings, type DocsSettings } from '../../runtime/docs-site/settings.js';
 import { buildDocsServer, docsControl } from '../../runtime/docs-site/server.js';
 import { exportDocsSite } from '../../runtime/docs-site/export.js';
+import { readGitSettings } from '../../runtime/docs-site/git-settings.js';
+import { createGitSync, type DocsGitSync } from '../../runtime/docs-site/git-sync.js';
 
 export const DEFAULT_DOCS_PORT = 5080;
 
@@ -61,6 +64,19 @@ async function reportBuild(io: DocsCommandIo, settings: DocsSettings, strict: bo
   const ms = Math.round(performance.now() - started);
   io.out(`docs: ${settings.rootPath}/: ${pages} pages, ${errors} error(s), ${warnings} warning(s) in ${ms} ms${strict ? ' (--strict)' : ''}`);
   return errors > 0 ? 1 : 0;
+}
+
+/**
+ * With `Git:Url` set (settings file or GIT_* variables): pull once before the first build, so a
+ * fresh machine serves the repository's docs; the schedule starts once the server listens. A
+ * failed first pull is logged and the folder's current content is served.
+ */
+async function startGitSync(io: DocsCommandIo, settings: DocsSettings): Promise<DocsGitSync | null> {
+  const git = readGitSettings(io.env, io.cwd);
+  if (!git.enabled || git.url === null) return null;
+  const sync = createGitSync(git, resolve(io.cwd, settings.rootPath), (level, message) => (level === 'error' ? io.err : io.out)(message));
+  await sync.syncNow();
+  return sync;
 }
 
 /** `--theme <name|dir>`: a built-in theme by name, else a theme folder (theme.json, custom.css, custom.js). */
@@ -120,15 +136,19 @@ export async function runDocsCommand(argv: readonly string[], ioIn?: Partial<Doc
   if (command === 'build') return reportBuild(io, settings, values.strict === true);
   const exportDir = command === 'export' ? target : values.export;
   const build = docsBuilder(io.cwd, settings, io, values.strict === true);
+  let sync: DocsGitSync | null = null;
   let site: LoadedDocsSite;
   try {
+    sync = await startGitSync(io, settings);
     site = await build();
   } catch (error) {
+    await sync?.stop();
     io.err((error as Error).message);
     return 1;
   }
 
   if (exportDir !== undefined) {
+    await sync?.stop();
     if (exportDir === '') {
       io.err(`missing export directory\n${USAGE}`);
       return 2;
@@ -141,6 +161,7 @@ export async function runDocsCommand(argv: readonly string[], ioIn?: Partial<Doc
 
   const port = Number(values.port ?? io.env['PORT'] ?? DEFAULT_DOCS_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    await sync?.stop();
     io.err(`--port must be a port number, got ${values.port ?? io.env['PORT']}`);
     return 2;
   }
@@ -148,8 +169,10 @@ export async function runDocsCommand(argv: readonly string[], ioIn?: Partial<Doc
   const app = await buildDocsServer({ site, settings: watched, rebuild: build, logger: false });
   const address = await app.listen({ port, host: values.host ?? '127.0.0.1' });
   io.out(`docs: serving ${site.pages.size} pages of ${settings.rootPath}/ at ${address}${settings.basePath}/` + (settings.enableHotReload ? ' (hot reload on)' : ''));
+  sync?.start(() => docsControl(app).reload());
   await (io.stopSignal ?? waitForSignal());
   io.out(`docs: stopping (build version ${docsControl(app).version()})`);
+  await sync?.stop();
   await app.close();
   return 0;
 }

@@ -34,9 +34,10 @@ export function normalizeBasePath(value: string | null | undefined): string {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
-type Section = Record<string, unknown>;
+export type Section = Record<string, unknown>;
 
-function pick(section: Section, key: string): unknown {
+/** A key of a settings section, matched case-insensitively. */
+export function pick(section: Section, key: string): unknown {
   const hit = Object.keys(section).find((k) => k.toLowerCase() === key.toLowerCase());
   return hit === undefined ? undefined : section[hit];
 }
@@ -64,18 +65,19 @@ function fromEnv(env: NodeJS.ProcessEnv): Section {
   return section;
 }
 
-function fromFile(cwd: string): Section {
+/** Section `name` of environments/settings.json ({} when the file or section is missing). */
+export function settingsFileSection(cwd: string, name: string): Section {
   try {
     const json: unknown = JSON.parse(readFileSync(join(cwd, 'environments', 'settings.json'), 'utf8'));
-    const docs = typeof json === 'object' && json !== null ? pick(json as Section, 'Docs') : undefined;
-    return typeof docs === 'object' && docs !== null ? (docs as Section) : {};
+    const section = typeof json === 'object' && json !== null ? pick(json as Section, name) : undefined;
+    return typeof section === 'object' && section !== null ? (section as Section) : {};
   } catch {
     return {};
   }
 }
 
 export function readDocsSettings(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): DocsSettings {
-  const file = fromFile(cwd);
+  const file = settingsFileSection(cwd, 'Docs');
   const vars = fromEnv(env);
   const get = (key: string): unknown => pick(vars, key) ?? pick(file, key);
   const str = (key: string): string | null => {

@@ -14,6 +14,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { buildDocsServer } from '../../runtime/docs-site/server.js';
 import { exportDocsSite } from '../../runtime/docs-site/export.js';
 import { defaultDocsSettings } from '../../runtime/docs-site/settings.js';
+import { loadDocsSite } from '../../runtime/docs-site/site.js';
 import { createFixture, type Fixture } from './fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -175,6 +176,27 @@ describe.skipIf(!hasChromium)('docs site in headless Chromium', () => {
 
   it('the three built-in themes look different', () => {
     expect(new Set(themeColours.values()).size).toBe(3);
+  });
+
+  it("our own docs: /diagrams redirects to the math and diagrams page, which shows KaTeX and a drawn diagram", async () => {
+    const own = await buildDocsServer({ site: await loadDocsSite('generated/docs'), settings: defaultDocsSettings({ themeDir: fixture.root }) });
+    const url = await own.listen({ port: 0, host: '127.0.0.1' });
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await page.goto(`${url}/diagrams`);
+      await page.waitForURL(`${url}/math-and-diagrams#diagrams`);
+      await page.waitForSelector('pre.mermaid svg', { timeout: 20_000 });
+      expect(await page.$$eval('pre.mermaid svg .nodeLabel', (nodes) => nodes.map((n) => n.textContent))).toContain('wharf docs serve');
+      expect(await page.locator('.katex-display').count()).toBe(1);
+      expect(await page.locator('.katex').count()).toBeGreaterThan(3);
+      await page.screenshot({ path: 'test-results/docs-site-own-math.png', fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await own.close();
+    }
   });
 
   it('searches the static export in the browser over the prebuilt index', async () => {

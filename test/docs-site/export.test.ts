@@ -114,3 +114,17 @@ describe('docs export of folder index pages', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('docs export of redirect pages', () => {
+  it('writes an HTML refresh to the target (base path applied, escaped)', async () => {
+    const small = createFixture({ 'index.md': '# Home\n', 'old.md': '---\nredirect: ./index.md#a"b\n---\n# Old\n' });
+    const dir = mkdtempSync(join(tmpdir(), 'wharf-export-redirect-'));
+    await exportDocsSite(await small.load(), defaultDocsSettings({ basePath: '/docs', themeDir: small.root }), dir);
+    expect(readFileSync(join(dir, 'old', 'index.html'), 'utf8')).toBe(
+      '<!doctype html>\n<html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=/docs/index#a&quot;b"><link rel="canonical" href="/docs/index#a&quot;b"><meta name="robots" content="noindex"><title>Moved</title></head><body><a href="/docs/index#a&quot;b">This page has moved.</a></body></html>\n',
+    );
+    expect(readFileSync(join(dir, 'sitemap.xml'), 'utf8')).not.toContain('old');
+    small.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

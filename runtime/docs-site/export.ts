@@ -20,6 +20,14 @@ export interface ExportResult {
   readonly files: readonly string[];
 }
 
+/** Mermaid (2.8 MB) and KaTeX are only written when some page uses them. */
+function neededAsset(name: string, site: LoadedDocsSite): boolean {
+  const pages = site.data.pages;
+  if (name === 'mermaid.js') return pages.some((p) => p.uses.mermaid);
+  if (name.startsWith('katex/')) return pages.some((p) => p.uses.math);
+  return true;
+}
+
 /** A file server cannot answer 307: a redirect page becomes an HTML refresh to its target. */
 export function redirectPage(location: string): string {
   const to = escapeHtml(location);
@@ -38,7 +46,9 @@ export async function exportDocsSite(site: LoadedDocsSite, settings: DocsSetting
     ['/sitemap.xml', 'sitemap.xml'],
     ['/robots.txt', 'robots.txt'],
     ['/llms.txt', 'llms.txt'],
-    ...builtInAssetNames().map((name): [string, string] => [`/_wharf/${name}`, `_wharf/${name}`]),
+    ...builtInAssetNames()
+      .filter((name) => neededAsset(name, site))
+      .map((name): [string, string] => [`/_wharf/${name}`, `_wharf/${name}`]),
     ['/_wharf/search-index.json', '_wharf/search-index.json'],
     ['/__wharf_not_found__', '404.html'],
   ];

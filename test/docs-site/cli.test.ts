@@ -56,7 +56,7 @@ describe('wharf docs', () => {
   it('export <dir> writes the static site with --base-url and --base-path', async () => {
     const run = io();
     expect(await runDocsCommand(['export', 'site-out', '--base-url', 'https://d.example/', '--base-path', 'handbook'], run.io)).toBe(0);
-    expect(run.out).toEqual([`docs: exported 5 pages (44 files) to ${join(fixture.root, 'site-out')}`]);
+    expect(run.out).toEqual([`docs: exported 5 pages (22 files) to ${join(fixture.root, 'site-out')}`]);
     expect(readFileSync(join(fixture.root, 'site-out', 'robots.txt'), 'utf8')).toBe('User-agent: *\nAllow: /\nSitemap: https://d.example/handbook/sitemap.xml\n');
     expect(readFileSync(join(fixture.root, 'site-out', 'zebra', 'index.html'), 'utf8')).toContain('href="/handbook/_wharf/docs.css"');
   });

@@ -37,12 +37,10 @@ afterAll(async () => {
 
 describe('docs export', () => {
   it('writes every page, raw file, crawler file and asset', () => {
-    expect(files.filter((f) => !f.startsWith('_wharf/katex/fonts/'))).toEqual([
+    expect(files).toEqual([
       '404.html',
       '_wharf/client.js',
       '_wharf/docs.css',
-      '_wharf/katex/katex.min.css',
-      '_wharf/mermaid.js',
       '_wharf/search-index.json',
       '_wharf/search.js',
       '_wharf/themes/ocean.css',
@@ -124,6 +122,21 @@ describe('docs export of redirect pages', () => {
       '<!doctype html>\n<html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=/docs/index#a&quot;b"><link rel="canonical" href="/docs/index#a&quot;b"><meta name="robots" content="noindex"><title>Moved</title></head><body><a href="/docs/index#a&quot;b">This page has moved.</a></body></html>\n',
     );
     expect(readFileSync(join(dir, 'sitemap.xml'), 'utf8')).not.toContain('old');
+    // No page has math or a diagram: neither KaTeX nor Mermaid is written.
+    expect([existsSync(join(dir, '_wharf', 'mermaid.js')), existsSync(join(dir, '_wharf', 'katex'))]).toEqual([false, false]);
+    small.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('docs export of math and diagram assets', () => {
+  it('writes KaTeX (stylesheet and fonts) and Mermaid only when a page uses them', async () => {
+    const small = createFixture({ 'index.md': '# Home\n\n$x^2$\n' });
+    const dir = mkdtempSync(join(tmpdir(), 'wharf-export-math-'));
+    await exportDocsSite(await small.load(), defaultDocsSettings({ themeDir: small.root }), dir);
+    expect(existsSync(join(dir, '_wharf', 'katex', 'katex.min.css'))).toBe(true);
+    expect(existsSync(join(dir, '_wharf', 'katex', 'fonts', 'KaTeX_Main-Regular.woff2'))).toBe(true);
+    expect(existsSync(join(dir, '_wharf', 'mermaid.js'))).toBe(false);
     small.cleanup();
     rmSync(dir, { recursive: true, force: true });
   });

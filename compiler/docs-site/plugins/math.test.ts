@@ -23,9 +23,9 @@ describe('math plugin', () => {
     expect(html).toContain('<p>After</p>');
   });
 
-  it('reports a formula that does not parse with its line', () => {
-    const { html, env } = renderWith(mathPlugin, 'a\n\n$$\n\\frac{1}{\n$$');
+  it('reports formulas that do not parse with their line', () => {
+    const { html, env } = renderWith(mathPlugin, 'a\n\n$$\n\\frac{1}{\n$$\n\ntext\nmore $\\sqrt{$ here');
     expect(html).toContain('katex-error');
-    expect(env.problems.map((p) => [p.code, p.line])).toEqual([['docs-math', 3]]);
+    expect(env.problems.map((p) => [p.code, p.line])).toEqual([['docs-math', 3], ['docs-math', 7]]);
   });
 });

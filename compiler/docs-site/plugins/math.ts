@@ -80,9 +80,17 @@ export function mathPlugin(md: MarkdownIt): void {
     return true;
   });
 
+  // Inline tokens have no line of their own: give them their paragraph's, for the diagnostics.
+  md.core.ruler.push('math_lines', (state) => {
+    for (const block of state.tokens) {
+      if (block.type !== 'inline' || !block.map) continue;
+      for (const child of block.children ?? []) if (child.type === 'math_inline') child.map = block.map;
+    }
+  });
+
   md.renderer.rules['math_inline'] = (tokens, idx, _options, env) => {
     const token = tokens[idx];
-    return token ? render(token.content, false, (env ?? {}) as Partial<DocsRenderEnv>, 0) : '';
+    return token ? render(token.content, false, (env ?? {}) as Partial<DocsRenderEnv>, (token.map?.[0] ?? -1) + 1) : '';
   };
   md.renderer.rules['math_block'] = (tokens, idx, _options, env) => {
     const token = tokens[idx];

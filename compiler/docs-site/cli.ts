@@ -122,6 +122,9 @@ export async function runDocsCommand(argv: readonly string[], ioIn?: Partial<Doc
     return values.help ? 0 : 2;
   }
   const fromSettings = readDocsSettings(io.env, io.cwd);
+  if (!(BUILT_IN_THEMES as readonly string[]).includes(fromSettings.builtInTheme)) {
+    io.err(`Docs:Theme ${fromSettings.builtInTheme} is not a built-in theme (${BUILT_IN_THEMES.join(', ')}); using default`);
+  }
   const theme = values.theme === undefined ? {} : themeOption(values.theme, io.cwd);
   if (theme === null) {
     io.err(`--theme ${values.theme}: neither a built-in theme (${BUILT_IN_THEMES.join(', ')}) nor a folder\n${USAGE}`);

@@ -38,6 +38,8 @@ export interface SearchAnswer {
 
 export interface SearchEngine {
   search(q: unknown, limit?: number): SearchAnswer;
+  /** Builds the close-spelling (trigram) index now instead of on the first fallback query. */
+  warm(): void;
   readonly size: number;
 }
 

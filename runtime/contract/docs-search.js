@@ -209,5 +209,10 @@ export function createSearchEngine(index) {
     };
   }
 
-  return { search, size: docs.length };
+  /** Build the close-spelling index now (the server does at load, so no query pays for it). */
+  function warm() {
+    trigramIndex();
+  }
+
+  return { search, warm, size: docs.length };
 }

@@ -74,6 +74,7 @@ export async function loadDocsSite(source: string | readonly DocsFile[]): Promis
   const sidebars = await Promise.all(Array.from({ length: data.sidebarCount }, (_, i) => read(`${DOCS_SITE_FILES.sidebarsDir}/${i}.html`)));
   const searchIndexJson = (await read(DOCS_SITE_FILES.searchIndex)).trim();
   const search = createSearchEngine(JSON.parse(searchIndexJson) as SearchIndexData);
+  search.warm();
   const assets = new Map<string, LoadedAsset>();
   for (const path of data.assets ?? []) {
     const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();

@@ -47,7 +47,10 @@ describe('wharf docs', () => {
     const bad = io();
     expect(await runDocsCommand(['serve', '--theme', 'neon'], bad.io)).toBe(2);
     expect(bad.err[0]?.split("\n")[0]).toBe('--theme neon: neither a built-in theme (default, ocean, sepia) nor a folder');
-    const ok = io();
+    const unknown = io({ Docs__Theme: 'neon' });
+    expect(await runDocsCommand(['export', 'unknown-theme-out'], unknown.io)).toBe(0);
+    expect(unknown.err[0]).toBe('Docs:Theme neon is not a built-in theme (default, ocean, sepia); using default');
+    const ok = io({ Docs__Theme: 'ocean' });
     expect(await runDocsCommand(['export', 'themed-out', '--theme', 'sepia'], ok.io)).toBe(0);
     expect(readFileSync(join(fixture.root, 'themed-out', 'zebra', 'index.html'), 'utf8')).toContain('<link rel="stylesheet" href="/_wharf/themes/sepia.css">');
     expect(existsSync(join(fixture.root, 'themed-out', '_wharf', 'themes', 'sepia.css'))).toBe(true);

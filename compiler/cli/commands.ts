@@ -108,10 +108,11 @@ export const COMMANDS: readonly CliCommand[] = [
   {
     name: 'docs',
     usage: [
-      'docs serve [--port N] [--host H] [--base-path /prefix] [--base-url https://origin] [--export DIR]',
-      'docs export DIR [--base-path /prefix] [--base-url https://origin]',
+      'docs serve [--port N] [--host H] [--base-path /prefix] [--base-url https://origin] [--theme NAME|DIR] [--strict]',
+      'docs export DIR [--base-path /prefix] [--base-url https://origin] [--theme NAME|DIR] [--strict]',
+      'docs build [--strict]',
     ],
-    summary: 'the documentation site of `docs/` on port 5080, or a static copy of it',
+    summary: 'the documentation site of `docs/` on port 5080, a static copy of it, or a build report of broken links, missing images and bad math (`--strict`: errors)',
     options: 'own',
     run: async (args) => (await import('../docs-site/cli.js')).runDocsCommand(args.rest),
   },

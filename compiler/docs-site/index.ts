@@ -26,6 +26,7 @@ import { clip, extractText } from './text.js';
 import { breadcrumbs, prevNext, resolveNavigation } from './nav.js';
 import { renderPageFragment, renderSidebar } from './page-html.js';
 import { buildSearchIndex, type SearchDocument } from './search-index.js';
+import { resolveRedirect } from './redirect.js';
 
 export interface BuildDocsSiteOptions {
   readonly root: string;
@@ -42,6 +43,8 @@ export interface BuildDocsSiteOptions {
    * (and with it a git date) is made.
    */
   readonly dates?: 'files' | 'front-matter';
+  /** Broken internal links, missing images and bad formulas become errors instead of warnings. */
+  readonly strict?: boolean;
 }
 
 export interface BuildDocsSiteResult {
@@ -59,6 +62,12 @@ export function contentHashOf(
   for (const a of [...assets].sort((x, y) => (x.file < y.file ? -1 : 1))) hash.update(a.file).update('\0').update(a.bytes).update('\0');
   hash.update('config.json\0').update(config ?? '');
   return hash.digest('hex');
+}
+
+/** Lines before the Markdown body (the front matter block), so body lines map to file lines. */
+function frontMatterLines(text: string, body: string): number {
+  if (!text.endsWith(body)) return 0;
+  return (text.slice(0, text.length - body.length).match(/\n/g) ?? []).length;
 }
 
 export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<BuildDocsSiteResult> {
@@ -89,18 +98,25 @@ export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<Buil
   }
   parsed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const known = new Set(parsed.map((p) => p.path));
+  const knownAssets = new Set(sources.assets.map((a) => a.file.toLowerCase()));
 
   const rendered = parsed.map((p) => {
-    const env = createRenderEnv(p.file, known);
+    const env = createRenderEnv(p.file, known, knownAssets);
     const tokens = md.parse(p.source.body, env);
     const html = md.renderer.render(tokens, md.options, env);
     const plain = extractText(tokens);
-    for (const link of env.brokenLinks) {
-      diagnostics.push({ severity: 'warning', code: 'docs-broken-link', file: `${docsDir}/${p.file}`, line: 0, column: 0, pointer: '', message: `link ${link} does not point at a page` });
+    const bodyLine = frontMatterLines(p.text, p.source.body);
+    for (const problem of env.problems) {
+      const line = problem.line > 0 ? problem.line + bodyLine : 0;
+      diagnostics.push({ severity: options.strict ? 'error' : 'warning', code: problem.code, file: `${docsDir}/${p.file}`, line, column: line > 0 ? 1 : 0, pointer: '', message: problem.message });
     }
     const fm = p.source.frontMatter;
+    const redirect = fm.redirect === null ? null : resolveRedirect(fm.redirect, p.file);
+    if (fm.redirect !== null && redirect === null) {
+      diagnostics.push({ severity: 'error', code: 'docs-redirect', file: `${docsDir}/${p.file}`, line: 1, column: 1, pointer: '', message: `redirect ${fm.redirect} points outside the docs folder` });
+    }
     const title = fm.title ?? plain.firstH1 ?? p.path.split('/').pop() ?? p.path;
-    return { ...p, env, html, plain, title, description: fm.description ?? clip(plain.firstParagraph, 200), lastModified: fileDates ? pageDate(p.file, docsAbs, fm.date, git) : (fm.date ?? '') };
+    return { ...p, env, html, plain, title, redirect, description: fm.description ?? clip(plain.firstParagraph, 200), lastModified: fileDates ? pageDate(p.file, docsAbs, fm.date, git) : (fm.date ?? '') };
   });
 
   const nav = resolveNavigation(site, rendered.map((r) => ({ path: r.path, title: r.title, order: r.source.frontMatter.order })), `${docsDir}/config.json`, diagnostics);
@@ -125,6 +141,10 @@ export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<Buil
         next,
         lastModified: r.lastModified,
         showToc: fm.toc,
+        showPager: fm.pagination,
+        layout: fm.layout,
+        hero: fm.hero,
+        features: fm.features,
         showLastUpdated: site.lastUpdated && fm.lastUpdated,
       }),
     });
@@ -137,11 +157,13 @@ export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<Buil
       keywords: fm.keywords,
       lastModified: r.lastModified,
       layout: fm.layout,
+      redirect: r.redirect,
+      uses: { math: r.env.usesMath, mermaid: r.env.usesMermaid },
       sourceHash: createHash('sha256').update(r.text).digest('hex'),
       sidebar: sidebarIndex,
     });
-    searchDocs.push({
-      id: searchDocs.length,
+    if (r.redirect === null)
+      searchDocs.push({
       path: r.path,
       title: r.title,
       description: r.description,

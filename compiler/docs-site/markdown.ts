@@ -10,6 +10,8 @@ import { externalLinksPlugin } from './plugins/external-links.js';
 import { tablesPlugin } from './plugins/tables.js';
 import { highlightPlugin } from './plugins/highlight.js';
 import { alertsPlugin } from './plugins/alerts.js';
+import { mathPlugin } from './plugins/math.js';
+import { diagramsPlugin } from './plugins/diagrams.js';
 
 export function createMarkdown(highlighter: HighlighterCore): MarkdownIt {
   const md = new MarkdownItCtor({ html: false, linkify: true, typographer: false });
@@ -18,6 +20,8 @@ export function createMarkdown(highlighter: HighlighterCore): MarkdownIt {
   md.use(externalLinksPlugin);
   md.use(tablesPlugin);
   md.use(alertsPlugin);
+  md.use(mathPlugin);
   highlightPlugin(md, highlighter);
+  md.use(diagramsPlugin);
   return md;
 }

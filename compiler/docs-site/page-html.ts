@@ -6,6 +6,7 @@
 import type { DocsHeading } from '../../runtime/contract/docs-site.js';
 import { escapeHtml as e } from './escape.js';
 import type { SiteFile } from './config.js';
+import type { Feature, Hero } from './page-source.js';
 import { isExternal, type Crumb, type NavNode } from './nav.js';
 
 const href = (path: string): string => (isExternal(path) ? path : `/${path}`);
@@ -40,6 +41,41 @@ export interface PageFragmentInput {
   readonly lastModified: string;
   readonly showToc: boolean;
   readonly showLastUpdated: boolean;
+  /** Front matter `pagination` (false hides prev/next). */
+  readonly showPager: boolean;
+  readonly layout: string;
+  readonly hero: Hero | null;
+  readonly features: readonly Feature[];
+}
+
+const linkHref = (link: string): string => (isExternal(link) || link.startsWith('/') || link.startsWith('#') ? link : `/${link}`);
+
+/** `layout: home`: the hero (name, text, tagline, action buttons) and the features grid. */
+export function renderHome(hero: Hero | null, features: readonly Feature[]): string {
+  const parts: string[] = [];
+  if (hero) {
+    const actions = hero.actions
+      .map((a) => {
+        const ext = isExternal(a.link) ? ' target="_blank" rel="noopener noreferrer"' : '';
+        return `<a class="hero-action ${a.theme}" href="${e(linkHref(a.link))}"${ext}>${e(a.text)}</a>`;
+      })
+      .join('');
+    parts.push(
+      '<section class="hero">' +
+        (hero.name ? `<h1 class="hero-name">${e(hero.name)}</h1>` : '') +
+        (hero.text ? `<p class="hero-text">${e(hero.text)}</p>` : '') +
+        (hero.tagline ? `<p class="hero-tagline">${e(hero.tagline)}</p>` : '') +
+        (actions ? `<div class="hero-actions">${actions}</div>` : '') +
+        '</section>',
+    );
+  }
+  if (features.length > 0) {
+    const items = features
+      .map((f) => `<div class="feature">${f.icon ? `<span class="feature-icon" aria-hidden="true">${e(f.icon)}</span>` : ''}<h2>${e(f.title)}</h2>${f.details ? `<p>${e(f.details)}</p>` : ''}</div>`)
+      .join('');
+    parts.push(`<section class="features">${items}</section>`);
+  }
+  return parts.join('\n');
 }
 
 const EDIT_ICON =
@@ -75,7 +111,7 @@ export function renderPageFragment(site: SiteFile, page: PageFragmentInput): str
         : c.path !== null ? `<li><a href="${e(href(c.path))}">${e(c.title)}</a></li>` : `<li>${e(c.title)}</li>`,
     )
     .join('');
-  const home = page.path === 'index' ? '' : '<li><a href="/">Home</a></li>';
+  const homeCrumb = page.path === 'index' ? '' : '<li><a href="/">Home</a></li>';
   const meta: string[] = [];
   if (page.showLastUpdated && page.lastModified) {
     meta.push(`<p class="last-updated">Last updated: <time datetime="${e(page.lastModified)}">${page.lastModified.slice(0, 10)}</time></p>`);
@@ -90,13 +126,15 @@ export function renderPageFragment(site: SiteFile, page: PageFragmentInput): str
           .map((h) => `<li class="toc-h${h.level}"><a href="#${e(h.id)}">${e(h.text)}</a></li>`)
           .join('')}</ul></nav></aside>`
       : '';
+  const home = page.layout === 'home';
   return [
-    '<main class="content" id="main">',
-    `<nav class="breadcrumbs" aria-label="Breadcrumb"><ol>${home}${crumbs}</ol></nav>`,
+    home ? '<main class="content home" id="main">' : '<main class="content" id="main">',
+    home ? renderHome(page.hero, page.features) : '',
+    home ? '' : `<nav class="breadcrumbs" aria-label="Breadcrumb"><ol>${homeCrumb}${crumbs}</ol></nav>`,
     controls(site, page, editUrl),
     `<article class="doc">\n${page.html}</article>`,
     meta.length ? `<footer class="page-meta">${meta.join('')}</footer>` : '',
-    page.prev || page.next ? `<nav class="pager" aria-label="Previous and next page">${pagerLink(page.prev, 'prev')}${pagerLink(page.next, 'next')}</nav>` : '',
+    page.showPager && (page.prev || page.next) ? `<nav class="pager" aria-label="Previous and next page">${pagerLink(page.prev, 'prev')}${pagerLink(page.next, 'next')}</nav>` : '',
     '</main>',
     outline,
   ]

@@ -2,7 +2,9 @@
  * One Markdown file: front matter (gray-matter) split from the body, the keys we understand
  * normalized. Front matter keys: title, description, keywords (list or comma string), date,
  * updated, layout (`home` leaves the page out of the feed), toc (false hides the outline),
- * lastUpdated (false hides the date), order (position in the automatic sidebar).
+ * lastUpdated (false hides the date), pagination (false hides prev/next), order (position in
+ * the automatic sidebar), redirect (the page answers 307 to this target), and for `layout: home`
+ * hero `{name, text, tagline, actions: [{text, link, theme}]}` and features `[{title, details, icon}]`.
  */
 import matter from 'gray-matter';
 import type { Diagnostic } from '../diagnostics.js';
@@ -16,7 +18,31 @@ export interface FrontMatter {
   readonly layout: string;
   readonly toc: boolean;
   readonly lastUpdated: boolean;
+  readonly pagination: boolean;
   readonly order: number | null;
+  /** Target as written (`./other.md`, `/guide/x`, `https://…`), null when none. */
+  readonly redirect: string | null;
+  readonly hero: Hero | null;
+  readonly features: readonly Feature[];
+}
+
+export interface HeroAction {
+  readonly text: string;
+  readonly link: string;
+  readonly theme: 'brand' | 'alt';
+}
+
+export interface Hero {
+  readonly name: string | null;
+  readonly text: string | null;
+  readonly tagline: string | null;
+  readonly actions: readonly HeroAction[];
+}
+
+export interface Feature {
+  readonly title: string;
+  readonly details: string | null;
+  readonly icon: string | null;
 }
 
 export interface PageSource {
@@ -26,6 +52,32 @@ export interface PageSource {
 
 function str(v: unknown): string | null {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : null;
+}
+
+const record = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+
+function heroOf(v: unknown): Hero | null {
+  const h = record(v);
+  if (!h) return null;
+  const actions = Array.isArray(h['actions']) ? h['actions'].map(record) : [];
+  return {
+    name: str(h['name']),
+    text: str(h['text']),
+    tagline: str(h['tagline']),
+    actions: actions.flatMap((a) => {
+      const text = str(a?.['text']);
+      const link = str(a?.['link']);
+      return text && link ? [{ text, link, theme: a?.['theme'] === 'alt' ? ('alt' as const) : ('brand' as const) }] : [];
+    }),
+  };
+}
+
+function featuresOf(v: unknown): Feature[] {
+  if (!Array.isArray(v)) return [];
+  return v.map(record).flatMap((f) => {
+    const title = str(f?.['title']);
+    return title ? [{ title, details: str(f?.['details']), icon: str(f?.['icon']) }] : [];
+  });
 }
 
 function isoDate(v: unknown): string | null {
@@ -70,7 +122,11 @@ export function parsePageSource(file: string, text: string, diagnostics: Diagnos
       layout: str(data['layout']) ?? 'doc',
       toc: data['toc'] !== false,
       lastUpdated: data['lastUpdated'] !== false,
+      pagination: data['pagination'] !== false,
       order: typeof order === 'number' ? order : null,
+      redirect: str(data['redirect']),
+      hero: heroOf(data['hero']),
+      features: featuresOf(data['features']),
     },
     body,
   };

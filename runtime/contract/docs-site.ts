@@ -3,10 +3,10 @@
  * Layout: `site.json` (DocsSiteData), `pages/<path>.html` (page body fragment),
  * `raw/<path>.md` (Markdown source), `sidebars/<n>.html` (one per distinct sidebar),
  * `assets/<file>` (images and PDFs of the docs folder, as they are),
- * `search-index.json` (serialized MiniSearch index).
+ * `search-index.json` (inverted index with precomputed term weights, see docs-search.js).
  * Internal links inside fragments are root-relative (`/guide/intro`); the server adds BasePath.
  */
-export const DOCS_SITE_SCHEMA_VERSION = 1;
+export const DOCS_SITE_SCHEMA_VERSION = 2;
 
 export const DOCS_SITE_FILES = {
   site: 'site.json',
@@ -90,6 +90,14 @@ export interface DocsPageMeta {
   readonly lastModified: string;
   /** `home` pages are left out of the feed. */
   readonly layout: string;
+  /**
+   * Front matter `redirect`, resolved: root-relative (`/guide/new`, BasePath added when served)
+   * or absolute. Such a page answers 307 and is left out of the sitemap, feed, llms.txt,
+   * /api/pages and search. Null when none.
+   */
+  readonly redirect: string | null;
+  /** The page has math (links the KaTeX stylesheet) or a Mermaid diagram (loads /_wharf/mermaid.js). */
+  readonly uses: { readonly math: boolean; readonly mermaid: boolean };
   /** SHA-256 (hex) of the Markdown source. */
   readonly sourceHash: string;
   /** Index of the page's sidebar (`sidebars/<n>.html`). */

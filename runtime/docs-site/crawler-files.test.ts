@@ -4,7 +4,7 @@ import { FEED_SIZE, newestPages, renderFeed, renderSitemap, type PublicSite } fr
 
 const meta = (i: number, layout = 'doc'): DocsPageMeta => ({
   path: `p${String(i).padStart(2, '0')}`, file: `p${i}.md`, title: `Page ${i}`, description: `About ${i} & more`, keywords: [],
-  lastModified: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(), layout, sourceHash: '', sidebar: 0,
+  lastModified: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(), layout, redirect: null, uses: { math: false, mermaid: false }, sourceHash: '', sidebar: 0,
 });
 const config = { title: 'T', description: 'D', lang: 'en' } as DocsSiteConfig;
 const site = (pages: DocsPageMeta[]): PublicSite => ({ config, pages, brand: 'T', root: 'https://x.dev/docs', defaultPage: 'p00' });

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
-import { builtInCsp } from './csp.js';
+import { builtInCsp, hasInlineScript, newNonce } from './csp.js';
 
 describe('builtInCsp', () => {
   it('allows only self scripts by default', () => {
     expect(builtInCsp([], null)).toContain("script-src 'self'; style-src 'self' 'unsafe-inline';");
   });
 
-  it('adds the hash of inline head scripts and origins of external ones', () => {
+  it('adds the response nonce for inline head scripts and origins of external ones', () => {
     const inline = 'window.x = 1;';
-    const hash = createHash('sha256').update(inline).digest('base64');
+    const nonce = newNonce();
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(newNonce()).not.toBe(nonce);
     const csp = builtInCsp(
       [
         { tag: 'script', attrs: {}, content: inline },
@@ -17,8 +18,15 @@ describe('builtInCsp', () => {
         { tag: 'link', attrs: { rel: 'stylesheet', href: 'https://fonts.example.com/f.css' }, content: null },
       ],
       null,
+      nonce,
     );
-    expect(csp).toContain(`script-src 'self' 'sha256-${hash}' https://stats.example.com;`);
+    expect(csp).toContain(`script-src 'self' 'nonce-${nonce}' https://stats.example.com;`);
     expect(csp).toContain("style-src 'self' 'unsafe-inline' https://fonts.example.com;");
   });
+
+  it.each([
+    [[{ tag: 'script', attrs: {}, content: 'x()' }], true],
+    [[{ tag: 'script', attrs: { src: '/a.js' }, content: null }], false],
+    [[{ tag: 'meta', attrs: {}, content: null }], false],
+  ])('hasInlineScript %#', (head, want) => expect(hasInlineScript(head)).toBe(want));
 });

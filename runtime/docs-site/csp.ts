@@ -1,10 +1,11 @@
 /**
- * The built-in Content-Security-Policy: scripts only from our origin plus the SHA-256 hash of
- * each inline `<script>` head tag from the site file and the origins of external head scripts;
+ * The built-in Content-Security-Policy: scripts only from our origin plus a per-response nonce
+ * when the site file's head has inline `<script>` tags (they carry `nonce="…"`; the server fills
+ * in a fresh value for every response) and the origins of external head scripts;
  * styles from our origin plus inline style attributes (shiki colours code tokens with them);
  * no plugins, no framing, no foreign form targets. `Docs:ContentSecurityPolicy` replaces it.
  */
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { DocsHeadTag } from '../contract/docs-site.js';
 
 function originOf(url: string | undefined): string | null {
@@ -16,14 +17,27 @@ function originOf(url: string | undefined): string | null {
   }
 }
 
-export function builtInCsp(head: readonly DocsHeadTag[], customCssUrl: string | null): string {
+/** Written into the nonce attribute of inline scripts at render time, replaced per response. */
+export const NONCE_PLACEHOLDER = '__WHARF_NONCE__';
+export const nonceAttribute = (nonce: string): string => `nonce="${nonce}"`;
+
+export function newNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+export function hasInlineScript(head: readonly DocsHeadTag[]): boolean {
+  return head.some((tag) => tag.tag === 'script' && !tag.attrs['src'] && !!tag.content);
+}
+
+/** `nonce` is the value for this response (null when the page has no inline script). */
+export function builtInCsp(head: readonly DocsHeadTag[], customCssUrl: string | null, nonce: string | null = null): string {
   const scripts = new Set<string>(["'self'"]);
   const styles = new Set<string>(["'self'", "'unsafe-inline'"]);
   for (const tag of head) {
     if (tag.tag === 'script') {
       const origin = originOf(tag.attrs['src']);
       if (origin) scripts.add(origin);
-      else if (tag.content) scripts.add(`'sha256-${createHash('sha256').update(tag.content).digest('base64')}'`);
+      else if (tag.content && nonce) scripts.add(`'nonce-${nonce}'`);
     }
     if (tag.tag === 'link' && /stylesheet/i.test(tag.attrs['rel'] ?? '')) {
       const origin = originOf(tag.attrs['href']);

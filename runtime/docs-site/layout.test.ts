@@ -21,7 +21,7 @@ describe('renderHeadTag', () => {
   it.each([
     [{ tag: 'meta', attrs: { name: 'a', content: '<"&>' }, content: null }, '<meta name="a" content="&lt;&quot;&amp;&gt;">'],
     [{ tag: 'link', attrs: { rel: 'x' }, content: 'ignored' }, '<link rel="x">'],
-    [{ tag: 'script', attrs: {}, content: 'if (a < b) go();' }, '<script>if (a < b) go();</script>'],
+    [{ tag: 'script', attrs: {}, content: 'if (a < b) go();' }, '<script nonce="__WHARF_NONCE__">if (a < b) go();</script>'],
     [{ tag: 'style', attrs: {}, content: 'a > b {}' }, '<style>a > b {}</style>'],
     [{ tag: 'noscript', attrs: {}, content: '<b>' }, '<noscript>&lt;b&gt;</noscript>'],
   ])('%j', (tag, want) => expect(renderHeadTag(tag)).toBe(want));

@@ -7,6 +7,7 @@ import type { DocsHeadTag, DocsSiteConfig } from '../contract/docs-site.js';
 import { escapeHtml as e } from './escape.js';
 import { renderHeader } from './header.js';
 import type { ResolvedTheme } from './theme.js';
+import { NONCE_PLACEHOLDER, nonceAttribute } from './csp.js';
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
@@ -25,6 +26,8 @@ export interface LayoutPage {
   readonly description: string | null;
   readonly sidebar: string;
   readonly fragment: string;
+  /** Math pages link the KaTeX stylesheet; diagram pages load Mermaid. */
+  readonly uses?: { readonly math: boolean; readonly mermaid: boolean };
 }
 
 /** Prefix root-relative `href="/…"` and `src="/…"` (not `//host`) with BasePath. */
@@ -49,7 +52,8 @@ export function renderHeadTag(tag: DocsHeadTag): string {
   if (VOID.has(tag.tag)) return `<${tag.tag}${attrs}>`;
   const content = tag.content ?? '';
   const inner = tag.tag === 'script' || tag.tag === 'style' ? content : e(content);
-  return `<${tag.tag}${attrs}>${inner}</${tag.tag}>`;
+  const nonce = tag.tag === 'script' && !tag.attrs['src'] && content ? ` ${nonceAttribute(NONCE_PLACEHOLDER)}` : '';
+  return `<${tag.tag}${attrs}${nonce}>${inner}</${tag.tag}>`;
 }
 
 function favicon(value: string | null): string {
@@ -71,10 +75,13 @@ export function renderDocument(ctx: LayoutContext, page: LayoutPage): string {
     page.description || config.description ? `<meta name="description" content="${e(page.description || config.description || '')}">` : '',
     favicon(config.favicon),
     '<link rel="stylesheet" href="/_wharf/docs.css">',
+    page.uses?.math ? '<link rel="stylesheet" href="/_wharf/katex/katex.min.css">' : '',
+    theme.builtIn ? `<link rel="stylesheet" href="/_wharf/themes/${theme.builtIn}.css">` : '',
     theme.css ? '<link rel="stylesheet" href="/_wharf/theme.css">' : '',
     theme.customCssUrl ? `<link rel="stylesheet" href="${e(theme.customCssUrl)}">` : '',
     config.pageControls.subscribeRss ? `<link rel="alternate" type="application/rss+xml" title="${e(brand)}" href="/feed.xml">` : '',
     ...config.head.map(renderHeadTag),
+    page.uses?.mermaid ? '<script src="/_wharf/mermaid.js" defer></script>' : '',
     '<script src="/_wharf/client.js" defer></script>',
   ].filter(Boolean);
   const body = [

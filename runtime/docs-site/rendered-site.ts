@@ -1,6 +1,8 @@
 /**
  * Everything the server answers with, precomputed when a site is loaded or swapped in:
  * each page's full HTML with its ETag (SHA-256 of the HTML), raw Markdown, the 404 page.
+ * When the site file's head has an inline script, the HTML holds a nonce placeholder that the
+ * server fills per response; the ETag is then the SHA-256 of the HTML before that.
  */
 import { createHash } from 'node:crypto';
 import type { LoadedDocsSite } from './site.js';
@@ -8,6 +10,8 @@ import { notFoundFragment, renderDocument, type LayoutContext } from './layout.j
 
 export interface RenderedPage {
   readonly path: string;
+  /** Front matter redirect, BasePath applied to a root-relative target; null when none. */
+  readonly redirect: string | null;
   readonly html: string;
   readonly etag: string;
   readonly raw: string;
@@ -33,6 +37,11 @@ function markActive(sidebar: string, path: string): string {
   return sidebar.replace(`<a href="/${path}">`, `<a href="/${path}" aria-current="page">`);
 }
 
+function redirectTarget(target: string | null, basePath: string): string | null {
+  if (target === null) return null;
+  return target.startsWith('/') && !target.startsWith('//') ? basePath + target : target;
+}
+
 export function renderSite(site: LoadedDocsSite, ctx: LayoutContext, defaultPage: string): RenderedSite {
   const pages = new Map<string, RenderedPage>();
   for (const [path, page] of site.pages) {
@@ -41,8 +50,9 @@ export function renderSite(site: LoadedDocsSite, ctx: LayoutContext, defaultPage
       description: page.meta.description,
       sidebar: markActive(site.sidebars[page.meta.sidebar] ?? '', path),
       fragment: page.fragment,
+      uses: page.meta.uses,
     });
-    pages.set(path, { path, html, etag: etagOf(html), raw: page.raw, rawEtag: etagOf(page.raw) });
+    pages.set(path, { path, redirect: redirectTarget(page.meta.redirect, ctx.basePath), html, etag: etagOf(html), raw: page.raw, rawEtag: etagOf(page.raw) });
   }
   const home = site.pages.get(defaultPage);
   const notFoundHtml = renderDocument(ctx, {

@@ -4,26 +4,27 @@
  *   GET /{path}              page HTML, ETag = SHA-256 of the HTML, 304 on If-None-Match, 404 page;
  *                            images/PDFs of the docs folder at their own path
  *   GET /raw/{path}          Markdown as attachment, or inline text/plain with ?view=true; 404
- *   GET /api/search?q=       weighted search, [] under 2 characters
+ *   GET /api/search?q=&limit= weighted search, [] under 2 characters; X-Total-Count
  *   GET /api/build-version   {version}, rises only when the content hash changes
  *   GET /api/pages           [{path,title,description,lastModified}]
  *   GET /feed.xml /sitemap.xml /robots.txt /llms.txt
- *   GET /_wharf/{docs.css,client.js,theme.css,minisearch.js,search-index.json}, /theme/custom.{css,js}
+ *   GET /_wharf/{docs.css,client.js,theme.css,search.js,search-index.json}, /theme/custom.{css,js}
  * raw, search, pages and feed share a limit of 30 requests per minute per IP (then 429).
  * Never listens and never imports the compiler: hot reload calls the injected `rebuild()`.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { resolve } from 'node:path';
 import type { LoadedDocsSite } from './site.js';
+import type { DocsPageMeta } from '../contract/docs-site.js';
 import type { DocsSettings } from './settings.js';
 import { resolveTheme } from './theme.js';
-import { builtInCsp } from './csp.js';
+import { builtInCsp, hasInlineScript, newNonce, NONCE_PLACEHOLDER, nonceAttribute } from './csp.js';
 import { brandOf, type LayoutContext } from './layout.js';
 import { etagMatches, findPage, pagePathOfRequest, renderSite, type RenderedSite } from './rendered-site.js';
-import { searchSite } from './search.js';
+import { parseLimit, searchSite, SEARCH_TOTAL_HEADER } from './search.js';
 import { createRateLimiter } from './rate-limit.js';
 import { renderFeed, renderLlms, renderRobots, renderSitemap, type PublicSite } from './crawler-files.js';
-import { builtInAssets } from './assets.js';
+import { builtInAsset } from './assets.js';
 import { watchDocs, type DocsWatcher } from './watch.js';
 
 export { loadDocsSite, type LoadedDocsSite } from './site.js';
@@ -93,12 +94,15 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
   };
   controls.set(app, { version: () => version, reload, current: () => current });
 
-  const csp = settings.contentSecurityPolicy ?? builtInCsp(options.site.data.config.head, theme.customCssUrl);
+  const placeholder = nonceAttribute(NONCE_PLACEHOLDER);
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('Content-Security-Policy', csp);
-    return payload;
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
+    const head = current.source.data.config.head;
+    const nonce = hasInlineScript(head) ? newNonce() : null;
+    reply.header('Content-Security-Policy', settings.contentSecurityPolicy ?? builtInCsp(head, theme.customCssUrl, nonce));
+    return nonce !== null && typeof payload === 'string' ? payload.replaceAll(placeholder, nonceAttribute(nonce)) : payload;
   });
 
   const limiter = options.rateLimitPerMinute === null ? null : createRateLimiter(options.rateLimitPerMinute ?? 30, 60_000, options.now);
@@ -110,8 +114,11 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
   const publicSite = (request: FastifyRequest): PublicSite => {
     const data = current.source.data;
     const origin = (settings.baseUrl ?? data.baseUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
-    return { config: data.config, pages: data.pages, brand: brandOf(data.config, theme), root: origin + base, defaultPage: settings.defaultPage };
+    return { config: data.config, pages: listedPages(), brand: brandOf(data.config, theme), root: origin + base, defaultPage: settings.defaultPage };
   };
+
+  /** Pages that are not redirects: the sitemap, feed, llms.txt and /api/pages list these. */
+  const listedPages = (): DocsPageMeta[] => current.source.data.pages.filter((p) => p.redirect === null);
 
   const notFound = (reply: FastifyReply): FastifyReply =>
     reply.code(404).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(current.notFoundHtml);
@@ -120,12 +127,11 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
 
   await app.register(
     async (scope) => {
-      const assets = builtInAssets();
-      scope.get<{ Params: { name: string } }>('/_wharf/:name', async (request, reply) => {
-        const name = request.params.name;
+      scope.get<{ Params: { '*': string } }>('/_wharf/*', async (request, reply) => {
+        const name = request.params['*'];
         if (name === 'theme.css') return reply.type('text/css; charset=utf-8').send(theme.css);
         if (name === 'search-index.json') return reply.type('application/json; charset=utf-8').send(current.source.searchIndexJson);
-        const asset = assets.get(name);
+        const asset = builtInAsset(name);
         if (!asset) return notFound(reply);
         return reply.type(asset.contentType).header('Cache-Control', 'public, max-age=300').send(asset.body);
       });
@@ -137,12 +143,16 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
 
       scope.get('/api/build-version', async (_request, reply) => reply.header('Cache-Control', 'no-store').send({ version }));
 
-      scope.get<{ Querystring: { q?: string } }>('/api/search', { onRequest: limited }, async (request, reply) =>
-        reply.header('Cache-Control', 'no-store').send(searchSite(current.source, request.query.q)),
-      );
+      scope.get<{ Querystring: { q?: string; limit?: string } }>('/api/search', { onRequest: limited }, async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        const limit = parseLimit(request.query.limit);
+        if (limit === null) return reply.code(400).send({ success: false, error: 'limit must be a whole number from 1 to 100' });
+        const answer = searchSite(current.source, request.query.q, limit);
+        return reply.header(SEARCH_TOTAL_HEADER, String(answer.total)).send(answer.results);
+      });
 
       scope.get('/api/pages', { onRequest: limited }, async (_request, reply) =>
-        reply.send(current.source.data.pages.map((p) => ({ path: `/${p.path}`, title: p.title, description: p.description, lastModified: p.lastModified }))),
+        reply.send(listedPages().map((p) => ({ path: `/${p.path}`, title: p.title, description: p.description, lastModified: p.lastModified }))),
       );
 
       scope.get<{ Params: { '*': string }; Querystring: { view?: string } }>('/raw/*', { onRequest: limited }, async (request, reply) => {
@@ -175,6 +185,7 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
         }
         const found = findPage(current, pagePathOfRequest(request.params['*'] ?? '', settings.defaultPage));
         if (!found) return notFound(reply);
+        if (found.redirect !== null) return reply.code(307).header('Location', found.redirect).header('Cache-Control', 'no-cache').send();
         reply.header('ETag', found.etag).header('Cache-Control', 'no-cache');
         if (etagMatches(request.headers['if-none-match'], found.etag)) return reply.code(304).send();
         return reply.type('text/html; charset=utf-8').send(found.html);

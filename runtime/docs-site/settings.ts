@@ -22,7 +22,11 @@ export interface DocsSettings {
   readonly themes: ThemeValues | null;
   /** Folder with theme.json, custom.css, custom.js; default `wwwroot/theme` under the working directory. */
   readonly themeDir: string;
+  /** Built-in theme (`Docs:Theme` or `--theme <name>`): `default`, `ocean` or `sepia`. */
+  readonly builtInTheme: string;
 }
+
+export const BUILT_IN_THEMES = ['default', 'ocean', 'sepia'] as const;
 
 export function normalizeBasePath(value: string | null | undefined): string {
   const trimmed = (value ?? '').trim().replace(/\/+$/, '');
@@ -30,9 +34,10 @@ export function normalizeBasePath(value: string | null | undefined): string {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
-type Section = Record<string, unknown>;
+export type Section = Record<string, unknown>;
 
-function pick(section: Section, key: string): unknown {
+/** A key of a settings section, matched case-insensitively. */
+export function pick(section: Section, key: string): unknown {
   const hit = Object.keys(section).find((k) => k.toLowerCase() === key.toLowerCase());
   return hit === undefined ? undefined : section[hit];
 }
@@ -60,18 +65,19 @@ function fromEnv(env: NodeJS.ProcessEnv): Section {
   return section;
 }
 
-function fromFile(cwd: string): Section {
+/** Section `name` of environments/settings.json ({} when the file or section is missing). */
+export function settingsFileSection(cwd: string, name: string): Section {
   try {
     const json: unknown = JSON.parse(readFileSync(join(cwd, 'environments', 'settings.json'), 'utf8'));
-    const docs = typeof json === 'object' && json !== null ? pick(json as Section, 'Docs') : undefined;
-    return typeof docs === 'object' && docs !== null ? (docs as Section) : {};
+    const section = typeof json === 'object' && json !== null ? pick(json as Section, name) : undefined;
+    return typeof section === 'object' && section !== null ? (section as Section) : {};
   } catch {
     return {};
   }
 }
 
 export function readDocsSettings(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): DocsSettings {
-  const file = fromFile(cwd);
+  const file = settingsFileSection(cwd, 'Docs');
   const vars = fromEnv(env);
   const get = (key: string): unknown => pick(vars, key) ?? pick(file, key);
   const str = (key: string): string | null => {
@@ -93,6 +99,7 @@ export function readDocsSettings(env: NodeJS.ProcessEnv = process.env, cwd: stri
     baseUrl: str('PublicBaseUrl'),
     themes,
     themeDir: join(cwd, 'wwwroot', 'theme'),
+    builtInTheme: (str('Theme') ?? 'default').toLowerCase(),
   };
 }
 
@@ -107,6 +114,7 @@ export function defaultDocsSettings(overrides: Partial<DocsSettings> = {}): Docs
     baseUrl: null,
     themes: null,
     themeDir: join(process.cwd(), 'wwwroot', 'theme'),
+    builtInTheme: 'default',
     ...overrides,
     ...(overrides.basePath !== undefined ? { basePath: normalizeBasePath(overrides.basePath) } : {}),
   };

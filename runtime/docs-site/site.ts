@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import MiniSearch from 'minisearch';
+import { createSearchEngine, type SearchEngine, type SearchIndexData } from '../contract/docs-search.js';
 import {
   DOCS_ASSET_TYPES,
   DOCS_SITE_FILES,
@@ -17,13 +17,6 @@ export interface LoadedPage {
   readonly meta: DocsPageMeta;
   readonly fragment: string;
   readonly raw: string;
-}
-
-export interface SearchStored {
-  readonly path: string;
-  readonly title: string;
-  readonly description: string;
-  readonly body: string;
 }
 
 export interface LoadedAsset {
@@ -40,7 +33,8 @@ export interface LoadedDocsSite {
   readonly pages: ReadonlyMap<string, LoadedPage>;
   readonly sidebars: readonly string[];
   readonly searchIndexJson: string;
-  readonly search: MiniSearch<SearchStored>;
+  /** Built once per loaded content version. */
+  readonly search: SearchEngine;
 }
 
 /** A file of the build result (structurally the compiler's OutputFile). */
@@ -48,9 +42,6 @@ export interface DocsFile {
   readonly path: string;
   readonly content: string | Uint8Array;
 }
-
-export const SEARCH_FIELDS = ['title', 'description', 'keywords', 'headings', 'body'];
-export const SEARCH_STORE_FIELDS = ['path', 'title', 'description', 'body'];
 
 /** Load from a directory (generated/docs) or from the files of an in-memory build. */
 export async function loadDocsSite(source: string | readonly DocsFile[]): Promise<LoadedDocsSite> {
@@ -82,7 +73,8 @@ export async function loadDocsSite(source: string | readonly DocsFile[]): Promis
   );
   const sidebars = await Promise.all(Array.from({ length: data.sidebarCount }, (_, i) => read(`${DOCS_SITE_FILES.sidebarsDir}/${i}.html`)));
   const searchIndexJson = (await read(DOCS_SITE_FILES.searchIndex)).trim();
-  const search = MiniSearch.loadJSON<SearchStored>(searchIndexJson, { fields: SEARCH_FIELDS, storeFields: SEARCH_STORE_FIELDS });
+  const search = createSearchEngine(JSON.parse(searchIndexJson) as SearchIndexData);
+  search.warm();
   const assets = new Map<string, LoadedAsset>();
   for (const path of data.assets ?? []) {
     const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();

@@ -3,10 +3,12 @@
  * theme folder (camelCase); never merged. Colour/font options become CSS variables served as
  * `/_wharf/theme.css` (a file, so the strict CSP needs no inline style). `custom.css` loads after
  * the built-in styles unless `CustomCssUrl` is set; `custom.js` is injected before `</body>`.
+ * A built-in theme other than `default` (ocean, sepia) is a stylesheet of colour variables for
+ * light and dark mode loaded after docs.css; the options above still override it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DocsSettings, ThemeValues } from './settings.js';
+import { BUILT_IN_THEMES, type DocsSettings, type ThemeValues } from './settings.js';
 
 export const THEME_VARIABLES: readonly (readonly [string, string])[] = [
   ['PrimaryColor', '--primary-color'],
@@ -22,6 +24,8 @@ export const THEME_VARIABLES: readonly (readonly [string, string])[] = [
 ];
 
 export interface ResolvedTheme {
+  /** Built-in theme stylesheet after docs.css (`/_wharf/themes/<name>.css`), null for `default`. */
+  readonly builtIn: string | null;
   /** `:root{...}` with the configured variables, '' when none. */
   readonly css: string;
   readonly brandText: string | null;
@@ -56,7 +60,7 @@ function bool(value: string | boolean | undefined, fallback: boolean): boolean {
   return fallback;
 }
 
-export function resolveTheme(settings: Pick<DocsSettings, 'themes' | 'themeDir'>): ResolvedTheme {
+export function resolveTheme(settings: Pick<DocsSettings, 'themes' | 'themeDir'> & Partial<Pick<DocsSettings, 'builtInTheme'>>): ResolvedTheme {
   let values: ThemeValues = settings.themes ?? {};
   if (settings.themes === null) {
     const json = readOptional(join(settings.themeDir, 'theme.json'));
@@ -75,7 +79,9 @@ export function resolveTheme(settings: Pick<DocsSettings, 'themes' | 'themeDir'>
   const customCss = readOptional(join(settings.themeDir, 'custom.css'));
   const customCssSetting = valueOf(values, 'CustomCssUrl');
   const brand = valueOf(values, 'BrandText');
+  const builtIn = settings.builtInTheme && settings.builtInTheme !== 'default' && (BUILT_IN_THEMES as readonly string[]).includes(settings.builtInTheme) ? settings.builtInTheme : null;
   return {
+    builtIn,
     css: vars.length ? `:root {\n${vars.join('\n')}\n}\n` : '',
     brandText: typeof brand === 'string' && brand.trim() ? brand.trim() : null,
     darkMode: bool(valueOf(values, 'DarkMode'), true),

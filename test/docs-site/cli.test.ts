@@ -24,10 +24,42 @@ describe('wharf docs', () => {
     expect(run.err.join('\n')).toContain('usage: wharf docs serve');
   });
 
+  it('build reports broken links and missing images with file:line; --strict makes them errors', async () => {
+    const broken = createFixture({ 'index.md': '---\ntitle: Home\n---\n# Home\n\nSee [gone](./gone.md).\n\n![pic](./img/none.png)\n' });
+    try {
+      const loose = io();
+      expect(await runDocsCommand(['build'], { ...loose.io, cwd: broken.root })).toBe(0);
+      expect(loose.err).toEqual([
+        'docs/index.md:6:1: warning docs-broken-link: link ./gone.md does not point at a page',
+        'docs/index.md:8:1: warning docs-missing-image: image ./img/none.png is not in the docs folder',
+      ]);
+      expect(loose.out).toEqual([expect.stringMatching(/^docs: docs\/: 1 pages, 0 error\(s\), 2 warning\(s\) in \d+ ms$/)]);
+      const strict = io();
+      expect(await runDocsCommand(['build', '--strict'], { ...strict.io, cwd: broken.root })).toBe(1);
+      expect(strict.err[0]).toBe('docs/index.md:6:1: error docs-broken-link: link ./gone.md does not point at a page');
+      expect(strict.out[0]).toMatch(/^docs: docs\/: 1 pages, 2 error\(s\), 0 warning\(s\) in \d+ ms \(--strict\)$/);
+    } finally {
+      broken.cleanup();
+    }
+  });
+
+  it('--theme takes a built-in name or a folder, anything else is a usage error (2)', async () => {
+    const bad = io();
+    expect(await runDocsCommand(['serve', '--theme', 'neon'], bad.io)).toBe(2);
+    expect(bad.err[0]?.split("\n")[0]).toBe('--theme neon: neither a built-in theme (default, ocean, sepia) nor a folder');
+    const unknown = io({ Docs__Theme: 'neon' });
+    expect(await runDocsCommand(['export', 'unknown-theme-out'], unknown.io)).toBe(0);
+    expect(unknown.err[0]).toBe('Docs:Theme neon is not a built-in theme (default, ocean, sepia); using default');
+    const ok = io({ Docs__Theme: 'ocean' });
+    expect(await runDocsCommand(['export', 'themed-out', '--theme', 'sepia'], ok.io)).toBe(0);
+    expect(readFileSync(join(fixture.root, 'themed-out', 'zebra', 'index.html'), 'utf8')).toContain('<link rel="stylesheet" href="/_wharf/themes/sepia.css">');
+    expect(existsSync(join(fixture.root, 'themed-out', '_wharf', 'themes', 'sepia.css'))).toBe(true);
+  });
+
   it('export <dir> writes the static site with --base-url and --base-path', async () => {
     const run = io();
     expect(await runDocsCommand(['export', 'site-out', '--base-url', 'https://d.example/', '--base-path', 'handbook'], run.io)).toBe(0);
-    expect(run.out).toEqual([`docs: exported 5 pages (20 files) to ${join(fixture.root, 'site-out')}`]);
+    expect(run.out).toEqual([`docs: exported 5 pages (22 files) to ${join(fixture.root, 'site-out')}`]);
     expect(readFileSync(join(fixture.root, 'site-out', 'robots.txt'), 'utf8')).toBe('User-agent: *\nAllow: /\nSitemap: https://d.example/handbook/sitemap.xml\n');
     expect(readFileSync(join(fixture.root, 'site-out', 'zebra', 'index.html'), 'utf8')).toContain('href="/handbook/_wharf/docs.css"');
   });

@@ -41,8 +41,10 @@ describe('docs export', () => {
       '404.html',
       '_wharf/client.js',
       '_wharf/docs.css',
-      '_wharf/minisearch.js',
       '_wharf/search-index.json',
+      '_wharf/search.js',
+      '_wharf/themes/ocean.css',
+      '_wharf/themes/sepia.css',
       'feed.xml',
       'guide/configure/index.html',
       'guide/install/index.html',
@@ -84,7 +86,7 @@ describe('docs export', () => {
     ['/docs/', 200, '<title>Welcome | Fixture Docs</title>'],
     ['/docs/guide/install/', 200, '<title>Install | Fixture Docs</title>'],
     ['/docs/raw/guide/install.md', 200, 'Run the installer.'],
-    ['/docs/_wharf/search-index.json', 200, '"documentCount":5'],
+    ['/docs/_wharf/search-index.json', 200, '"v":2,"docs":[{"path":"guide/configure"'],
     ['/docs/llms.txt', 200, '- [Zebra](https://example.org/docs/zebra)'],
   ])('a plain file server serves %s', async (url, status, text) => {
     const res = await fileServer.inject({ url });
@@ -106,6 +108,35 @@ describe('docs export of folder index pages', () => {
     await exportDocsSite(await small.load(), defaultDocsSettings({ themeDir: small.root }), dir);
     expect(readFileSync(join(dir, 'guide', 'index.html'), 'utf8')).toContain('<title>Guide</title>');
     expect(readFileSync(join(dir, 'guide', 'index', 'index.html'), 'utf8')).toContain('<title>Guide</title>');
+    small.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('docs export of redirect pages', () => {
+  it('writes an HTML refresh to the target (base path applied, escaped)', async () => {
+    const small = createFixture({ 'index.md': '# Home\n', 'old.md': '---\nredirect: ./index.md#a"b\n---\n# Old\n' });
+    const dir = mkdtempSync(join(tmpdir(), 'wharf-export-redirect-'));
+    await exportDocsSite(await small.load(), defaultDocsSettings({ basePath: '/docs', themeDir: small.root }), dir);
+    expect(readFileSync(join(dir, 'old', 'index.html'), 'utf8')).toBe(
+      '<!doctype html>\n<html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=/docs/index#a&quot;b"><link rel="canonical" href="/docs/index#a&quot;b"><meta name="robots" content="noindex"><title>Moved</title></head><body><a href="/docs/index#a&quot;b">This page has moved.</a></body></html>\n',
+    );
+    expect(readFileSync(join(dir, 'sitemap.xml'), 'utf8')).not.toContain('old');
+    // No page has math or a diagram: neither KaTeX nor Mermaid is written.
+    expect([existsSync(join(dir, '_wharf', 'mermaid.js')), existsSync(join(dir, '_wharf', 'katex'))]).toEqual([false, false]);
+    small.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('docs export of math and diagram assets', () => {
+  it('writes KaTeX (stylesheet and fonts) and Mermaid only when a page uses them', async () => {
+    const small = createFixture({ 'index.md': '# Home\n\n$x^2$\n' });
+    const dir = mkdtempSync(join(tmpdir(), 'wharf-export-math-'));
+    await exportDocsSite(await small.load(), defaultDocsSettings({ themeDir: small.root }), dir);
+    expect(existsSync(join(dir, '_wharf', 'katex', 'katex.min.css'))).toBe(true);
+    expect(existsSync(join(dir, '_wharf', 'katex', 'fonts', 'KaTeX_Main-Regular.woff2'))).toBe(true);
+    expect(existsSync(join(dir, '_wharf', 'mermaid.js'))).toBe(false);
     small.cleanup();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -30,14 +30,14 @@ describe('loadDocsSite', () => {
     expect([...site.pages.keys()].sort()).toEqual(['guide/configure', 'guide/install', 'index', 'mixed/case', 'zebra']);
     expect(site.pages.get('zebra')?.raw).toContain('Stripes everywhere.');
     expect(site.sidebars).toHaveLength(1);
-    expect(searchSite(site, 'stripes').map((r) => r.path)).toEqual(['/zebra']);
+    expect(searchSite(site, 'stripes').results.map((r) => r.path)).toEqual(['/zebra']);
   });
 
   it('refuses a site.json with another schema version', async () => {
     const path = join(out, 'site.json');
     const original = readFileSync(path, 'utf8');
-    writeFileSync(path, original.replace('"schemaVersion": 1', '"schemaVersion": 99'));
-    await expect(loadDocsSite(out)).rejects.toThrow('docs site: schema version 99 is not 1; rebuild with this version of wharf');
+    writeFileSync(path, original.replace('"schemaVersion": 2', '"schemaVersion": 99'));
+    await expect(loadDocsSite(out)).rejects.toThrow('docs site: schema version 99 is not 2; rebuild with this version of wharf');
     writeFileSync(path, original);
   });
 });

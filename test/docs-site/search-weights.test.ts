@@ -36,7 +36,7 @@ describe('search weights', () => {
   it('puts an excerpt around the first body hit', async () => {
     const res = await app.inject({ url: '/api/search?q=kestrel' });
     const body = (res.json() as { path: string; excerpt: string }[]).find((r) => r.path === '/e-body');
-    expect(body?.excerpt).toBe('…gamma delta epsilon zeta eta theta iota kappa lambda mu. A kestrel sat here. Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu.');
+    expect(body?.excerpt).toBe('…gamma delta epsilon zeta eta theta iota kappa lambda mu. A <mark>kestrel</mark> sat here. Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu.');
   });
 
   it('finds misspelled terms (fuzzy) and ranks them below exact hits of the same field', async () => {

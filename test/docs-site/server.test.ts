@@ -136,9 +136,24 @@ describe('GET /api/search', () => {
         path: '/zebra',
         title: 'Zebra',
         description: 'Stripes everywhere. The word gateway appears in the body only.',
-        excerpt: 'Stripes everywhere. The word gateway appears in the body only.',
+        excerpt: '<mark>Stripes</mark> everywhere. The word gateway appears in the body only.',
       },
     ]);
+    expect(res.headers['x-total-count']).toBe('1');
+  });
+
+  it('limits results (default 20, at most 100) and counts all matches in X-Total-Count', async () => {
+    const limited = await app.inject({ url: '/api/search?q=gateway&limit=1', remoteAddress: '10.0.1.4' });
+    expect(limited.headers['x-total-count']).toBe('2');
+    expect((limited.json() as { path: string }[]).map((r) => r.path)).toEqual(['/mixed/case']);
+    const all = await app.inject({ url: '/api/search?q=gateway&limit=500', remoteAddress: '10.0.1.4' });
+    expect((all.json() as { path: string }[]).map((r) => r.path)).toEqual(['/mixed/case', '/zebra']);
+  });
+
+  it.each([['0'], ['-3'], ['abc'], ['1.5']])('limit=%s is a 400 with the error body', async (limit) => {
+    const res = await app.inject({ url: `/api/search?q=gateway&limit=${limit}`, remoteAddress: '10.0.1.5' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error: 'limit must be a whole number from 1 to 100' });
   });
 
   it('ranks a keyword hit above body hits and matches prefixes', async () => {
@@ -286,7 +301,10 @@ describe('assets', () => {
   it.each([
     ['/_wharf/docs.css', 'text/css; charset=utf-8'],
     ['/_wharf/client.js', 'text/javascript; charset=utf-8'],
-    ['/_wharf/minisearch.js', 'text/javascript; charset=utf-8'],
+    ['/_wharf/search.js', 'text/javascript; charset=utf-8'],
+    ['/_wharf/mermaid.js', 'text/javascript; charset=utf-8'],
+    ['/_wharf/katex/katex.min.css', 'text/css; charset=utf-8'],
+    ['/_wharf/katex/fonts/KaTeX_Main-Regular.woff2', 'font/woff2'],
     ['/_wharf/search-index.json', 'application/json; charset=utf-8'],
   ])('%s', async (url, type) => {
     const res = await app.inject({ url });

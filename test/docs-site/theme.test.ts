@@ -85,4 +85,19 @@ describe('themes', () => {
     expect(page.body).toContain('<a class="brand" href="/"><span>Themed Brand</span></a>');
     expect(page.body).toContain('<title>Home</title>');
   });
+
+  it.each([
+    ['ocean', true],
+    ['sepia', true],
+    ['default', false],
+    ['no-such-theme', false],
+  ])('built-in theme %s links its stylesheet after docs.css: %s', async (name, linked) => {
+    const page = await get({ builtInTheme: name, themeDir: emptyDir }, '/');
+    expect(page.body.includes(`<link rel="stylesheet" href="/_wharf/docs.css">\n<link rel="stylesheet" href="/_wharf/themes/${name}.css">`)).toBe(linked);
+    if (linked) {
+      const css = await get({ builtInTheme: name, themeDir: emptyDir }, `/_wharf/themes/${name}.css`);
+      expect([css.status, css.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);
+      expect(css.body).toContain('html[data-theme="dark"] {');
+    }
+  });
 });

@@ -17,9 +17,15 @@ describe('resolveDocLink', () => {
 
 describe('links plugin', () => {
   it('rewrites .md links to page URLs and records links to missing pages', () => {
-    const { html, env } = renderWith(linksPlugin, '[a](./guide/a.md) [b](./missing.md) [c](https://x.dev)', 'index.md', ['guide/a', 'index']);
-    expect(html).toBe('<p><a href="/guide/a">a</a> <a href="/missing">b</a> <a href="https://x.dev">c</a></p>\n');
-    expect(env.brokenLinks).toEqual(['./missing.md']);
+    const { html, env } = renderWith(linksPlugin, '# T\n\n[a](./guide/a.md) [b](./missing.md) [c](https://x.dev)', 'index.md', ['guide/a', 'index']);
+    expect(html).toBe('<h1>T</h1>\n<p><a href="/guide/a">a</a> <a href="/missing">b</a> <a href="https://x.dev">c</a></p>\n');
+    expect(env.problems).toEqual([{ code: 'docs-broken-link', line: 3, message: 'link ./missing.md does not point at a page' }]);
+  });
+
+  it('records images missing from the docs folder, relative or root-relative, with their line', () => {
+    const source = '![ok](./img/a.png)\n\n![gone](img/gone.png)\n\n![root](/img/Root.png) ![ext](https://x.dev/a.png)';
+    const { env } = renderWith(linksPlugin, source, 'guide/x.md', ['guide/x'], ['guide/img/a.png', 'img/root.png']);
+    expect(env.problems).toEqual([{ code: 'docs-missing-image', line: 3, message: 'image img/gone.png is not in the docs folder' }]);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Internal links: `[x](./other.md#part)` and `[x](/guide/intro.md)` become root-relative page
  * URLs (`/other#part`), lower-cased like page paths. The server prefixes BasePath later.
- * Links to `.md` files that are not pages are recorded in `env.brokenLinks` (a warning).
+ * Links to `.md` files that are not pages, and images whose file is not in the docs folder
+ * (checked when `env.knownAssets` is given), are recorded in `env.problems` with their line.
  * Relative image sources and links to assets (`./img/a.png`) become root-relative (`/img/a.png`).
  */
 import type { MarkdownIt } from 'markdown-it';
@@ -35,12 +36,18 @@ export function linksPlugin(md: MarkdownIt): void {
   md.core.ruler.push('wharf_links', (state) => {
     const env = state.env as Partial<DocsRenderEnv>;
     for (const block of state.tokens) {
+      const line = block.map ? block.map[0] + 1 : 0;
       for (const token of block.children ?? []) {
         if (token.type === 'image' || token.type === 'link_open') {
           const attrName = token.type === 'image' ? 'src' : 'href';
           const value = token.attrGet(attrName);
           const asset = value === null || !env.file ? null : resolveAssetLink(String(value), env.file);
           if (asset !== null) token.attrSet(attrName, asset);
+          const local = asset ?? (value !== null && String(value).startsWith('/') && !String(value).startsWith('//') ? String(value) : null);
+          if (token.type === 'image' && local !== null && env.knownAssets) {
+            const key = decodeURI(local.slice(1).split(/[?#]/)[0] ?? '').toLowerCase();
+            if (!env.knownAssets.has(key)) env.problems?.push({ code: 'docs-missing-image', line, message: `image ${String(value)} is not in the docs folder` });
+          }
         }
         if (token.type !== 'link_open') continue;
         const attr = token.attrGet('href');
@@ -51,7 +58,7 @@ export function linksPlugin(md: MarkdownIt): void {
         token.attrSet('href', resolved);
         const page = resolved.slice(1).split('#')[0] ?? '';
         if (env.knownPages && env.knownPages.size > 0 && !env.knownPages.has(page)) {
-          env.brokenLinks?.push(href);
+          env.problems?.push({ code: 'docs-broken-link', line, message: `link ${href} does not point at a page` });
         }
       }
     }

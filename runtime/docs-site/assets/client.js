@@ -1,6 +1,6 @@
-/* Wharf docs client: dark mode, search (server API or, in a static export, MiniSearch over the
-   prebuilt index), copy controls, scroll indicator, mobile menu, hot reload. No inline script
-   needed, so the strict Content-Security-Policy holds. Results are built with textContent. */
+/* Wharf docs client: dark mode, search (server API or, in a static export, the shared engine
+   over the prebuilt index), copy controls, scroll indicator, mobile menu, hot reload. No inline script
+   needed, so the strict Content-Security-Policy holds. Results are built with textContent, excerpts from the engine's escaped HTML. */
 (function () {
   'use strict';
   var body = document.body;
@@ -14,11 +14,23 @@
   function applyTheme(theme) { root.setAttribute('data-theme', theme); }
   var prefersDark = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches;
   applyTheme(darkAllowed ? storedTheme() || (prefersDark ? 'dark' : 'light') : 'light');
+  /* Diagrams: pages with a ```mermaid block load /_wharf/mermaid.js before this script; draw
+     them in the current colour scheme, and again when it changes. */
+  var diagrams = document.querySelectorAll('pre.mermaid');
+  diagrams.forEach(function (pre) { pre.setAttribute('data-source', pre.textContent); });
+  function drawDiagrams() {
+    if (!window.mermaid || !diagrams.length) return;
+    diagrams.forEach(function (pre) { pre.removeAttribute('data-processed'); pre.textContent = pre.getAttribute('data-source'); });
+    window.mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: root.getAttribute('data-theme') === 'dark' ? 'dark' : 'default' });
+    window.mermaid.run({ nodes: diagrams }).catch(function (e) { console.warn('mermaid:', e && e.message); });
+  }
+  drawDiagrams();
   var toggle = document.getElementById('theme-toggle');
   if (toggle) {
     toggle.addEventListener('click', function () {
       var next = root.getAttribute('data-theme') === 'dark' ? 'light' : 'dark';
       applyTheme(next);
+      drawDiagrams();
       try { localStorage.setItem('wharf-theme', next); } catch (e) { /* private mode */ }
     });
   }
@@ -64,42 +76,24 @@
     link.addEventListener('click', function (event) { event.preventDefault(); copy(link.href, link); });
   });
 
-  /* Search */
-  var WEIGHTS = { title: 10, description: 5, keywords: 4, headings: 3, body: 1 };
+  /* Search: the server's /api/search, or in a static export the same engine (/_wharf/search.js)
+     over the prebuilt index, so both rank alike. Excerpts arrive HTML-escaped with <mark>s. */
   var input = document.getElementById('search-input');
   var box = document.getElementById('search-results');
-  var localIndex = null;
-  function loadLocalIndex() {
-    if (localIndex) return localIndex;
-    localIndex = new Promise(function (resolve, reject) {
-      var script = document.createElement('script');
-      script.src = base + '/_wharf/minisearch.js';
-      script.onload = function () {
-        fetch(base + '/_wharf/search-index.json').then(function (r) { return r.text(); }).then(function (json) {
-          resolve(window.MiniSearch.loadJSON(json, { fields: ['title', 'description', 'keywords', 'headings', 'body'], storeFields: ['path', 'title', 'description', 'body'] }));
-        }, reject);
-      };
-      script.onerror = reject;
-      document.head.appendChild(script);
-    });
-    return localIndex;
+  var localEngine = null;
+  function loadLocalEngine() {
+    if (!localEngine) {
+      localEngine = Promise.all([
+        import(base + '/_wharf/search.js'),
+        fetch(base + '/_wharf/search-index.json').then(function (r) { return r.json(); })
+      ]).then(function (parts) { return parts[0].createSearchEngine(parts[1]); });
+    }
+    return localEngine;
   }
-  function excerptOf(body, terms, fallback) {
-    var lower = body.toLowerCase();
-    var at = -1;
-    terms.forEach(function (t) { var i = lower.indexOf(t.toLowerCase()); if (i >= 0 && (at < 0 || i < at)) at = i; });
-    if (at < 0) return (fallback || body.slice(0, 200)).replace(/\s+/g, ' ').trim();
-    var start = Math.max(0, at - 60), end = Math.min(body.length, at + 140);
-    return (start > 0 ? '…' : '') + body.slice(start, end).replace(/\s+/g, ' ').trim() + (end < body.length ? '…' : '');
-  }
-  function normalize(q) { return q.trim().slice(0, 128).split(/\s+/).slice(0, 8).join(' '); }
+  function normalize(q) { return q.trim().slice(0, 128); }
   function runSearch(q) {
-    if (!isStatic) return fetch(base + '/api/search?q=' + encodeURIComponent(q)).then(function (r) { return r.ok ? r.json() : []; });
-    return loadLocalIndex().then(function (index) {
-      return index.search(q, { boost: WEIGHTS, prefix: true, fuzzy: 0.2, combineWith: 'OR' })
-        .sort(function (a, b) { return b.score - a.score || (a.path < b.path ? -1 : 1); })
-        .map(function (h) { return { path: '/' + h.path, title: h.title, description: h.description, excerpt: excerptOf(h.body || '', h.terms, h.description) }; });
-    });
+    if (!isStatic) return fetch(base + '/api/search?limit=20&q=' + encodeURIComponent(q)).then(function (r) { return r.ok ? r.json() : []; });
+    return loadLocalEngine().then(function (engine) { return engine.search(q, 20).results; });
   }
   var active = -1;
   function links() { return box ? box.querySelectorAll('a') : []; }
@@ -124,7 +118,8 @@
       var title = document.createElement('strong');
       title.textContent = r.title;
       var excerpt = document.createElement('span');
-      excerpt.textContent = r.excerpt;
+      excerpt.className = 'search-excerpt';
+      excerpt.innerHTML = r.excerpt; /* escaped by the engine; only <mark> is markup */
       a.appendChild(title);
       a.appendChild(excerpt);
       box.appendChild(a);

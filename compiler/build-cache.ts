@@ -7,14 +7,15 @@
  * build, whose bytes are by construction those of a fresh build. Never committed (.gitignore).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listFiles } from './output-tree.js';
-import { hashSources } from './source-hash.js';
 import type { OutputFile } from './stages.js';
 
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
+/** Files read at once while hashing (a large tree is thousands of small files). */
+const PARALLEL = 64;
 /** The code whose changes change the output (the emitters bundle runtime code). */
 const TOOL_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOOL_FOLDERS = ['compiler', 'runtime'];
@@ -27,7 +28,34 @@ export interface BuildCacheEntry {
   readonly diagnostics: readonly string[];
   /** path under generated/ -> sha256 of its bytes, for every file the build owns. */
   readonly outputs: Readonly<Record<string, string>>;
+  /** path -> `size:mtimeMs` right after the write: an unchanged stat skips reading the file. */
+  readonly stats: Readonly<Record<string, string>>;
 }
+
+async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
+  return out;
+}
+
+/** SHA-256 over the sorted files of `folders` under `root` (relative path + NUL + bytes), read in parallel. */
+async function hashFolders(root: string, folders: readonly string[]): Promise<string> {
+  const files = (await Promise.all([...folders].sort().map(async (f) => (await listFiles(path.join(root, f))).map((rel) => `${f}/${rel}`)))).flat();
+  const digests = await mapLimited(files, async (rel) => sha256(await readFile(path.join(root, rel))));
+  return sha256(files.map((rel, i) => `${rel}\0${digests[i]}`).join('\n'));
+}
+
+const statKey = async (file: string): Promise<string | null> => {
+  const s = await stat(file).catch(() => null);
+  return s ? `${s.size}:${s.mtimeMs}` : null;
+};
 
 let toolHash: Promise<string> | null = null;
 
@@ -39,9 +67,9 @@ function sha256(data: string | Uint8Array): string {
 export async function buildKey(root: string, options: { docs: boolean }): Promise<string> {
   toolHash ??= (async () => {
     const lock = await readFile(path.join(TOOL_ROOT, 'package-lock.json')).catch(() => Buffer.alloc(0));
-    return sha256(`${await hashSources(TOOL_ROOT, TOOL_FOLDERS)}\0${sha256(lock)}`);
+    return sha256(`${await hashFolders(TOOL_ROOT, TOOL_FOLDERS)}\0${sha256(lock)}`);
   })();
-  const sources = await hashSources(root, options.docs ? ['endpoints', 'schemas', 'docs'] : ['endpoints', 'schemas']);
+  const sources = await hashFolders(root, options.docs ? ['endpoints', 'schemas', 'docs'] : ['endpoints', 'schemas']);
   return sha256(`${CACHE_VERSION}\0${await toolHash}\0${sources}\0docs=${options.docs}`);
 }
 
@@ -58,12 +86,20 @@ export async function readBuildCache(root: string): Promise<BuildCacheEntry | nu
   }
 }
 
-export async function writeBuildCache(root: string, entry: Omit<BuildCacheEntry, 'version' | 'outputs'>, files: readonly OutputFile[]): Promise<void> {
+/** Record a build that was just written to `generatedDir` (so the files' stats are the written ones). */
+export async function writeBuildCache(
+  root: string,
+  generatedDir: string,
+  entry: Omit<BuildCacheEntry, 'version' | 'outputs' | 'stats'>,
+  files: readonly OutputFile[],
+): Promise<void> {
   const outputs = Object.fromEntries(files.map((f) => [f.path, sha256(f.content)]));
+  const statList = await mapLimited(files, (f) => statKey(path.join(generatedDir, f.path)));
+  const stats = Object.fromEntries(files.map((f, i) => [f.path, statList[i] ?? '']));
   const file = cacheFile(root);
   await mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify({ version: CACHE_VERSION, ...entry, outputs })}\n`);
+  await writeFile(tmp, `${JSON.stringify({ version: CACHE_VERSION, ...entry, outputs, stats })}\n`);
   await rename(tmp, file);
 }
 
@@ -72,9 +108,11 @@ export async function outputsIntact(generatedDir: string, entry: BuildCacheEntry
   const onDisk = (await listFiles(generatedDir)).filter(owns).sort();
   const recorded = Object.keys(entry.outputs).sort();
   if (onDisk.length !== recorded.length || onDisk.some((p, i) => p !== recorded[i])) return false;
-  for (const rel of recorded) {
-    const bytes = await readFile(path.join(generatedDir, rel)).catch(() => null);
-    if (!bytes || sha256(bytes) !== entry.outputs[rel]) return false;
-  }
-  return true;
+  const same = await mapLimited(recorded, async (rel) => {
+    const file = path.join(generatedDir, rel);
+    if ((await statKey(file)) === entry.stats[rel]) return true;
+    const bytes = await readFile(file).catch(() => null);
+    return bytes !== null && sha256(bytes) === entry.outputs[rel];
+  });
+  return same.every(Boolean);
 }

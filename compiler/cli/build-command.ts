@@ -58,6 +58,7 @@ export async function runBuild(root: string, print: Printer, docs?: boolean): Pr
   const report = await writeOutputs(generatedDir(root), result.outputs, result.owns);
   await writeBuildCache(
     root,
+    generatedDir(root),
     { key, endpoints: result.models?.length ?? 0, diagnostics: result.diagnostics.map(formatDiagnostic) },
     result.outputs,
   );

@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, each printing its figures and its ratio against a baseline
  * measured in the same run. Not part of `npm test`. `npm run bench -- sql` runs one.
  */
+import { runBuildBench } from './build.js';
 import { runDevReloadBench } from './dev-reload.js';
 import { runDocsBench } from './docs-site.js';
 import { runLoggingBench } from './logging.js';
@@ -12,6 +13,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   docs: runDocsBench,
   'dev-reload': runDevReloadBench,
   logging: runLoggingBench,
+  build: runBuildBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -3,11 +3,10 @@
  * Pure with respect to generated/: returns the outputs; `write` (write.ts) puts them on disk.
  * Every stage collects diagnostics; one run reports them all; any blocking error means no outputs.
  */
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { EndpointModel } from '../runtime/contract/index.js';
 import { buildDocsSite } from './docs-site/index.js';
+import { buildScope } from './build-scope.js';
 import { discover } from './discover.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { emitAll } from './emit/index.js';
@@ -52,8 +51,7 @@ files differ from a fresh build. Review \`openapi.json\` diffs in pull requests.
 
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { root } = options;
-  const withDocs = options.docs ?? existsSync(path.join(root, 'docs'));
-  const owns = withDocs ? () => true : (p: string) => !p.startsWith('docs/');
+  const { withDocs, owns } = buildScope(options);
   const diagnostics: Diagnostic[] = [];
 
   const found = await discover(root);

@@ -2,7 +2,9 @@
 import path from 'node:path';
 import { formatDiagnostic, type Diagnostic } from '../diagnostics.js';
 import { diffOutputs, isClean } from '../output-tree.js';
-import { compile, type CompileResult } from '../pipeline.js';
+import { buildKey, outputsIntact, readBuildCache, writeBuildCache } from '../build-cache.js';
+import { buildScope } from '../build-scope.js';
+import type { CompileResult } from '../pipeline.js';
 import { writeOutputs } from '../write.js';
 
 import { consolePrinter, type Printer } from '../../runtime/serve/banner.js';
@@ -20,16 +22,40 @@ export function generatedDir(root: string): string {
   return path.join(root, 'generated');
 }
 
-/** Compile and write. Returns the result (outputs null = failed, nothing written). */
-export async function runBuild(root: string, print: Printer, docs?: boolean): Promise<CompileResult> {
+/** What a build did: a compile result, or `cached` when inputs and generated/ were unchanged. */
+export type BuildOutcome = CompileResult | { readonly cached: true; readonly outputs: true; readonly endpoints: number };
+
+/**
+ * Compile and write (outputs null = failed, nothing written). An unchanged tree (same inputs, and
+ * generated/ still holding the bytes the last build wrote) skips the compile (compiler/build-cache.ts).
+ */
+export async function runBuild(root: string, print: Printer, docs?: boolean): Promise<BuildOutcome> {
   const started = performance.now();
-  const result = await compile({ root, ...(docs === false ? { docs } : {}) });
+  const options = { root, ...(docs === false ? { docs } : {}) };
+  const scope = buildScope(options);
+  const key = await buildKey(root, { docs: scope.withDocs });
+  const cache = await readBuildCache(root);
+  if (cache?.key === key && (await outputsIntact(generatedDir(root), cache, scope.owns))) {
+    for (const line of cache.diagnostics) print.err(line);
+    const ms = Math.round(performance.now() - started);
+    print.out(`Compiled ${cache.endpoints} endpoints into generated/ in ${ms} ms (unchanged since the last build: 0 file(s) written).`);
+    return { cached: true, outputs: true, endpoints: cache.endpoints };
+  }
+  // loaded only when there is work: the compiler's dependencies (ts-morph, esbuild, ajv) take seconds
+  const { compile } = await import('../pipeline.js');
+  const result = await compile(options);
   printDiagnostics(result.diagnostics, print);
   if (!result.outputs) {
     print.err('Build failed: nothing was written to generated/.');
     return result;
   }
   const report = await writeOutputs(generatedDir(root), result.outputs, result.owns);
+  await writeBuildCache(
+    root,
+    generatedDir(root),
+    { key, endpoints: result.models?.length ?? 0, diagnostics: result.diagnostics.map(formatDiagnostic) },
+    result.outputs,
+  );
   const ms = Math.round(performance.now() - started);
   print.out(
     `Compiled ${result.models?.length ?? 0} endpoints into generated/ in ${ms} ms ` +
@@ -40,6 +66,7 @@ export async function runBuild(root: string, print: Printer, docs?: boolean): Pr
 
 /** Compile in memory; fail on any error diagnostic or when generated/ differs from a fresh build. */
 export async function runCheck(root: string, print: Printer, docs?: boolean): Promise<number> {
+  const { compile } = await import('../pipeline.js');
   const result = await compile({ root, mode: 'check', ...(docs === false ? { docs } : {}) });
   printDiagnostics(result.diagnostics, print);
   if (result.diagnostics.some((d) => d.severity === 'error') || !result.outputs) {

@@ -1,0 +1,118 @@
+/**
+ * The build's memory between runs: `<root>/.wharf/build-cache.json` holds a key over everything a
+ * build reads (the source folders, the compiler and runtime sources that shape the output, the
+ * lock file, the options) and the SHA-256 of every file the build wrote to generated/. When the key
+ * matches and generated/ still holds exactly those bytes, the build has nothing to do and skips
+ * compiling; any other case (a changed input, an edited or deleted output, no cache) is a full
+ * build, whose bytes are by construction those of a fresh build. Never committed (.gitignore).
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { listFiles } from './output-tree.js';
+import type { OutputFile } from './stages.js';
+
+const CACHE_VERSION = 2;
+/** Files read at once while hashing (a large tree is thousands of small files). */
+const PARALLEL = 64;
+/** The code whose changes change the output (the emitters bundle runtime code). */
+const TOOL_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TOOL_FOLDERS = ['compiler', 'runtime'];
+
+export interface BuildCacheEntry {
+  readonly version: number;
+  readonly key: string;
+  readonly endpoints: number;
+  /** Formatted diagnostics of that build (warnings), printed again on a cached run. */
+  readonly diagnostics: readonly string[];
+  /** path under generated/ -> sha256 of its bytes, for every file the build owns. */
+  readonly outputs: Readonly<Record<string, string>>;
+  /** path -> `size:mtimeMs` right after the write: an unchanged stat skips reading the file. */
+  readonly stats: Readonly<Record<string, string>>;
+}
+
+async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
+  return out;
+}
+
+/** SHA-256 over the sorted files of `folders` under `root` (relative path + NUL + bytes), read in parallel. */
+async function hashFolders(root: string, folders: readonly string[]): Promise<string> {
+  const files = (await Promise.all([...folders].sort().map(async (f) => (await listFiles(path.join(root, f))).map((rel) => `${f}/${rel}`)))).flat();
+  const digests = await mapLimited(files, async (rel) => sha256(await readFile(path.join(root, rel))));
+  return sha256(files.map((rel, i) => `${rel}\0${digests[i]}`).join('\n'));
+}
+
+const statKey = async (file: string): Promise<string | null> => {
+  const s = await stat(file).catch(() => null);
+  return s ? `${s.size}:${s.mtimeMs}` : null;
+};
+
+let toolHash: Promise<string> | null = null;
+
+function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** The key over every input of a build of `root`. */
+export async function buildKey(root: string, options: { docs: boolean }): Promise<string> {
+  toolHash ??= (async () => {
+    const lock = await readFile(path.join(TOOL_ROOT, 'package-lock.json')).catch(() => Buffer.alloc(0));
+    return sha256(`${await hashFolders(TOOL_ROOT, TOOL_FOLDERS)}\0${sha256(lock)}`);
+  })();
+  const sources = await hashFolders(root, options.docs ? ['endpoints', 'schemas', 'docs'] : ['endpoints', 'schemas']);
+  return sha256(`${CACHE_VERSION}\0${await toolHash}\0${sources}\0docs=${options.docs}`);
+}
+
+function cacheFile(root: string): string {
+  return path.join(root, '.wharf', 'build-cache.json');
+}
+
+export async function readBuildCache(root: string): Promise<BuildCacheEntry | null> {
+  try {
+    const entry = JSON.parse(await readFile(cacheFile(root), 'utf8')) as BuildCacheEntry;
+    return entry.version === CACHE_VERSION ? entry : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Record a build that was just written to `generatedDir` (so the files' stats are the written ones). */
+export async function writeBuildCache(
+  root: string,
+  generatedDir: string,
+  entry: Omit<BuildCacheEntry, 'version' | 'outputs' | 'stats'>,
+  files: readonly OutputFile[],
+): Promise<void> {
+  const outputs = Object.fromEntries(files.map((f) => [f.path, sha256(f.content)]));
+  const statList = await mapLimited(files, (f) => statKey(path.join(generatedDir, f.path)));
+  const stats = Object.fromEntries(files.map((f, i) => [f.path, statList[i] ?? '']));
+  const file = cacheFile(root);
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify({ version: CACHE_VERSION, ...entry, outputs, stats })}\n`);
+  await rename(tmp, file);
+}
+
+/** True when generated/ holds exactly the recorded files (among those this build owns). */
+export async function outputsIntact(generatedDir: string, entry: BuildCacheEntry, owns: (p: string) => boolean): Promise<boolean> {
+  const onDisk = (await listFiles(generatedDir)).filter(owns).sort();
+  const recorded = Object.keys(entry.outputs).sort();
+  if (onDisk.length !== recorded.length || onDisk.some((p, i) => p !== recorded[i])) return false;
+  const same = await mapLimited(recorded, async (rel) => {
+    const file = path.join(generatedDir, rel);
+    if ((await statKey(file)) === entry.stats[rel]) return true;
+    const bytes = await readFile(file).catch(() => null);
+    return bytes !== null && sha256(bytes) === entry.outputs[rel];
+  });
+  return same.every(Boolean);
+}

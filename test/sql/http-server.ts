@@ -26,7 +26,7 @@ export interface SqlTestServer {
   close(): Promise<void>;
 }
 
-export async function startSqlTestServer(pgUrl: string, closedPort: number, options: { logger?: boolean } = {}): Promise<SqlTestServer> {
+export async function startSqlTestServer(pgUrl: string, closedPort: number, options: { logger?: boolean; caching?: boolean } = {}): Promise<SqlTestServer> {
   const result = await compile({ root: ROOT, docs: false });
   if (!result.outputs) throw new Error(`compile failed: ${JSON.stringify(result.diagnostics.slice(0, 3))}`);
   const dir = await mkdtemp(path.join(tmpdir(), 'wharf-sql-http-'));
@@ -47,7 +47,7 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
     Environment: { ServerName: 'test', AllowedEnvironments: Object.keys(environments) },
     // measured and tested: the SQL path itself, not the response cache or the limiter
     RateLimiting: { Enabled: false },
-    Caching: { Enabled: false },
+    Caching: { Enabled: options.caching === true },
   }));
   for (const [name, settings] of Object.entries(environments)) {
     await mkdir(path.join(environmentsDir, name), { recursive: true });

@@ -41,7 +41,11 @@ export default {
       additionalProperties: false,
       properties: {
         WarehouseId: {},
-        Code: {},
+        Code: {
+          type: ['string', 'null'],
+          pattern: '^[A-Z]{2}-[0-9]{3}$',
+          description: 'Code must be a country code and three digits, like NL-001',
+        },
         Name: {},
         City: {},
         Capacity: {},

@@ -8,7 +8,8 @@
  *   value does not fit its column type (too long, out of range, not a number) -> 400
  *   a procedure's deliberate error (P0001, SQL Server >= 50000) -> 400 with its message
  * Column names are mapped to the exposed name; when the database does not name the column, the
- * longest AllowedColumns name inside the constraint name is used, else the constraint itself.
+ * longest AllowedColumns name inside the constraint name is used, else the constraint itself
+ * (SQL Server names a foreign key's referenced column: the allowed column ending in it is used).
  * Anything else is rethrown (500 with traceId; the details go to the log only).
  */
 import type { SqlEndpoint } from '../contract/model.js';
@@ -16,7 +17,10 @@ import { SqlDriverError, type ConstraintViolation } from './drivers/driver.js';
 import { WriteRequestError } from './write-body.js';
 
 function columnOf(endpoint: SqlEndpoint, v: ConstraintViolation): string {
-  const named = v.column === null ? undefined : endpoint.columns.find((c) => c.db.toLowerCase() === v.column!.toLowerCase());
+  const column = v.column?.toLowerCase();
+  // SQL Server names the referenced column of a foreign key (`CustomerId` for `ContactCustomerId`)
+  const named = column === undefined ? undefined
+    : (endpoint.columns.find((c) => c.db.toLowerCase() === column) ?? endpoint.columns.find((c) => c.db.toLowerCase().endsWith(column)));
   if (named) return named.name;
   const constraint = (v.constraint ?? '').toLowerCase();
   const guessed = [...endpoint.columns]

@@ -142,6 +142,10 @@ const cases: Array<[string, { given: Given; want: Want }]> = [
     given: { method: 'POST', path: W, payload: { Code: 'NL-003', Name: 'x', City: 'x'.repeat(100_000) } },
     want: { status: 400, unchanged: true, body: { success: false, error: 'A value does not match the type or size of its column' } },
   }],
+  ['hostile: a body over the server limit (10 MiB)', {
+    given: { method: 'POST', path: W, payload: `{"Code":"NL-003","Name":"x","Notes":"${'x'.repeat(10 * 1024 * 1024)}"}` },
+    want: { status: 413, unchanged: true, body: { success: false, error: 'Request body is too large (limit 10485760 bytes).' } },
+  }],
   ['hostile: a number out of range for the column', {
     given: { method: 'POST', path: W, payload: { Code: 'NL-003', Name: 'x', Capacity: 99999999999 } },
     want: { status: 400, unchanged: true, body: { success: false, error: 'A value does not match the type or size of its column' } },

@@ -42,7 +42,7 @@ function mssqlViolation(n: number, message: string): ConstraintViolation | null 
   return null;
 }
 
-function classify(error: unknown): SqlDriverError {
+export function classifyMssqlError(error: unknown): SqlDriverError {
   const e = error as { code?: unknown; number?: unknown; message?: unknown; originalError?: { code?: unknown } };
   const message = typeof e.message === 'string' ? e.message : String(error);
   const code = typeof e.code === 'string' ? e.code : typeof e.number === 'number' ? String(e.number) : undefined;
@@ -82,7 +82,7 @@ export function createMssqlDriver(options: MssqlDriverOptions): SqlDriver {
         const result = await request.query<Row>(text);
         return result.recordset ?? [];
       } catch (error) {
-        throw classify(error);
+        throw classifyMssqlError(error);
       }
     },
     async close(): Promise<void> {

@@ -65,7 +65,7 @@ function call(gateway: { url: string }, method: string, route: string, body?: un
 
 describe('two gateway processes on one Redis cache', () => {
   it('a write through A drops the reads B has cached', async () => {
-    const [a, b] = gateways as [{ url: string }, { url: string }];
+    const [a, b] = gateways as unknown as [{ url: string }, { url: string }];
     const read = 'Inventory/Warehouses/2?$select=Name,City';
     const first = await call(b, 'GET', read);
     expect([first.headers.get('x-cache'), await first.json()]).toEqual(['MISS', { Name: 'Hamburg North', City: 'Hamburg' }]);

@@ -26,7 +26,7 @@ export interface SqlTestServer {
   close(): Promise<void>;
 }
 
-export async function startSqlTestServer(pgUrl: string, closedPort: number, options: { logger?: boolean; caching?: boolean } = {}): Promise<SqlTestServer> {
+export async function startSqlTestServer(pgUrl: string, closedPort: number, options: { logger?: boolean; caching?: boolean; rateLimiting?: boolean } = {}): Promise<SqlTestServer> {
   const result = await compile({ root: ROOT, docs: false });
   if (!result.outputs) throw new Error(`compile failed: ${JSON.stringify(result.diagnostics.slice(0, 3))}`);
   const dir = await mkdtemp(path.join(tmpdir(), 'wharf-sql-http-'));
@@ -46,7 +46,8 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
   await writeFile(path.join(environmentsDir, 'settings.json'), JSON.stringify({
     Environment: { ServerName: 'test', AllowedEnvironments: Object.keys(environments) },
     // measured and tested: the SQL path itself, not the response cache or the limiter
-    RateLimiting: { Enabled: false },
+    // (benchmarks may turn the limiter on, with budgets no run exhausts)
+    RateLimiting: options.rateLimiting ? { Enabled: true, IpLimit: 100_000_000, TokenLimit: 100_000_000 } : { Enabled: false },
     Caching: { Enabled: options.caching === true },
   }));
   for (const [name, settings] of Object.entries(environments)) {

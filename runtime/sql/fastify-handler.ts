@@ -12,7 +12,7 @@ import type { SqlDrivers } from './drivers/factory.js';
 import { handleSqlRead, type SqlReadRequest, type SqlReadResponse } from './handler.js';
 import type { SqlEndpoint } from '../contract/model.js';
 import type { RouteTable } from '../routing/route-table.js';
-import { mediaType } from '../pipeline/stages.js';
+import { allowHeader, mediaType } from '../pipeline/stages.js';
 import { handleSqlWrite, writeMethodOf } from './write-handler.js';
 import { WriteRequestError } from './write-body.js';
 import { SqlRequestError } from './errors.js';
@@ -96,8 +96,9 @@ function writeError(error: WriteRequestError): WharfError {
 
 async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>): Promise<unknown> {
   const method = writeMethodOf(ctx.method);
+  // unreachable with a valid build (the compiler keeps write methods off table-valued functions)
   if (method === null || ctx.endpoint.model.objectType === 'TableValuedFunction') {
-    throw new WharfError('HANDLER_METHOD_NOT_IMPLEMENTED', { method: ctx.method, kind: 'SQL' });
+    throw new WharfError('ROUTING_METHOD_NOT_ALLOWED', { method: ctx.method }, { headers: { allow: allowHeader(ctx.endpoint.route.methods) } });
   }
   const body = ctx.request.body;
   if (Buffer.isBuffer(body) && method !== 'DELETE') {

@@ -3,13 +3,14 @@
  * response cache, one real PostgreSQL (the demo schema) and one token store. Read through B
  * (cached), write through A, read through B again: B answers the new data, not its cached copy.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { startRedis, type TestRedis } from '../setup/redis.js';
+import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
 import { copyProject, REPO_ROOT, type TempProject } from '../support/project.js';
 
 const run = promisify(execFile);
@@ -22,21 +23,8 @@ let env: NodeJS.ProcessEnv;
 let bearer: string;
 const gateways: { child: ChildProcess; url: string }[] = [];
 
-function startGateway(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [WHARF, 'start', '--root', project.root, '--port', '0'], { cwd: project.root, env });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 60_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /Wharf is serving \d+ endpoints on (http:\/\/\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] as string });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
-  });
+function startGateway(): Promise<GatewayProcess> {
+  return startGatewayProcess(project.root, env);
 }
 
 beforeAll(async () => {

@@ -7,9 +7,11 @@ import { runDevReloadBench } from './dev-reload.js';
 import { runDocsBench } from './docs-site.js';
 import { runLoggingBench } from './logging.js';
 import { runSqlBench } from './sql.js';
+import { runSqlWriteBench } from './sql-write.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   sql: runSqlBench,
+  'sql-write': runSqlWriteBench,
   docs: runDocsBench,
   'dev-reload': runDevReloadBench,
   logging: runLoggingBench,

@@ -502,6 +502,135 @@ var ProductsByCategory_default = {
   supportsExpand: false
 };
 
+// wharf-generated:routes/sql/Inventory/Warehouses.ts
+var Warehouses_default = {
+  endpointId: "sql:Inventory/Warehouses",
+  kind: "sql",
+  methods: ["GET", "POST", "PUT", "PATCH", "DELETE", "MERGE", "QUERY"],
+  routeKeys: ["inventory/warehouses"],
+  schemas: {
+    queryBody: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        select: {
+          type: "string",
+          description: "Comma-separated column names, as `$select`."
+        },
+        filter: {
+          type: "string",
+          description: "Filter expression, as `$filter`."
+        },
+        orderby: {
+          type: "string",
+          description: "Sort order, as `$orderby`."
+        },
+        top: {
+          type: "integer",
+          minimum: 0,
+          maximum: 1e3,
+          description: "Page size, as `$top`."
+        },
+        skip: {
+          type: "integer",
+          minimum: 0,
+          description: "Rows to skip, as `$skip`."
+        }
+      }
+    },
+    writeBody: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        WarehouseId: {},
+        Code: {
+          type: ["string", "null"],
+          pattern: "^[A-Z]{2}-[0-9]{3}$",
+          description: "Code must be a country code and three digits, like NL-001"
+        },
+        Name: {},
+        City: {},
+        Capacity: {},
+        ContactId: {},
+        IsActive: {},
+        Notes: {}
+      }
+    },
+    item: {
+      type: "object",
+      additionalProperties: true,
+      properties: {
+        WarehouseId: {},
+        Code: {},
+        Name: {},
+        City: {},
+        Capacity: {},
+        ContactId: {},
+        IsActive: {},
+        Notes: {}
+      }
+    },
+    list: {
+      type: "object",
+      required: ["success", "count", "value", "nextLink"],
+      properties: {
+        success: {
+          type: "boolean",
+          enum: [true]
+        },
+        count: {
+          type: "integer",
+          minimum: 0,
+          description: "Number of items in `value`."
+        },
+        value: {
+          type: "array",
+          items: {
+            type: "object",
+            additionalProperties: true,
+            properties: {
+              WarehouseId: {},
+              Code: {},
+              Name: {},
+              City: {},
+              Capacity: {},
+              ContactId: {},
+              IsActive: {},
+              Notes: {}
+            }
+          }
+        },
+        nextLink: {
+          type: ["string", "null"],
+          description: "Relative URL of the next page (`$top`, `$skip`, `$orderby`); null on the last page."
+        }
+      }
+    }
+  },
+  columnsByName: {
+    WarehouseId: "WarehouseId",
+    Code: "Code",
+    Name: "WarehouseName",
+    City: "City",
+    Capacity: "Capacity",
+    ContactId: "ContactCustomerId",
+    IsActive: "IsActive",
+    Notes: "Notes"
+  },
+  namesByColumn: {
+    WarehouseId: "WarehouseId",
+    Code: "Code",
+    WarehouseName: "Name",
+    City: "City",
+    Capacity: "Capacity",
+    ContactCustomerId: "ContactId",
+    IsActive: "IsActive",
+    Notes: "Notes"
+  },
+  defaultSelect: ["WarehouseId", "Code", "Name", "City", "Capacity", "ContactId", "IsActive", "Notes"],
+  supportsExpand: true
+};
+
 // wharf-generated:routes/sql/Sales/Orders.ts
 var Orders_default = {
   endpointId: "sql:Sales/Orders",
@@ -763,7 +892,7 @@ var PaymentEvents_default = {
 };
 
 // routes/index.ts
-var sourceHash = "07a46759f008be118c9c80851c726c28ff497537888177fbb38aa5ce0004d8d1";
+var sourceHash = "8dfda4e7c3271ce88adb4a0c1b2f4859e794e16bc288c5056266f20bc0bc75f9";
 var routes = [
   ShipOrder_default,
   Invoices_default,
@@ -776,6 +905,7 @@ var routes = [
   Categories_default,
   Products_default,
   ProductsByCategory_default,
+  Warehouses_default,
   Orders_default,
   OrderSummary_default,
   Countries_default,

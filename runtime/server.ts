@@ -44,6 +44,7 @@ import { RouteTable } from './routing/route-table.js';
 import { RouteTableHolder } from './routing/route-table-holder.js';
 import { loadSettings } from './settings/load-settings.js';
 import type { SqlDrivers } from './sql/drivers/factory.js';
+import { registerWebhookEndpoints } from './webhook/register.js';
 import { registerSqlEndpoints } from './sql/register.js';
 import type { Settings } from './settings/load-settings.js';
 import { redact, redactSettingsSource } from './settings/redact.js';
@@ -204,6 +205,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   app.decorate('wharf', runtime);
   // Real handlers per endpoint kind; kinds without one answer 501. A test may bring its own.
   if (!options.handlers?.sql) runtime.sql = registerSqlEndpoints(app);
+  if (!options.handlers?.webhook && runtime.sql) registerWebhookEndpoints(app, runtime.sql);
 
   installRequestLog(app);
   installErrorHandling(app);

@@ -67,3 +67,31 @@ describe('the schemas validate what the spec says (Ajv, draft-07)', () => {
     expect(validate(given)).toBe(want);
   });
 });
+
+describe('writeBodySchema per write method', () => {
+  const model: SqlEndpoint = {
+    ...products,
+    requiredColumns: ['ProductName'],
+    columnValidation: [{ column: 'ProductId', regex: '^[0-9]+$', message: null }],
+  };
+  const cases: [string, { kind: 'create' | 'replace' | 'update'; body: unknown; valid: boolean }][] = [
+    ['POST needs the required column', { kind: 'create', body: { Price: 1 }, valid: false }],
+    ['POST with it', { kind: 'create', body: { Name: 'x' }, valid: true }],
+    ['PUT needs it too', { kind: 'replace', body: { ProductId: '1' }, valid: false }],
+    ['PATCH does not', { kind: 'update', body: { Price: 2 }, valid: true }],
+    ['PATCH with nothing', { kind: 'update', body: {}, valid: false }],
+    ['pattern applies to strings', { kind: 'update', body: { ProductId: 'x1' }, valid: false }],
+    ['a validated column takes a string or null', { kind: 'update', body: { ProductId: null }, valid: true }],
+    ['unknown property', { kind: 'update', body: { Colour: 'red' }, valid: false }],
+  ];
+  it.each(cases)('%s', (_name, { kind, body, valid }) => {
+    const schema = writeBodySchema(model, kind);
+    expect(ajv.validate(schema, body)).toBe(valid);
+  });
+
+  it('names required columns by their exposed name and carries the default pattern message', () => {
+    const schema = writeBodySchema(model, 'create') as { required: string[]; properties: Record<string, unknown> };
+    expect(schema.required).toEqual(['Name']);
+    expect(schema.properties['ProductId']).toEqual({ type: ['string', 'null'], pattern: '^[0-9]+$', description: 'ProductId does not match the required format' });
+  });
+});

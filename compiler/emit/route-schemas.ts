@@ -50,9 +50,27 @@ export function queryBodySchema(): JsonSchema {
   };
 }
 
-/** Body of a SQL write: only the exposed column names (aliases), nothing else. */
-export function writeBodySchema(model: SqlEndpoint): JsonSchema {
-  return { type: 'object', additionalProperties: false, properties: anyValueProperties(model.columns.map((c) => c.name)) };
+/** Which write a body schema is for: `create` (POST) and `replace` (PUT) carry `required`. */
+export type WriteBodyKind = 'any' | 'create' | 'replace' | 'update';
+
+/**
+ * Body of a SQL write: only the exposed column names (aliases), each any JSON value (column types
+ * are not known at build time), except that a ColumnValidation column is a string (or null) with
+ * its `pattern`; for POST and PUT, `required` from RequiredColumns.
+ */
+export function writeBodySchema(model: SqlEndpoint, kind: WriteBodyKind = 'any'): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const c of model.columns) {
+    const rule = model.columnValidation.find((v) => v.column === c.db);
+    properties[c.name] = rule ? { type: ['string', 'null'], pattern: rule.regex, description: rule.message ?? `${c.name} does not match the required format` } : {};
+  }
+  const schema: JsonSchema = { type: 'object', additionalProperties: false, properties };
+  if (kind === 'any') return schema;
+  const required = model.requiredColumns.map((db) => model.columns.find((c) => c.db === db)?.name ?? db);
+  const text = 'Exposed column names (database names and any letter case are accepted too). Column types are not known at build time: every value is any JSON value; objects and arrays are stored as JSON text.';
+  if (kind === 'update') return { ...schema, minProperties: 1, description: `Only the columns to change. ${text}` };
+  const whole = kind === 'create' ? 'The new record.' : 'The whole record; allowed columns left out become NULL (Table mode).';
+  return { ...schema, ...(required.length > 0 ? { required } : {}), minProperties: 1, description: `${whole} ${text}` };
 }
 
 /**

@@ -54,6 +54,8 @@ export interface SqlConfig extends CommonConfig {
   readonly Procedure?: string;
   readonly AllowedMethods?: readonly HttpMethod[];
   readonly WriteMode?: 'Procedure' | 'Table';
+  readonly RequiredColumns?: readonly string[];
+  readonly ColumnValidation?: Readonly<Record<string, { readonly Regex: string; readonly ValidationMessage?: string }>>;
   readonly Relationships?: readonly RelationshipConfig[];
   readonly CacheDurationSeconds?: number | null;
 }

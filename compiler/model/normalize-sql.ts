@@ -1,15 +1,22 @@
 /** SQL endpoint normalization. */
-import type { SqlEndpoint } from '../../runtime/contract/index.js';
+import type { SqlColumn, SqlEndpoint } from '../../runtime/contract/index.js';
 import type { EntityContext } from '../stages.js';
 import { parseColumns } from './column-spec.js';
 import type { SqlConfig } from './config.js';
 import { DEFAULTS } from './defaults.js';
 import { resolveReference, responseTransforms, type EndpointBase } from './normalize-shared.js';
 
+/** A configured column name (database name or alias, any case) as its database name. */
+function dbName(columns: readonly SqlColumn[], name: string): string {
+  const lower = name.toLowerCase();
+  return (columns.find((c) => c.db === name) ?? columns.find((c) => c.name.toLowerCase() === lower || c.db.toLowerCase() === lower))?.db ?? name;
+}
+
 export function normalizeSql(ctx: EntityContext, base: EndpointBase, contexts: readonly EntityContext[]): SqlEndpoint {
   const c = ctx.config as unknown as SqlConfig;
   const objectType = c.DatabaseObjectType ?? DEFAULTS.sql.DatabaseObjectType;
   const isFunction = objectType === 'TableValuedFunction';
+  const columns = parseColumns(c.AllowedColumns);
   return {
     ...base,
     kind: 'sql',
@@ -17,7 +24,7 @@ export function normalizeSql(ctx: EntityContext, base: EndpointBase, contexts: r
     objectName: c.DatabaseObjectName,
     objectType,
     primaryKey: isFunction ? null : (c.PrimaryKey ?? DEFAULTS.sql.PrimaryKey),
-    columns: parseColumns(c.AllowedColumns),
+    columns,
     functionParameters: isFunction
       ? (c.FunctionParameters ?? []).map((p) => ({
           name: p.Name,
@@ -31,6 +38,10 @@ export function normalizeSql(ctx: EntityContext, base: EndpointBase, contexts: r
       : [],
     procedure: c.Procedure ?? null,
     writeMode: c.WriteMode ?? DEFAULTS.sql.WriteMode,
+    requiredColumns: (c.RequiredColumns ?? []).map((name) => dbName(columns, name)),
+    columnValidation: Object.entries(c.ColumnValidation ?? {})
+      .map(([name, v]) => ({ column: dbName(columns, name), regex: v.Regex, message: v.ValidationMessage ?? null }))
+      .sort((a, b) => (a.column < b.column ? -1 : a.column > b.column ? 1 : 0)),
     responseTransforms: responseTransforms(c.ResponseTransforms),
     relationships: (c.Relationships ?? []).map((r) => ({
       name: r.Name,

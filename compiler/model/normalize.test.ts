@@ -18,7 +18,7 @@ const cases: [string, { given: Given; id: string; want: Record<string, unknown> 
         displayName: 'Products', namespaceDisplayName: null, allowedEnvironments: null, enabled: true, hidden: false, deprecated: false,
         documentation: { tagDescription: null, methodDescriptions: {} }, methods: ['GET'],
         schema: 'dbo', objectName: 'Products', objectType: 'Table', primaryKey: 'Id',
-        columns: [{ db: 'Id', name: 'Id' }, { db: 'ProductName', name: 'Name' }], functionParameters: [], procedure: null, writeMode: 'Procedure',
+        columns: [{ db: 'Id', name: 'Id' }, { db: 'ProductName', name: 'Name' }], functionParameters: [], procedure: null, writeMode: 'Procedure', requiredColumns: [], columnValidation: [],
         responseTransforms: { remove: [], rename: {}, mask: [] }, relationships: [], cacheDurationSeconds: null,
       },
     },

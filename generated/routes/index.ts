@@ -11,13 +11,14 @@ import sql_Internal_AuditTrail from './sql/Internal/AuditTrail.js';
 import sql_Inventory_Categories from './sql/Inventory/Categories.js';
 import sql_Inventory_Products from './sql/Inventory/Products.js';
 import sql_Inventory_ProductsByCategory from './sql/Inventory/ProductsByCategory.js';
+import sql_Inventory_Warehouses from './sql/Inventory/Warehouses.js';
 import sql_Sales_Orders from './sql/Sales/Orders.js';
 import sql_Sales_Reports_OrderSummary from './sql/Sales/Reports/OrderSummary.js';
 import static_Reference_Countries from './static/Reference/Countries.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '07a46759f008be118c9c80851c726c28ff497537888177fbb38aa5ce0004d8d1';
+export const sourceHash = '8dfda4e7c3271ce88adb4a0c1b2f4859e794e16bc288c5056266f20bc0bc75f9';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,
@@ -30,6 +31,7 @@ export const routes: readonly RouteModule[] = [
   sql_Inventory_Categories,
   sql_Inventory_Products,
   sql_Inventory_ProductsByCategory,
+  sql_Inventory_Warehouses,
   sql_Sales_Orders,
   sql_Sales_Reports_OrderSummary,
   static_Reference_Countries,

@@ -496,6 +496,25 @@ export interface SqlEndpointConfig {
    */
   WriteMode?: 'Procedure' | 'Table';
   /**
+   * Columns (database name or alias, from AllowedColumns) a POST must carry; missing, null or blank values are answered 422 '<Col> is required'.
+   */
+  RequiredColumns?: string[];
+  /**
+   * Per column (database name or alias, from AllowedColumns): a regular expression (JavaScript syntax) every written string value must match, and an optional message for the 422 answer.
+   */
+  ColumnValidation?: {
+    [k: string]: {
+      /**
+       * Regular expression (JavaScript RegExp syntax); in JSON a backslash is written \\.
+       */
+      Regex: string;
+      /**
+       * 422 detail text; default '<Col> does not match the required format'.
+       */
+      ValidationMessage?: string;
+    };
+  };
+  /**
    * Navigation properties for $expand (Table and View endpoints).
    */
   Relationships?: {

@@ -29,12 +29,16 @@ declare module 'fastify' {
     wharfTiming: ServerTiming | null;
     /** The pipeline state of an /api request (its `match` names the endpoint for /metrics). */
     wharfApi: ApiRequestState | null;
+    /** The JSON body text as received (webhooks store it unchanged); null without a JSON body. */
+    wharfRawBody: string | null;
   }
 }
 
 export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
   app.removeAllContentTypeParsers();
+  app.decorateRequest('wharfRawBody', null);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    request.wharfRawBody = body as string;
     try {
       done(null, parseJsonBody(body as string, request.method.toUpperCase()));
     } catch (error) {

@@ -74,6 +74,16 @@ export interface SqlRelationship {
   readonly multiplicity: 'ToOne' | 'ToMany';
 }
 
+/** A regular expression a written string value must match (ColumnValidation). */
+export interface ColumnValidation {
+  /** Database column. */
+  readonly column: string;
+  /** JavaScript RegExp source (compiled by the compiler, so it is known to be valid). */
+  readonly regex: string;
+  /** Custom 422 detail text; null = `<Col> does not match the required format`. */
+  readonly message: string | null;
+}
+
 export interface SqlEndpoint extends EndpointBase {
   readonly kind: 'sql';
   readonly schema: string;
@@ -85,6 +95,9 @@ export interface SqlEndpoint extends EndpointBase {
   readonly functionParameters: readonly FunctionParameter[];
   readonly procedure: string | null;
   readonly writeMode: 'Procedure' | 'Table';
+  /** Database columns a POST must carry (missing, null or blank is a 422). */
+  readonly requiredColumns: readonly string[];
+  readonly columnValidation: readonly ColumnValidation[];
   readonly responseTransforms: ResponseTransforms;
   readonly relationships: readonly SqlRelationship[];
   /** Per-endpoint cache duration override in seconds; null = server default. */

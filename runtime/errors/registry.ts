@@ -18,6 +18,7 @@ export const ERROR_AREAS = [
   'routing',
   'handler',
   'sql',
+  'webhook',
   'reference',
   'internal',
   'load',
@@ -135,6 +136,14 @@ export const ERROR_REGISTRY = {
   // sql: the SQL read path (OData options, function parameters, keys); texts are the spec's where it has them
   SQL_BAD_REQUEST: { area: 'sql', status: 400, message: '{reason}' },
   SQL_NOT_FOUND: { area: 'sql', status: 404, message: '{reason}' },
+  // sql writes: validation before any SQL runs (details list every failure), constraint conflicts
+  SQL_VALIDATION_FAILED: { area: 'sql', status: 422, message: 'Validation failed' },
+  SQL_CONFLICT: { area: 'sql', status: 409, message: '{reason}' },
+
+  // webhook: inbound payloads stored in a table
+  WEBHOOK_ID_NOT_CONFIGURED: { area: 'webhook', status: 404, message: "Webhook ID '{id}' is not configured." },
+  WEBHOOK_ID_REQUIRED: { area: 'webhook', status: 400, message: 'Webhook id is required: POST to the endpoint path followed by /<id>.' },
+  WEBHOOK_BODY_NOT_JSON: { area: 'webhook', status: 400, message: 'Webhook payload must be JSON.' },
 
   // reference: the API reference (/openapi.json, /docs)
   REFERENCE_OPENAPI_MISSING: {

@@ -1,8 +1,8 @@
 /**
  * The SQL endpoint handler for the runtime's HandlerRegistry:
  *   registry.register('sql', createSqlHandler(drivers))
- * Reads go through handleSqlRead; its client errors (400/404) become registry errors answered by
- * the one error handler; write methods are not part of this path (501 until the write issue).
+ * Reads go through handleSqlRead, writes (POST/PUT/PATCH/MERGE/DELETE) through handleSqlWrite;
+ * their client errors (400/404/409/415/422) become registry errors answered by the one error handler.
  */
 import type { EndpointHandler, HandlerContext } from '../handlers/handler-context.js';
 import { columnKindsFor } from './column-types.js';
@@ -13,6 +13,10 @@ import type { SqlDrivers } from './drivers/factory.js';
 import { handleSqlRead, type SqlReadRequest, type SqlReadResponse } from './handler.js';
 import type { SqlEndpoint } from '../contract/model.js';
 import type { RouteTable } from '../routing/route-table.js';
+import { allowHeader, mediaType } from '../pipeline/stages.js';
+import { handleSqlWrite, writeMethodOf } from './write-handler.js';
+import { WriteRequestError } from './write-body.js';
+import { SqlRequestError } from './errors.js';
 
 function segmentsOf(ctx: HandlerContext<'sql'>): readonly string[] {
   const t = ctx.target;
@@ -45,9 +49,7 @@ function sqlEndpointsOf(routes: RouteTable): (id: string) => SqlEndpoint | undef
 export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
   return async (ctx) => {
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
-    if (method !== 'GET' && method !== 'QUERY') {
-      throw new WharfError('HANDLER_METHOD_NOT_IMPLEMENTED', { method, kind: 'SQL' });
-    }
+    if (method !== 'GET' && method !== 'QUERY') return write(drivers, ctx);
     const env = ctx.environment;
     const segments = segmentsOf(ctx);
     const request: SqlReadRequest = {
@@ -87,4 +89,50 @@ export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
       throw error;
     }
   };
+}
+
+function writeError(error: WriteRequestError): WharfError {
+  switch (error.status) {
+    case 404: return new WharfError('SQL_NOT_FOUND', { reason: error.message });
+    case 409: return new WharfError('SQL_CONFLICT', { reason: error.message });
+    case 422: return new WharfError('SQL_VALIDATION_FAILED', undefined, error.details ? { details: error.details } : undefined);
+    default: return new WharfError('SQL_BAD_REQUEST', { reason: error.message });
+  }
+}
+
+async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>): Promise<unknown> {
+  const method = writeMethodOf(ctx.method);
+  // unreachable with a valid build (the compiler keeps write methods off table-valued functions)
+  if (method === null || ctx.endpoint.model.objectType === 'TableValuedFunction') {
+    throw new WharfError('ROUTING_METHOD_NOT_ALLOWED', { method: ctx.method }, { headers: { allow: allowHeader(ctx.endpoint.route.methods) } });
+  }
+  const body = ctx.request.body;
+  if (Buffer.isBuffer(body) && method !== 'DELETE') {
+    throw new WharfError('REQUEST_UNSUPPORTED_MEDIA_TYPE', { contentType: mediaType(ctx.request.headers['content-type']) });
+  }
+  const segments = segmentsOf(ctx);
+  if (segments.length > 1) throw new WharfError('SQL_NOT_FOUND', { reason: 'Not found' });
+  const env = ctx.environment;
+  const driver = await drivers.get(env.name, env);
+  ctx.timing.start('sql');
+  try {
+    const response = await handleSqlWrite(ctx.endpoint.model, {
+      method,
+      body: Buffer.isBuffer(body) ? undefined : body,
+      pathId: segments[0] ?? null,
+      query: (ctx.request.query ?? {}) as Record<string, unknown>,
+      endpointPath: endpointPath(ctx.request.url, segments.length),
+    }, { driver, compiler: compilerFor(env.provider) });
+    ctx.reply.code(response.status).headers(response.headers);
+    return response.body;
+  } catch (error) {
+    if (error instanceof WriteRequestError) throw writeError(error);
+    if (error instanceof SqlRequestError) throw new WharfError(error.status === 404 ? 'SQL_NOT_FOUND' : 'SQL_BAD_REQUEST', { reason: error.message });
+    if (error instanceof SqlDriverError && error.kind === 'connection') {
+      ctx.request.log.error({ event: 'sql.connection_failed', environment: env.name, provider: env.provider, code: error.code, err: error.message }, 'database unreachable');
+    }
+    throw error;
+  } finally {
+    ctx.timing.end('sql');
+  }
 }

@@ -76,7 +76,7 @@ export function endpointModel(spec: EndpointSpec): EndpointModel {
           validationPattern: null,
         })),
         procedure: null,
-        writeMode: 'Table',
+        writeMode: 'Table', requiredColumns: [], columnValidation: [],
         responseTransforms: transforms,
         relationships: [],
         cacheDurationSeconds: spec.cacheDurationSeconds ?? null,

@@ -21,6 +21,10 @@ interface EntityJson {
   Relationships?: { Name: string; Target: string; LocalColumn: string; TargetColumn: string; Multiplicity?: 'ToOne' | 'ToMany' }[];
   FunctionParameters?: { Name: string; SqlType: string; Source: 'Path' | 'Query'; Position?: number; Required?: boolean; DefaultValue?: string; ValidationPattern?: string }[];
   ResponseTransforms?: { Remove?: string[]; Rename?: Record<string, string>; Mask?: string[] };
+  Procedure?: string;
+  WriteMode?: 'Procedure' | 'Table';
+  RequiredColumns?: string[];
+  ColumnValidation?: Record<string, { Regex: string; ValidationMessage?: string }>;
 }
 
 function walk(dir: string): string[] {
@@ -28,6 +32,11 @@ function walk(dir: string): string[] {
     const p = path.join(dir, name);
     return statSync(p).isDirectory() ? walk(p) : name === 'entity.json' ? [p] : [];
   });
+}
+
+function dbOf(e: EntityJson, name: string): string {
+  const entry = e.AllowedColumns.map((c) => c.split(';')).find(([db, alias]) => db === name || alias === name);
+  return entry ? (entry[0] as string) : name;
 }
 
 function model(file: string): SqlEndpoint {
@@ -64,8 +73,10 @@ function model(file: string): SqlEndpoint {
       name: p.Name, sqlType: p.SqlType, source: p.Source, position: p.Position ?? null,
       required: p.Required ?? false, defaultValue: p.DefaultValue ?? null, validationPattern: p.ValidationPattern ?? null,
     })),
-    procedure: null,
-    writeMode: 'Procedure',
+    procedure: e.Procedure ?? null,
+    writeMode: e.WriteMode ?? 'Procedure',
+    requiredColumns: (e.RequiredColumns ?? []).map((n) => dbOf(e, n)),
+    columnValidation: Object.entries(e.ColumnValidation ?? {}).map(([n, v]) => ({ column: dbOf(e, n), regex: v.Regex, message: v.ValidationMessage ?? null })),
     responseTransforms: { remove: e.ResponseTransforms?.Remove ?? [], rename: e.ResponseTransforms?.Rename ?? {}, mask: e.ResponseTransforms?.Mask ?? [] },
     relationships: (e.Relationships ?? []).map((r) => ({
       name: r.Name, targetId: `sql:${r.Target}`, localColumn: r.LocalColumn, targetColumn: r.TargetColumn, multiplicity: r.Multiplicity ?? 'ToOne',

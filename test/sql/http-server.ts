@@ -1,8 +1,8 @@
 /**
  * A real Wharf server for the HTTP tests: the sample endpoints compiled by the real compiler
  * into a temp generated/, environments `pg` (the test PostgreSQL), `demo` (embedded PGlite) and
- * `down` (PostgreSQL on a closed port), the SQL handler registered the way the runtime does it
- * (registerSqlEndpoints).
+ * `down` (PostgreSQL on a closed port), the SQL and Webhook handlers registered the way the
+ * runtime does it (registerSqlEndpoints, registerWebhookEndpoints).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,13 +10,17 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { compile } from '../../compiler/pipeline.js';
 import { buildServer } from '../../runtime/server.js';
+import type { SqlDrivers } from '../../runtime/sql/drivers/factory.js';
 import { registerSqlEndpoints } from '../../runtime/sql/register.js';
+import { registerWebhookEndpoints } from '../../runtime/webhook/register.js';
 import { LogCapture } from '../../runtime/testing/test-server.js';
 import { ROOT } from './fixtures.js';
 
 export interface SqlTestServer {
   readonly app: FastifyInstance;
   readonly logs: LogCapture;
+  /** The drivers the SQL and Webhook handlers use (read back what a write stored). */
+  readonly drivers: SqlDrivers;
   /** `Authorization` header value of a token for every scope and environment. */
   readonly authorization: string;
   close(): Promise<void>;
@@ -29,6 +33,10 @@ export interface SqlTestServerOptions {
   readonly logStream?: NodeJS.WritableStream;
   /** Top-level settings.json sections replacing the test defaults (rate limits and cache off). */
   readonly settings?: Readonly<Record<string, unknown>>;
+  /** Response cache on (default off). */
+  readonly caching?: boolean;
+  /** Rate limiting on, with budgets no run exhausts (default off). */
+  readonly rateLimiting?: boolean;
 }
 
 export async function startSqlTestServer(pgUrl: string, closedPort: number, options: SqlTestServerOptions = {}): Promise<SqlTestServer> {
@@ -51,8 +59,9 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
   await writeFile(path.join(environmentsDir, 'settings.json'), JSON.stringify({
     Environment: { ServerName: 'test', AllowedEnvironments: Object.keys(environments) },
     // measured and tested: the SQL path itself, not the response cache or the limiter
-    RateLimiting: { Enabled: false },
-    Caching: { Enabled: false },
+    // (benchmarks may turn the limiter on, with budgets no run exhausts)
+    RateLimiting: options.rateLimiting ? { Enabled: true, IpLimit: 100_000_000, TokenLimit: 100_000_000 } : { Enabled: false },
+    Caching: { Enabled: options.caching === true },
     ...options.settings,
   }));
   for (const [name, settings] of Object.entries(environments)) {
@@ -67,11 +76,13 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
     env: {},
     logger: options.logger === false ? false : options.logStream ? { stream: options.logStream } : { level: 'info', stream: logs },
   });
-  registerSqlEndpoints(app, { embeddedCacheDir: path.join(ROOT, '.wharf') });
+  const drivers = registerSqlEndpoints(app, { embeddedCacheDir: path.join(ROOT, '.wharf') });
+  registerWebhookEndpoints(app, drivers);
   const { token } = await app.wharf.access.tokens.create({ username: 'sql-tests', allowedScopes: '*', allowedEnvironments: '*' });
   return {
     app,
     logs,
+    drivers,
     authorization: `Bearer ${token}`,
     async close() {
       await app.close();

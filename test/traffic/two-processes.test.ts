@@ -3,12 +3,13 @@
  * rate-limit budget for both, and a token revoked with the CLI (a third process) is refused by both
  * once their short verification cache expires.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../setup/redis.js';
+import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
 import { copyProject, REPO_ROOT, type TempProject } from '../support/project.js';
 
 const run = promisify(execFile);
@@ -24,21 +25,8 @@ async function token(...args: string[]): Promise<string[]> {
   return stdout.trim().split('\n');
 }
 
-function startGateway(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [WHARF, 'start', '--root', project.root, '--port', '0'], { cwd: project.root, env });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 60_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /Wharf is serving \d+ endpoints on (http:\/\/\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] as string });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
-  });
+function startGateway(): Promise<GatewayProcess> {
+  return startGatewayProcess(project.root, env);
 }
 
 function call(gateway: { url: string }, bearer: string) {

@@ -90,12 +90,12 @@ describe('openapi.json', () => {
 
   const errorCases: [string, { path: string; method: string; want: string[] }][] = [
     ['SQL read', { path: '/api/{env}/Inventory/Products', method: 'GET', want: ['200', '400', '401', '403', '404', '429', '500', '503'] }],
-    ['SQL write', { path: '/api/{env}/Inventory/Products', method: 'POST', want: ['201', '400', '401', '403', '404', '422', '429', '500', '503'] }],
+    ['SQL write', { path: '/api/{env}/Inventory/Products', method: 'POST', want: ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503'] }],
     ['SQL query', { path: '/api/{env}/Inventory/Products', method: 'QUERY', want: ['200', '400', '401', '403', '404', '415', '429', '500', '503'] }],
     ['Proxy', { path: '/api/{env}/Shipping/Shipments', method: 'POST', want: ['200', '400', '401', '403', '404', '429', '500', '503'] }],
     ['Static', { path: '/api/{env}/Reference/Countries', method: 'GET', want: ['200', '400', '401', '403', '404', '406', '429', '500', '503'] }],
     ['Composite', { path: '/api/{env}/Shipping/ShipOrder', method: 'POST', want: ['200', '400', '401', '403', '404', '422', '429', '500', '503'] }],
-    ['Webhook', { path: '/api/{env}/Integrations/PaymentEvents/{webhookId}', method: 'POST', want: ['200', '400', '401', '403', '404', '429', '500', '503'] }],
+    ['Webhook', { path: '/api/{env}/Integrations/PaymentEvents/{webhookId}', method: 'POST', want: ['200', '400', '401', '403', '404', '413', '415', '429', '500', '503'] }],
     ['Files upload', { path: '/api/{env}/files/Documents/Invoices', method: 'POST', want: ['201', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503'] }],
     ['Files download', { path: '/api/{env}/files/Documents/Invoices/{fileId}', method: 'GET', want: ['200', '206', '400', '401', '403', '404', '416', '429', '500', '503'] }],
   ];

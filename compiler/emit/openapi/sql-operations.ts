@@ -13,7 +13,8 @@ import { BY_ID, basePath, jsonBody, jsonResponse, odataParameters, ODATA_READ, p
 import type { KindOperations, OperationSpec } from './operation-spec.js';
 
 const READ_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 500, 503];
-const WRITE_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 422, 500, 503];
+const WRITE_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 409, 413, 415, 422, 500, 503];
+const DELETE_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 409, 500, 503];
 const QUERY_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 415, 500, 503];
 /** Summary suffixes: `Products: list`, `Products: read one`. */
 const LABELS: Record<HttpMethod, string> = {
@@ -25,14 +26,25 @@ const LABELS: Record<HttpMethod, string> = {
   MERGE: 'update (MERGE)',
   DELETE: 'delete',
 };
-const WRITE_RESULT: SchemaObject = {
-  type: 'object',
-  description: 'Result of the write; its shape depends on the write strategy (stored procedure or table mode).',
-};
+function writeResult(message: string): SchemaObject {
+  return {
+    type: 'object',
+    required: ['success', 'message', 'result', 'id'],
+    properties: {
+      success: { type: 'boolean', const: true },
+      message: { type: 'string', const: message },
+      result: {
+        type: ['object', 'null'],
+        description: 'Table mode: the written row (exposed names, ResponseTransforms applied; null after DELETE). Procedure: the first row of its first result set.',
+      },
+      id: { description: 'The record key, null when unknown.' },
+    },
+  };
+}
 
 export function sqlOperations(model: SqlEndpoint): KindOperations {
   const prefix = schemaPrefix(model);
-  const names = { item: `${prefix}.Item`, list: `${prefix}.List`, write: `${prefix}.WriteBody` };
+  const names = { item: `${prefix}.Item`, list: `${prefix}.List`, create: `${prefix}.CreateBody`, replace: `${prefix}.ReplaceBody`, update: `${prefix}.UpdateBody` };
   const tvf = model.objectType === 'TableValuedFunction';
   const pathParams = tvf ? functionPathParameters(model.functionParameters) : [];
   const collection = basePath(model) + pathParams.map((p) => `/{${p.name}}`).join('');
@@ -65,8 +77,11 @@ export function sqlOperations(model: SqlEndpoint): KindOperations {
   }
   if (has('POST')) {
     add('POST', collection, false, {
-      requestBody: jsonBody(ref('schemas', names.write)),
-      responses: { 201: jsonResponse('Record created.', WRITE_RESULT), ...errorResponses(WRITE_ERRORS) },
+      requestBody: jsonBody(ref('schemas', names.create)),
+      responses: {
+        201: { ...jsonResponse('Record created.', writeResult('Record created successfully')), headers: location() },
+        ...errorResponses(WRITE_ERRORS),
+      },
     });
   }
   if (model.primaryKey !== null && !tvf) {
@@ -78,14 +93,15 @@ export function sqlOperations(model: SqlEndpoint): KindOperations {
     }
     for (const method of ['PUT', 'PATCH', 'MERGE'] as const) {
       if (!has(method)) continue;
-      const what = method === 'PUT' ? 'The full record, including the primary key.' : 'Only the changed columns.';
+      const what = method === 'PUT' ? 'The full record; a primary key in the body must equal the one in the path.' : 'Only the changed columns.';
+      const message = method === 'PUT' ? 'Record updated successfully' : 'Record partially updated successfully';
       add(method, byId, true, {
-        requestBody: jsonBody(ref('schemas', names.write), what),
-        responses: { 200: jsonResponse('Record updated.', WRITE_RESULT), ...errorResponses(WRITE_ERRORS) },
+        requestBody: jsonBody(ref('schemas', method === 'PUT' ? names.replace : names.update), what),
+        responses: { 200: jsonResponse('Record updated.', writeResult(message)), ...errorResponses(WRITE_ERRORS) },
       });
     }
     if (has('DELETE')) {
-      const responses = { 200: jsonResponse('Record deleted.', WRITE_RESULT), ...errorResponses(WRITE_ERRORS) };
+      const responses = { 200: jsonResponse('Record deleted.', writeResult('Record deleted successfully')), ...errorResponses(DELETE_ERRORS) };
       add('DELETE', byId, true, { responses });
       ops.push({
         path: basePath(model),
@@ -105,7 +121,9 @@ export function sqlOperations(model: SqlEndpoint): KindOperations {
     [names.item]: itemSchema(model),
     [names.list]: listSchema(ref('schemas', names.item)),
   };
-  if (ops.some((o) => o.operation.requestBody !== undefined && o.method !== 'QUERY')) schemas[names.write] = writeBodySchema(model);
+  if (has('POST')) schemas[names.create] = writeBodySchema(model, 'create');
+  if (has('PUT') && model.primaryKey !== null && !tvf) schemas[names.replace] = writeBodySchema(model, 'replace');
+  if ((has('PATCH') || has('MERGE')) && model.primaryKey !== null && !tvf) schemas[names.update] = writeBodySchema(model, 'update');
   return { operations: ops, schemas };
 }
 
@@ -153,6 +171,10 @@ function functionSchema(p: FunctionParameter): SchemaObject {
   if (['decimal', 'numeric', 'float', 'real', 'money', 'smallmoney', 'double precision'].includes(sqlType)) return { type: 'number' };
   if (['bit', 'boolean', 'bool'].includes(sqlType)) return { type: 'boolean' };
   return { type: 'string' };
+}
+
+function location(): Record<string, unknown> {
+  return { Location: { description: 'URL of the new record (`.../{id}`), or of the endpoint when the key is unknown.', schema: { type: 'string' } } };
 }
 
 function contentLocation(): Record<string, unknown> {

@@ -7,14 +7,25 @@ import type { ErrorStatus } from './components.js';
 import { basePath, jsonBody, jsonResponse, pathParameter } from './operation-spec.js';
 import type { KindOperations } from './operation-spec.js';
 
-const ERRORS: ErrorStatus[] = [400, 401, 403, 404, 500, 503];
+const ERRORS: ErrorStatus[] = [400, 401, 403, 404, 413, 415, 500, 503];
+
+const STORED: SchemaObject = {
+  type: 'object',
+  required: ['success', 'message', 'result', 'id'],
+  properties: {
+    success: { type: 'boolean', const: true },
+    message: { type: 'string', const: 'Webhook processed successfully.' },
+    result: { type: 'null' },
+    id: { description: 'Id of the stored record (the table\'s Id column).' },
+  },
+};
 
 export function webhookOperations(model: WebhookEndpoint): KindOperations {
   if (!model.methods.includes('POST')) return { operations: [], schemas: {} };
   const ids = [...model.webhookIds].sort(compareCodeUnits);
-  // An empty `enum` is invalid JSON Schema: without ids every call is a 404, said in words.
-  const idSchema: SchemaObject = ids.length > 0 ? { type: 'string', enum: ids } : { type: 'string' };
-  const idText = ids.length > 0 ? 'Webhook id (one of the allowed ids).' : 'Webhook id. No ids are configured: every call returns 404.';
+  // Without configured ids any id is accepted (an empty `enum` would be invalid JSON Schema anyway).
+  const idSchema: SchemaObject = ids.length > 0 ? { type: 'string', enum: ids } : { type: 'string', maxLength: 255 };
+  const idText = ids.length > 0 ? 'Webhook id (one of the allowed ids, case-insensitive).' : 'Webhook id. No ids are configured: any id is accepted.';
   return {
     operations: [
       {
@@ -24,8 +35,8 @@ export function webhookOperations(model: WebhookEndpoint): KindOperations {
         variant: null,
         notes: [],
         operation: {
-          requestBody: jsonBody({}, 'The webhook payload, stored as received.'),
-          responses: { 200: jsonResponse('Payload stored.', { type: 'object' }), ...errorResponses(ERRORS) },
+          requestBody: jsonBody({}, 'The webhook payload: any JSON value, stored as the text received.'),
+          responses: { 200: jsonResponse('Payload stored.', STORED), ...errorResponses(ERRORS) },
         },
       },
     ],

@@ -17,6 +17,7 @@ import { schemaReferenceRule } from './schema-reference.js';
 import { staticContentRule } from './static-content.js';
 import { tableValuedFunctionRule } from './table-valued-function.js';
 import { webhookNamespaceRule } from './webhook-namespace.js';
+import { writeColumnsRule } from './write-columns.js';
 import { writeStrategyRule } from './write-strategy.js';
 
 export const RULES: readonly Rule[] = [
@@ -32,6 +33,7 @@ export const RULES: readonly Rule[] = [
   allowedColumnsRule,
   primaryKeyRule,
   writeStrategyRule,
+  writeColumnsRule,
   relationshipsRule,
   staticContentRule,
   compositeStepsRule,

@@ -5,6 +5,7 @@
  */
 import type { BoolExpr, CompareOp, Literal, ValueExpr, ValueFunction } from '../odata/ast.js';
 import type { ColumnRef, CountPlan, ExpandPlan, FunctionArg, ObjectRef, OrderColumn, ReadPlan, TypedValue } from '../plan.js';
+import type { DeletePlan, InsertPlan, KeyMatch, ProcedurePlan, UpdatePlan } from '../write-plan.js';
 
 export type DialectName = 'postgres' | 'mssql';
 
@@ -41,6 +42,12 @@ export abstract class SqlCompiler {
   protected abstract functionSource(ref: ObjectRef, args: readonly FunctionArg[], ctx: CompileContext): string;
   /** One `$expand` column expression (without alias). */
   protected abstract expandColumn(exp: ExpandPlan, outerAlias: string, ctx: CompileContext): string;
+  /** SQL Server `OUTPUT INSERTED.x AS y` (before VALUES / WHERE); '' where RETURNING is used. */
+  protected abstract outputClause(columns: readonly ColumnRef[], pseudo: 'INSERTED' | 'DELETED'): string;
+  /** PostgreSQL `RETURNING x AS y` (at the end); '' where OUTPUT is used. */
+  protected abstract returningClause(columns: readonly ColumnRef[]): string;
+  /** A stored procedure (or function) call with named arguments. */
+  protected abstract procedureCall(plan: ProcedurePlan, ctx: CompileContext): string;
   /** Characters that must be escaped inside a LIKE pattern besides the escape char itself. */
   protected likeSpecials = '%_';
 
@@ -61,6 +68,56 @@ export abstract class SqlCompiler {
     let sql = `SELECT COUNT(*) AS ${this.quoteId('count')} FROM ${this.source(plan.source, plan.args, ctx)}`;
     if (plan.where) sql += ` WHERE ${this.bool(plan.where, ctx)}`;
     return { sql, params: ctx.params, jsonColumns: [] };
+  }
+
+  compileInsert(plan: InsertPlan): CompiledQuery {
+    const ctx = new CompileContext();
+    const cols = plan.values.map((v) => this.quoteId(v.column)).join(', ');
+    const values = plan.values.map((v) => this.param(ctx, v.value)).join(', ');
+    const sql = this.clauses([
+      `INSERT INTO ${this.objectName(plan.target)} (${cols})`,
+      this.outputClause(plan.returning, 'INSERTED'),
+      `VALUES (${values})`,
+      this.returningClause(plan.returning),
+    ]);
+    return { sql, params: ctx.params, jsonColumns: [] };
+  }
+
+  compileUpdate(plan: UpdatePlan): CompiledQuery {
+    const ctx = new CompileContext();
+    const set = plan.set.map((v) => `${this.quoteId(v.column)} = ${this.param(ctx, v.value)}`).join(', ');
+    const sql = this.clauses([
+      `UPDATE ${this.objectName(plan.target)} SET ${set}`,
+      this.outputClause(plan.returning, 'INSERTED'),
+      this.keyWhere(plan.key, ctx),
+      this.returningClause(plan.returning),
+    ]);
+    return { sql, params: ctx.params, jsonColumns: [] };
+  }
+
+  compileDelete(plan: DeletePlan): CompiledQuery {
+    const ctx = new CompileContext();
+    const key: ColumnRef[] = [{ column: plan.key.column, name: plan.key.column }];
+    const sql = this.clauses([
+      `DELETE FROM ${this.objectName(plan.target)}`,
+      this.outputClause(key, 'DELETED'),
+      this.keyWhere(plan.key, ctx),
+      this.returningClause(key),
+    ]);
+    return { sql, params: ctx.params, jsonColumns: [] };
+  }
+
+  compileProcedure(plan: ProcedurePlan): CompiledQuery {
+    const ctx = new CompileContext();
+    return { sql: this.procedureCall(plan, ctx), params: ctx.params, jsonColumns: [] };
+  }
+
+  private keyWhere(key: KeyMatch, ctx: CompileContext): string {
+    return `WHERE ${this.quoteId(key.column)} = ${this.param(ctx, key.value)}`;
+  }
+
+  private clauses(parts: readonly string[]): string {
+    return parts.filter((p) => p !== '').join(' ');
   }
 
   objectName(ref: ObjectRef): string {

@@ -45,6 +45,25 @@ CREATE TABLE sales.OrderLines (
   UnitPrice   decimal(10, 2) NOT NULL
 );
 CREATE INDEX IX_OrderLines_OrderId ON sales.OrderLines (OrderId);
+CREATE TABLE inventory.Warehouses (
+  WarehouseId       int IDENTITY(1,1) PRIMARY KEY,
+  Code              varchar(12) NOT NULL CONSTRAINT UQ_Warehouses_Code UNIQUE,
+  WarehouseName     nvarchar(200) NOT NULL,
+  City              nvarchar(40) NULL,
+  Capacity          int NULL CONSTRAINT CK_Warehouses_Capacity CHECK (Capacity >= 0),
+  ContactCustomerId int NULL REFERENCES sales.Customers (CustomerId),
+  IsActive          bit NOT NULL DEFAULT 1,
+  Notes             nvarchar(max) NULL
+);
+GO
+CREATE SCHEMA integrations;
+GO
+CREATE TABLE integrations.WebhookEvents (
+  Id         int IDENTITY(1,1) PRIMARY KEY,
+  WebhookId  nvarchar(255) NOT NULL,
+  Payload    nvarchar(max) NOT NULL,
+  ReceivedAt datetime2(3) NOT NULL
+);
 GO
 CREATE VIEW sales.OrderSummary AS
 SELECT o.OrderId, c.CustomerName, o.OrderDate,
@@ -66,6 +85,7 @@ CREATE PROCEDURE sales.SaveOrder
 AS
 BEGIN
   SET NOCOUNT ON;
+  DECLARE @rows int = 1;
   IF UPPER(@Method) = 'INSERT'
   BEGIN
     INSERT INTO sales.Orders (CustomerId, OrderDate, Status, TotalAmount)
@@ -73,14 +93,28 @@ BEGIN
     SET @OrderId = SCOPE_IDENTITY();
   END
   ELSE IF UPPER(@Method) = 'UPDATE'
+  BEGIN
     UPDATE sales.Orders SET CustomerId = @CustomerId, OrderDate = @OrderDate, Status = @Status, TotalAmount = @TotalAmount WHERE OrderId = @OrderId;
+    SET @rows = @@ROWCOUNT;
+  END
   ELSE IF UPPER(@Method) = 'PATCH'
+  BEGIN
     UPDATE sales.Orders SET CustomerId = COALESCE(@CustomerId, CustomerId), OrderDate = COALESCE(@OrderDate, OrderDate),
       Status = COALESCE(@Status, Status), TotalAmount = COALESCE(@TotalAmount, TotalAmount) WHERE OrderId = @OrderId;
+    SET @rows = @@ROWCOUNT;
+  END
   ELSE IF UPPER(@Method) = 'DELETE'
+  BEGIN
     DELETE FROM sales.Orders WHERE OrderId = @OrderId;
+    SET @rows = @@ROWCOUNT;
+  END
   ELSE
     THROW 50000, 'Unknown method', 1;
+  IF @rows = 0
+  BEGIN
+    DECLARE @message nvarchar(200) = CONCAT('Order ', @OrderId, ' does not exist');
+    THROW 50000, @message, 1;
+  END
   SELECT @OrderId AS OrderId;
 END
 GO
@@ -124,5 +158,9 @@ ORDER BY i;
 
 UPDATE o SET TotalAmount = s.Total
 FROM sales.Orders o JOIN (SELECT OrderId, SUM(Quantity * UnitPrice) AS Total FROM sales.OrderLines GROUP BY OrderId) s ON s.OrderId = o.OrderId;
+INSERT INTO inventory.Warehouses (Code, WarehouseName, City, Capacity, ContactCustomerId, Notes)
+VALUES ('NL-001', 'Rotterdam Port', 'Rotterdam', 12000, 1, 'Dock 4'),
+       ('DE-001', 'Hamburg North', 'Hamburg', 8000, 2, NULL),
+       ('BE-001', 'Antwerp Central', 'Antwerp', 5000, NULL, 'Cold storage');
 DROP TABLE #n;
 GO

@@ -48,4 +48,9 @@ SET "TotalAmount" = s.total
 FROM (SELECT "OrderId", sum("Quantity" * "UnitPrice") AS total FROM sales."OrderLines" GROUP BY "OrderId") AS s
 WHERE s."OrderId" = o."OrderId";
 
+INSERT INTO inventory."Warehouses" ("Code", "WarehouseName", "City", "Capacity", "ContactCustomerId", "Notes")
+VALUES ('NL-001', 'Rotterdam Port', 'Rotterdam', 12000, 1, 'Dock 4'),
+       ('DE-001', 'Hamburg North', 'Hamburg', 8000, 2, NULL),
+       ('BE-001', 'Antwerp Central', 'Antwerp', 5000, NULL, 'Cold storage');
+
 ANALYZE;

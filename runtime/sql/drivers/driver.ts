@@ -30,7 +30,18 @@ export interface PoolStats {
  *   connection was dropped, so a hung database cannot hold the pool);
  * - `query`: anything else (a 500 with traceId; details only in the log).
  */
-export type SqlFailureKind = 'connection' | 'value' | 'query' | 'timeout';
+export type SqlFailureKind = 'connection' | 'value' | 'query' | 'timeout' | 'constraint' | 'raised';
+
+/**
+ * A constraint the database refused a write for (kind `constraint`): which rule, and the column
+ * when the database names it (else null; the write path then guesses from the constraint name).
+ * `referenced`: a DELETE/UPDATE of a row other rows still point at.
+ */
+export interface ConstraintViolation {
+  readonly rule: 'unique' | 'foreign_key' | 'referenced' | 'not_null' | 'check';
+  readonly column: string | null;
+  readonly constraint: string | null;
+}
 
 export class SqlDriverError extends Error {
   override readonly name = 'SqlDriverError';
@@ -39,10 +50,14 @@ export class SqlDriverError extends Error {
     message: string,
     /** Driver/database error code (SQLSTATE, errno name, mssql number) for the log. */
     readonly code: string | undefined,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; violation?: ConstraintViolation },
   ) {
     super(message, options);
+    this.violation = options?.violation ?? null;
   }
+
+  /** Set on kind `constraint`. */
+  readonly violation: ConstraintViolation | null;
 }
 
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ESOCKET', 'ELOGIN', 'ECONNCLOSED', 'ENOTOPEN']);
@@ -79,10 +94,35 @@ export function withCommandTimeout<T>(work: Promise<T>, timeoutMs: number, onTim
   });
 }
 
+/** First column named in a PostgreSQL detail `Key ("Sku")=(x) already exists.` / `Key (a, b)=...`. */
+function keyColumn(detail: unknown): string | null {
+  if (typeof detail !== 'string') return null;
+  const m = /^Key \((.+?)\)=/.exec(detail);
+  if (!m) return null;
+  const first = (m[1] as string).split(',')[0]!.trim();
+  return first.startsWith('"') ? first.slice(1, -1).replace(/""/g, '"') : first;
+}
+
+function postgresViolation(code: string, e: { detail?: unknown; column?: unknown; constraint?: unknown }): ConstraintViolation | null {
+  const constraint = typeof e.constraint === 'string' ? e.constraint : null;
+  switch (code) {
+    case '23505': return { rule: 'unique', column: keyColumn(e.detail), constraint };
+    case '23503': {
+      const referenced = typeof e.detail === 'string' && e.detail.includes('is still referenced');
+      return { rule: referenced ? 'referenced' : 'foreign_key', column: keyColumn(e.detail), constraint };
+    }
+    case '23502': return { rule: 'not_null', column: typeof e.column === 'string' ? e.column : null, constraint };
+    case '23514': return { rule: 'check', column: null, constraint };
+    default: return null;
+  }
+}
+
+const VALUE_CODES = new Set(['22P02', '22007', '22008', '22003', '22001', '22P05', '22021', '22018', '42804', '42883', '42725', '42P18']);
+
 /** Classify a PostgreSQL/pg/PGlite error by SQLSTATE or errno. */
 export function classifyPostgresError(error: unknown): SqlDriverError {
   if (error instanceof CommandTimeoutError) return new SqlDriverError('timeout', error.message, error.code, { cause: error });
-  const e = error as { code?: unknown; message?: unknown };
+  const e = error as { code?: unknown; message?: unknown; detail?: unknown; column?: unknown; constraint?: unknown };
   const code = typeof e.code === 'string' ? e.code : undefined;
   const message = typeof e.message === 'string' ? e.message : String(error);
   let kind: SqlFailureKind = 'query';
@@ -90,12 +130,18 @@ export function classifyPostgresError(error: unknown): SqlDriverError {
   if (code === '57014') kind = 'timeout';
   else if (code && (CONNECTION_ERRNOS.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03')) kind = 'connection';
   else if (!code && /Connection terminated|connect|timeout/i.test(message)) kind = 'connection';
-  // Every identifier in our SQL comes from the model, so a data exception (class 22: bad text
-  // representation, datetime, out of range, ...) or a type error (42804 datatype mismatch, 42883
-  // no such operator/function, 42725 ambiguous function, 42P18 indeterminate type) comes from the
-  // kinds of values the client sent: a 400. The type checker refuses most of these before SQL.
-  else if (code && (code.startsWith('22') || code === '42804' || code === '42883' || code === '42725' || code === '42P18')) kind = 'value';
+  // Every identifier in our SQL comes from the model, so a data exception caused by a value (22P02
+  // bad text representation, 22007/22008 datetime, 22003 out of range, 22001 too long, 22P05/22021
+  // untranslatable or invalid character, 22018 bad cast) or a type error (42804 datatype mismatch,
+  // 42883 no such operator/function, 42725 ambiguous function, 42P18 indeterminate type) comes from
+  // the kinds of values the client sent: a 400. The type checker refuses most of these before SQL.
+  // Other data exceptions (e.g. a procedure raising 22023) stay server errors.
+  else if (code && VALUE_CODES.has(code)) kind = 'value';
   // PGlite refuses a parameter it cannot serialise for the column type before sending it
   else if (!code && /^Invalid input for \w+ type/i.test(message)) kind = 'value';
+  // P0001: RAISE EXCEPTION without an ERRCODE (a procedure's deliberate error)
+  else if (code === 'P0001') kind = 'raised';
+  const violation = code ? postgresViolation(code, e) : null;
+  if (violation) return new SqlDriverError('constraint', message, code, { cause: error, violation });
   return new SqlDriverError(kind, message, code, { cause: error });
 }

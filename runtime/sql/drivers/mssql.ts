@@ -6,7 +6,7 @@
  */
 import sql from 'mssql';
 import type { TypedValue } from '../plan.js';
-import { SqlDriverError, type Row, type SqlDriver } from './driver.js';
+import { SqlDriverError, type ConstraintViolation, type Row, type SqlDriver } from './driver.js';
 import { mssqlTypeOf, mssqlValueOf } from './mssql-types.js';
 
 export interface MssqlDriverOptions {
@@ -21,9 +21,30 @@ export interface MssqlDriverOptions {
 }
 
 /** SQL Server error numbers that mean "value does not fit the type" (conversion failures). */
-const VALUE_ERRORS = new Set([245, 8114, 8115, 241, 242, 295, 8169, 220, 232]);
+const VALUE_ERRORS = new Set([245, 8114, 8115, 241, 242, 295, 8169, 220, 232, 8152, 2628]);
 
-function classify(error: unknown): SqlDriverError {
+/** The column SQL Server names in a message (`column 'Sku'`), else null. */
+function namedColumn(message: string): string | null {
+  return /column '([^']+)'/.exec(message)?.[1] ?? null;
+}
+
+function constraintName(message: string): string | null {
+  return /(?:constraint|index) ["']([^"']+)["']/.exec(message)?.[1] ?? null;
+}
+
+/** 2627/2601 unique, 547 foreign key / check / referenced, 515 NULL into a NOT NULL column. */
+function mssqlViolation(n: number, message: string): ConstraintViolation | null {
+  const constraint = constraintName(message);
+  if (n === 2627 || n === 2601) return { rule: 'unique', column: null, constraint };
+  if (n === 515) return { rule: 'not_null', column: namedColumn(message), constraint: null };
+  if (n === 547) {
+    const rule = /REFERENCE constraint/i.test(message) ? 'referenced' : /CHECK constraint/i.test(message) ? 'check' : 'foreign_key';
+    return { rule, column: namedColumn(message), constraint };
+  }
+  return null;
+}
+
+export function classifyMssqlError(error: unknown): SqlDriverError {
   const e = error as { code?: unknown; number?: unknown; message?: unknown; originalError?: { code?: unknown } };
   const message = typeof e.message === 'string' ? e.message : String(error);
   const code = typeof e.code === 'string' ? e.code : typeof e.number === 'number' ? String(e.number) : undefined;
@@ -34,6 +55,9 @@ function classify(error: unknown): SqlDriverError {
     return new SqlDriverError('connection', message, code, { cause: error });
   }
   if (typeof e.number === 'number' && VALUE_ERRORS.has(e.number)) return new SqlDriverError('value', message, code, { cause: error });
+  if (typeof e.number === 'number' && e.number >= 50000) return new SqlDriverError('raised', message, code, { cause: error });
+  const violation = typeof e.number === 'number' ? mssqlViolation(e.number, message) : null;
+  if (violation) return new SqlDriverError('constraint', message, code, { cause: error, violation });
   return new SqlDriverError('query', message, code, { cause: error });
 }
 
@@ -64,7 +88,7 @@ export function createMssqlDriver(options: MssqlDriverOptions): SqlDriver {
         const result = await request.query<Row>(text);
         return result.recordset ?? [];
       } catch (error) {
-        throw classify(error);
+        throw classifyMssqlError(error);
       }
     },
     async close(): Promise<void> {

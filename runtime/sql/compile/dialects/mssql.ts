@@ -4,7 +4,8 @@
  * DEFAULT for omitted TVF arguments, FOR JSON PATH for $expand (parsed by the handler).
  */
 import type { ValueFunction } from '../../odata/ast.js';
-import type { ExpandPlan, FunctionArg, ObjectRef, ReadPlan } from '../../plan.js';
+import type { ColumnRef, ExpandPlan, FunctionArg, ObjectRef, ReadPlan } from '../../plan.js';
+import type { ProcedurePlan } from '../../write-plan.js';
 import { SqlCompiler, type CompileContext } from '../compiler.js';
 
 export class MssqlCompiler extends SqlCompiler {
@@ -46,6 +47,27 @@ export class MssqlCompiler extends SqlCompiler {
   protected functionSource(ref: ObjectRef, args: readonly FunctionArg[], ctx: CompileContext): string {
     const list = args.map((arg) => (arg.kind === 'default' ? 'DEFAULT' : this.param(ctx, arg.value)));
     return `${this.objectName(ref)}(${list.join(', ')})`;
+  }
+
+  /** OUTPUT without INTO: a table with triggers needs a procedure endpoint instead (SQL Server rule). */
+  protected outputClause(columns: readonly ColumnRef[], pseudo: 'INSERTED' | 'DELETED'): string {
+    return `OUTPUT ${columns.map((c) => this.selectItem(c, pseudo)).join(', ')}`;
+  }
+
+  protected returningClause(): string {
+    return '';
+  }
+
+  /**
+   * EXEC with named parameters. Names are AllowedColumns database names (identifiers by the
+   * compiler's allowed-column rule) or `Method`, so `@<name>` needs no quoting; checked again here.
+   */
+  protected procedureCall(plan: ProcedurePlan, ctx: CompileContext): string {
+    const args = plan.args.map((a) => {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.name)) throw new Error(`procedure parameter name '${a.name}' is not an identifier`);
+      return `@${a.name} = ${this.param(ctx, a.value)}`;
+    });
+    return `EXEC ${this.objectName(plan.procedure)}${args.length > 0 ? ` ${args.join(', ')}` : ''}`;
   }
 
   protected expandColumn(exp: ExpandPlan, outer: string, ctx: CompileContext): string {

@@ -1,6 +1,7 @@
 /** PostgreSQL (and embedded PGlite): "x" quoting, $n placeholders, LIMIT/OFFSET, json_agg for $expand. */
 import type { Literal, ValueFunction } from '../../odata/ast.js';
-import type { ExpandPlan, FunctionArg, ObjectRef, ReadPlan } from '../../plan.js';
+import type { ColumnRef, ExpandPlan, FunctionArg, ObjectRef, ReadPlan } from '../../plan.js';
+import type { ProcedurePlan } from '../../write-plan.js';
 import { SqlCompiler, type CompileContext } from '../compiler.js';
 
 export class PostgresCompiler extends SqlCompiler {
@@ -51,6 +52,24 @@ export class PostgresCompiler extends SqlCompiler {
     const given = args.flatMap((arg) =>
       arg.kind === 'default' ? [] : [`${this.quoteId(arg.name)} => ${this.param(ctx, arg.value)}`]);
     return `${this.objectName(ref)}(${given.join(', ')})`;
+  }
+
+  protected outputClause(): string {
+    return '';
+  }
+
+  protected returningClause(columns: readonly ColumnRef[]): string {
+    return `RETURNING ${columns.map((c) => this.selectItem(c)).join(', ')}`;
+  }
+
+  /**
+   * Named notation. A PROCEDURE is CALLed (its INOUT parameters come back as one row); a FUNCTION
+   * is selected from (its first row is the result). Which one it is is found out once at run time.
+   */
+  protected procedureCall(plan: ProcedurePlan, ctx: CompileContext): string {
+    const args = plan.args.map((a) => `${this.quoteId(a.name)} => ${this.param(ctx, a.value)}`).join(', ');
+    const call = `${this.objectName(plan.procedure)}(${args})`;
+    return plan.asFunction ? `SELECT * FROM ${call}` : `CALL ${call}`;
   }
 
   protected expandColumn(exp: ExpandPlan, outer: string, ctx: CompileContext): string {

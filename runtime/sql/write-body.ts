@@ -1,0 +1,164 @@
+/**
+ * Validation of a SQL write before any SQL runs. Every failure of one request is collected into
+ * the 422 `details` (`<Col> is required`, `<Prop> is not an allowed property`,
+ * `<Col> does not match the required format` or the configured message); request-level problems
+ * (no body, key disagreement, no key) are a 400 with one message. Pure: no database.
+ */
+import type { SqlColumn, SqlEndpoint } from '../contract/model.js';
+import type { ErrorDetail } from '../errors/wharf-error.js';
+import type { TypedValue } from './plan.js';
+import { parseRecordKey } from './record-key.js';
+import type { ColumnValue } from './write-plan.js';
+
+export type WriteMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Nesting depth of an object/array value (stored as JSON text) beyond which it is refused. */
+export const MAX_VALUE_DEPTH = 32;
+
+export class WriteRequestError extends Error {
+  override readonly name = 'WriteRequestError';
+  constructor(
+    readonly status: 400 | 404 | 409 | 422,
+    message: string,
+    readonly details?: readonly ErrorDetail[],
+  ) {
+    super(message);
+  }
+}
+
+export interface ValidWrite {
+  /** Body values by database column, in body order (the key included when the body has it). */
+  readonly values: readonly ColumnValue[];
+  /** The record key (path, `?id=` or body); null on POST without one. */
+  readonly key: TypedValue | null;
+  /** The key as text for messages and Location (null when there is none). */
+  readonly keyText: string | null;
+}
+
+function depthExceeds(value: unknown, depth: number): boolean {
+  if (depth > MAX_VALUE_DEPTH) return true;
+  if (Array.isArray(value)) return value.some((v) => depthExceeds(v, depth + 1));
+  if (value !== null && typeof value === 'object') return Object.values(value).some((v) => depthExceeds(v, depth + 1));
+  return false;
+}
+
+/** A JSON value as a parameter; a message when it cannot be one. */
+export function typedValue(value: unknown): TypedValue | string {
+  if (value === null) return { type: 'string', value: null };
+  switch (typeof value) {
+    case 'string':
+      return { type: 'string', value };
+    case 'boolean':
+      return { type: 'boolean', value };
+    case 'number':
+      if (Number.isInteger(value)) {
+        if (!Number.isSafeInteger(value)) return 'is a number outside the supported range';
+        return { type: Math.abs(value) <= 2_147_483_647 ? 'int' : 'bigint', value };
+      }
+      return { type: 'decimal', value: String(value) };
+    default:
+      if (depthExceeds(value, 1)) return `is nested more than ${MAX_VALUE_DEPTH} levels deep`;
+      return { type: 'string', value: JSON.stringify(value) };
+  }
+}
+
+function findColumn(columns: readonly SqlColumn[], prop: string): SqlColumn | undefined {
+  const lower = prop.toLowerCase();
+  return columns.find((c) => c.name === prop || c.db === prop) ?? columns.find((c) => c.name.toLowerCase() === lower || c.db.toLowerCase() === lower);
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+const PATTERNS = new Map<string, RegExp>();
+
+function patternOf(source: string): RegExp {
+  let re = PATTERNS.get(source);
+  if (!re) {
+    re = new RegExp(source);
+    PATTERNS.set(source, re);
+  }
+  return re;
+}
+
+function sameKey(a: TypedValue, b: TypedValue): boolean {
+  return String(a.value) === String(b.value);
+}
+
+/** Key text of `?id=` (first value) when given. */
+function queryId(query: Readonly<Record<string, unknown>>): string | null {
+  const raw = query['id'];
+  const v = Array.isArray(raw) ? raw[0] : raw;
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+export interface WriteInput {
+  readonly method: WriteMethod;
+  readonly body: unknown;
+  /** Id path segment, if any. */
+  readonly pathId: string | null;
+  readonly query: Readonly<Record<string, unknown>>;
+}
+
+export function validateWrite(endpoint: SqlEndpoint, input: WriteInput): ValidWrite {
+  const keyColumn = endpoint.primaryKey;
+  const keyCol = keyColumn === null ? undefined : endpoint.columns.find((c) => c.db === keyColumn);
+  const urlId = input.pathId ?? queryId(input.query);
+  let key: TypedValue | null = urlId === null ? null : parseRecordKey(urlId);
+  if (input.method === 'DELETE') {
+    if (key === null) throw new WriteRequestError(400, 'ID field is required for this operation');
+    return { values: [], key, keyText: urlId };
+  }
+  const body = input.body;
+  if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) {
+    throw new WriteRequestError(400, 'Request body cannot be empty');
+  }
+  if (typeof body !== 'object' || Array.isArray(body)) throw new WriteRequestError(400, 'Request body must be a JSON object');
+
+  const details: ErrorDetail[] = [];
+  const values: ColumnValue[] = [];
+  const seen = new Set<string>();
+  for (const [prop, raw] of Object.entries(body)) {
+    const column = findColumn(endpoint.columns, prop);
+    if (!column) {
+      details.push({ field: prop, message: `${prop} is not an allowed property` });
+      continue;
+    }
+    if (seen.has(column.db)) {
+      details.push({ field: prop, message: `${column.name} is given more than once` });
+      continue;
+    }
+    seen.add(column.db);
+    const typed = typedValue(raw);
+    if (typeof typed === 'string') {
+      details.push({ field: column.name, message: `${column.name} ${typed}` });
+      continue;
+    }
+    const rule = endpoint.columnValidation.find((v) => v.column === column.db);
+    if (rule && typeof raw === 'string' && !patternOf(rule.regex).test(raw)) {
+      details.push({ field: column.name, message: rule.message ?? `${column.name} does not match the required format` });
+    }
+    values.push({ column: column.db, value: typed });
+  }
+  // POST and PUT carry the whole record; PATCH only what it changes (a given required column must not be blank)
+  const whole = input.method === 'POST' || input.method === 'PUT';
+  for (const required of endpoint.requiredColumns) {
+    const name = endpoint.columns.find((c) => c.db === required)?.name ?? required;
+    const given = Object.entries(body).find(([prop]) => findColumn(endpoint.columns, prop)?.db === required);
+    if (given === undefined ? whole : isBlank(given[1])) {
+      if (!details.some((d) => d.field === name)) details.push({ field: name, message: `${name} is required` });
+    }
+  }
+  if (details.length > 0) throw new WriteRequestError(422, 'Validation failed', details);
+
+  const bodyKey = keyCol === undefined ? undefined : values.find((v) => v.column === keyCol.db)?.value;
+  if (input.method !== 'POST') {
+    if (bodyKey !== undefined && key !== null && !sameKey(bodyKey, key)) {
+      throw new WriteRequestError(400, `The ${keyCol?.name ?? 'key'} in the body does not match the key in the URL`);
+    }
+    if (key === null && bodyKey !== undefined && bodyKey.value !== null) key = bodyKey;
+    if (key === null) throw new WriteRequestError(400, 'ID field is required for this operation');
+  } else if (key === null && bodyKey !== undefined && bodyKey.value !== null) key = bodyKey;
+  return { values, key, keyText: key === null ? null : String(key.value) };
+}

@@ -1,0 +1,28 @@
+/** A real gateway process (`wharf start --port 0`) for multi-process tests; resolves with its URL. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT } from './project.js';
+
+export const WHARF_CLI = path.join(REPO_ROOT, 'scripts/wharf.mjs');
+
+export interface GatewayProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+}
+
+export function startGatewayProcess(root: string, env: NodeJS.ProcessEnv): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [WHARF_CLI, 'start', '--root', root, '--port', '0'], { cwd: root, env });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /Wharf is serving \d+ endpoints on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1] as string });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
+  });
+}

@@ -4,7 +4,8 @@
  * (embedded PGlite, its cached data directory under .wharf/) and a generated tree of
  * BENCH_ENDPOINTS (default 1,000) SQL endpoints on a throwaway PostgreSQL. Each case runs
  * BENCH_ROUNDS times (default 3); medians are printed.
- * `BENCH_WHARF=<dir>` measures another checkout's scripts/wharf.mjs (e.g. an export of an older
+ * The server's CPU time until the first 200 is printed too (less sensitive to a busy machine);
+ * `BENCH_SKIP_DEMO=1` measures only the generated tree. `BENCH_WHARF=<dir>` measures another checkout's scripts/wharf.mjs (e.g. an export of an older
  * commit sharing this node_modules) for a before/after comparison.
  * Run alone with `node --import tsx bench/cold-start.ts`.
  */
@@ -28,6 +29,12 @@ async function rssMb(pid: number): Promise<number> {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
+/** CPU time (user + system) the process has used, in ms: less sensitive to a busy machine than wall time. */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in clock ticks of 10 ms
+}
+
 async function createToken(root: string): Promise<string> {
   const { stdout } = await execFile(process.execPath, [path.join(REPO_ROOT, 'scripts', 'wharf.mjs'), 'token', 'create', '--username', `bench${Date.now()}`], { cwd: root });
   return /whf_\S+/.exec(stdout)![0];
@@ -35,6 +42,7 @@ async function createToken(root: string): Promise<string> {
 
 interface Measure {
   readonly coldMs: number;
+  readonly cpuMs: number;
   readonly rssFirst: number;
   readonly rssAfter: number;
 }
@@ -57,9 +65,10 @@ async function measure(root: string, token: string, apiPath: string): Promise<Me
       await new Promise((r) => setTimeout(r, 10));
     }
     const coldMs = Math.round(performance.now() - started);
+    const cpu = await cpuMs(child.pid!);
     const rssFirst = await rssMb(child.pid!);
     for (let i = 0; i < 200; i += 1) await fetch(url, { headers }).then((r) => r.arrayBuffer());
-    return { coldMs, rssFirst, rssAfter: await rssMb(child.pid!) };
+    return { coldMs, cpuMs: cpu, rssFirst, rssAfter: await rssMb(child.pid!) };
   } finally {
     child.kill('SIGKILL');
   }
@@ -74,7 +83,8 @@ async function report(name: string, root: string, token: string, apiPath: string
   const runs: Measure[] = [];
   for (let i = 0; i < ROUNDS; i += 1) runs.push(await measure(root, token, apiPath));
   console.log(
-    `${name}: cold start ${median(runs.map((r) => r.coldMs))} ms (runs ${runs.map((r) => r.coldMs).join(', ')}), ` +
+    `${name}: cold start ${median(runs.map((r) => r.coldMs))} ms (runs ${runs.map((r) => r.coldMs).join(', ')}; ` +
+      `server CPU until then ${median(runs.map((r) => r.cpuMs))} ms), ` +
       `RSS at first 200 ${median(runs.map((r) => r.rssFirst))} MB, after 200 requests ${median(runs.map((r) => r.rssAfter))} MB`,
   );
 }
@@ -111,7 +121,7 @@ const pg = await startPostgres();
 let tree: string | null = null;
 try {
   console.log(`wharf: ${WHARF}; node ${process.version}; ${ROUNDS} rounds, medians`);
-  await report('demo (PGlite, cached data dir)', demo.root, await createToken(demo.root), '/api/demo/Inventory/Products?$top=5');
+  if (!process.env['BENCH_SKIP_DEMO']) await report('demo (PGlite, cached data dir)', demo.root, await createToken(demo.root), '/api/demo/Inventory/Products?$top=5');
   tree = await generatedTree(pg.url);
   await report(`${ENDPOINTS} generated endpoints (PostgreSQL)`, tree, await createToken(tree), `/api/demo/Gen${ENDPOINTS - 1}/Products?$top=5`);
 } finally {

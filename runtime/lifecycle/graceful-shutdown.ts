@@ -28,10 +28,28 @@ export interface ShutdownOptions {
 /** How long the 503s written at the deadline get to leave before the process exits. */
 const FLUSH_MS = 100;
 /**
- * After the port is released: time for connections the kernel accepted just before to deliver
- * their request (answered 503 with Connection: close) before idle connections are closed.
+ * After the port is released: at most this long for the open connections to end by themselves
+ * (a connection the kernel accepted just before delivers its request, gets 503 with Connection:
+ * close and ends) before the idle ones left are closed. Ends as soon as none is open.
  */
-const SETTLE_MS = 100;
+const SETTLE_MAX_MS = 1000;
+/**
+ * The port stays open until no request has arrived for this long (each was answered 503 with
+ * Connection: close): closing it earlier resets connections waiting in the kernel's accept queue.
+ */
+const QUIET_MS = 250;
+const SETTLE_POLL_MS = 20;
+
+function openConnections(server: NetServer): Promise<number> {
+  return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
+}
+
+async function settle(server: NetServer): Promise<void> {
+  const until = performance.now() + SETTLE_MAX_MS;
+  while (performance.now() < until && (await openConnections(server)) > 0) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+  }
+}
 
 /** Releases the port without closing idle keep-alive connections (http.Server.close would). */
 function stopListening(server: NetServer): Promise<void> {
@@ -79,9 +97,9 @@ export function handleShutdownSignals(server: StartedServer, options: ShutdownOp
       try {
         gate.close();
         await options.beforeClose?.();
-        await gate.drained();
+        await gate.drained(QUIET_MS);
         void stopListening(server.app.server);
-        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+        await settle(server.app.server);
         await gate.drained();
         await server.close();
       } catch (error) {

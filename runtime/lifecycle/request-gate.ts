@@ -13,6 +13,8 @@ const RETRY = { 'retry-after': '1' } as const;
 
 export class RequestGate {
   #closing = false;
+  /** performance.now() of the last request that reached the gate. */
+  #lastArrival = 0;
   readonly #inFlight = new Map<FastifyRequest, FastifyReply>();
 
   /** `maxConcurrent` 0 = no bound. */
@@ -35,14 +37,20 @@ export class RequestGate {
     for (const reply of this.#inFlight.values()) if (!reply.raw.headersSent) reply.header('connection', 'close');
   }
 
-  /** Resolves when no request is in flight (polled; used while draining). */
-  async drained(pollMs = 20): Promise<void> {
-    while (this.#inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
+  /**
+   * Resolves when no request is in flight and none has arrived for `quietMs` (polled; used while
+   * draining, so clients that were just told to go away have done so before the port closes).
+   */
+  async drained(quietMs = 0, pollMs = 20): Promise<void> {
+    while (this.#inFlight.size > 0 || performance.now() - this.#lastArrival < quietMs) {
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
   }
 
   /** Admits a request, or returns the error that refuses it. */
   admit(request: FastifyRequest, reply: FastifyReply): WharfError | null {
     if (this.#closing) {
+      this.#lastArrival = performance.now();
       reply.header('connection', 'close');
       return new WharfError('SERVER_SHUTTING_DOWN', {}, { headers: RETRY });
     }

@@ -179,4 +179,23 @@ describe('a frozen PostgreSQL (SIGSTOP)', () => {
       server.child.kill('SIGKILL');
     }
   }, 60_000);
+
+  it('a second SIGTERM exits at once, without waiting for the shutdown deadline', async () => {
+    const server = await startWharf({ Server__ShutdownTimeoutSeconds: '60', SqlConnectionPooling__CommandTimeout: '60' });
+    let resume: (() => void) | null = null;
+    try {
+      expect((await get(server, '/api/demo/Inventory/Products/1')).status).toBe(200);
+      resume = await freezePostgres(pg.port);
+      const hung = get(server, '/api/demo/Inventory/Products/4').catch(() => null);
+      await new Promise((r) => setTimeout(r, 200));
+      server.child.kill('SIGTERM');
+      expect(await exitWithin(server, 1_000)).toBe('timeout'); // draining: the hung query holds it
+      server.child.kill('SIGTERM');
+      expect(await exitWithin(server, 5_000)).toBe(128 + 15);
+      await hung;
+    } finally {
+      resume?.();
+      server.child.kill('SIGKILL');
+    }
+  }, 60_000);
 });

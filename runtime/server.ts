@@ -35,6 +35,8 @@ import { RouteTableHolder } from './routing/route-table-holder.js';
 import { loadSettings } from './settings/load-settings.js';
 import type { SqlDrivers } from './sql/drivers/factory.js';
 import { registerSqlEndpoints } from './sql/register.js';
+import { filesPathRefusal } from './files/path-refusal.js';
+import { registerFilesEndpoints } from './files/register.js';
 import type { Settings } from './settings/load-settings.js';
 import { redact, redactSettingsSource } from './settings/redact.js';
 
@@ -150,7 +152,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     bodyLimit: settings.server.server.bodyLimitBytes,
     // Errors raised by the router before any route runs (malformed percent-encoding in the URL).
     frameworkErrors: (error, request, reply) => {
-      sendErrorResponse(reply, errorResponseFor(request, error));
+      sendErrorResponse(reply, errorResponseFor(request, filesPathRefusal(request.url, error)));
     },
   });
   app.addHttpMethod('MERGE', { hasBody: true });
@@ -191,6 +193,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   app.decorate('wharf', runtime);
   // Real handlers per endpoint kind; kinds without one answer 501. A test may bring its own.
   if (!options.handlers?.sql) runtime.sql = registerSqlEndpoints(app);
+  if (!options.handlers?.files) await registerFilesEndpoints(app);
 
   installErrorHandling(app);
   installAccessControl(app, { control: access.control, appliesTo: isProtectedUrl });

@@ -37,6 +37,7 @@ import type { SqlDrivers } from './sql/drivers/factory.js';
 import { registerSqlEndpoints } from './sql/register.js';
 import { filesPathRefusal } from './files/path-refusal.js';
 import { registerFilesEndpoints } from './files/register.js';
+import { registerStaticEndpoints } from './static/register.js';
 import type { Settings } from './settings/load-settings.js';
 import { redact, redactSettingsSource } from './settings/redact.js';
 
@@ -194,6 +195,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   // Real handlers per endpoint kind; kinds without one answer 501. A test may bring its own.
   if (!options.handlers?.sql) runtime.sql = registerSqlEndpoints(app);
   if (!options.handlers?.files) await registerFilesEndpoints(app);
+  if (!options.handlers?.static) registerStaticEndpoints(app);
 
   installErrorHandling(app);
   installAccessControl(app, { control: access.control, appliesTo: isProtectedUrl });

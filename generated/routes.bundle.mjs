@@ -734,14 +734,98 @@ var Countries_default = {
   }
 };
 
+// wharf-generated:routes/static/Reference/Logo.ts
+var Logo_default = {
+  endpointId: "static:Reference/Logo",
+  kind: "static",
+  methods: ["GET"],
+  routeKeys: ["reference/logo"],
+  schemas: {
+    queryBody: null,
+    writeBody: null,
+    item: null,
+    list: null
+  }
+};
+
+// wharf-generated:routes/static/Reference/Ports.ts
+var Ports_default = {
+  endpointId: "static:Reference/Ports",
+  kind: "static",
+  methods: ["GET", "QUERY"],
+  routeKeys: ["reference/ports"],
+  schemas: {
+    queryBody: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        select: {
+          type: "string",
+          description: "Comma-separated column names, as `$select`."
+        },
+        filter: {
+          type: "string",
+          description: "Filter expression, as `$filter`."
+        },
+        orderby: {
+          type: "string",
+          description: "Sort order, as `$orderby`."
+        },
+        top: {
+          type: "integer",
+          minimum: 0,
+          maximum: 1e3,
+          description: "Page size, as `$top`."
+        },
+        skip: {
+          type: "integer",
+          minimum: 0,
+          description: "Rows to skip, as `$skip`."
+        }
+      }
+    },
+    writeBody: null,
+    item: null,
+    list: null
+  }
+};
+
 // wharf-generated:routes/static/Reference/Units.ts
 var Units_default = {
   endpointId: "static:Reference/Units",
   kind: "static",
-  methods: ["GET"],
+  methods: ["GET", "QUERY"],
   routeKeys: ["reference/units"],
   schemas: {
-    queryBody: null,
+    queryBody: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        select: {
+          type: "string",
+          description: "Comma-separated column names, as `$select`."
+        },
+        filter: {
+          type: "string",
+          description: "Filter expression, as `$filter`."
+        },
+        orderby: {
+          type: "string",
+          description: "Sort order, as `$orderby`."
+        },
+        top: {
+          type: "integer",
+          minimum: 0,
+          maximum: 1e3,
+          description: "Page size, as `$top`."
+        },
+        skip: {
+          type: "integer",
+          minimum: 0,
+          description: "Rows to skip, as `$skip`."
+        }
+      }
+    },
     writeBody: null,
     item: null,
     list: null
@@ -763,7 +847,7 @@ var PaymentEvents_default = {
 };
 
 // routes/index.ts
-var sourceHash = "07a46759f008be118c9c80851c726c28ff497537888177fbb38aa5ce0004d8d1";
+var sourceHash = "76685923523de8156881e97f77b6efbc982ffe83235ba0c34f590be3a3335864";
 var routes = [
   ShipOrder_default,
   Invoices_default,
@@ -779,6 +863,8 @@ var routes = [
   Orders_default,
   OrderSummary_default,
   Countries_default,
+  Logo_default,
+  Ports_default,
   Units_default,
   PaymentEvents_default
 ];

@@ -14,10 +14,12 @@ import sql_Inventory_ProductsByCategory from './sql/Inventory/ProductsByCategory
 import sql_Sales_Orders from './sql/Sales/Orders.js';
 import sql_Sales_Reports_OrderSummary from './sql/Sales/Reports/OrderSummary.js';
 import static_Reference_Countries from './static/Reference/Countries.js';
+import static_Reference_Logo from './static/Reference/Logo.js';
+import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '07a46759f008be118c9c80851c726c28ff497537888177fbb38aa5ce0004d8d1';
+export const sourceHash = '76685923523de8156881e97f77b6efbc982ffe83235ba0c34f590be3a3335864';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,
@@ -33,6 +35,8 @@ export const routes: readonly RouteModule[] = [
   sql_Sales_Orders,
   sql_Sales_Reports_OrderSummary,
   static_Reference_Countries,
+  static_Reference_Logo,
+  static_Reference_Ports,
   static_Reference_Units,
   webhook_Integrations_PaymentEvents,
 ];

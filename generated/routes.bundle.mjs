@@ -847,7 +847,7 @@ var PaymentEvents_default = {
 };
 
 // routes/index.ts
-var sourceHash = "76685923523de8156881e97f77b6efbc982ffe83235ba0c34f590be3a3335864";
+var sourceHash = "c837fc0cf0e3e3dbd5d6d68092e20f519aec156f08efa8e03c356eaf63c31362";
 var routes = [
   ShipOrder_default,
   Invoices_default,

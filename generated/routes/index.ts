@@ -19,7 +19,7 @@ import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '76685923523de8156881e97f77b6efbc982ffe83235ba0c34f590be3a3335864';
+export const sourceHash = 'c837fc0cf0e3e3dbd5d6d68092e20f519aec156f08efa8e03c356eaf63c31362';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

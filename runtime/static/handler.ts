@@ -17,13 +17,26 @@ import { sendFile } from '../files/send-file.js';
 import type { EndpointHandler, HandlerContext } from '../handlers/handler-context.js';
 import { optionPrefix, readUrl } from '../sql/links.js';
 import { ODataError } from '../sql/odata/errors.js';
-import { NO_HIDDEN } from '../sql/odata/hidden-columns.js';
 import type { RawOptions } from '../sql/odata/options.js';
 import { optionsFromQueryBody, optionsFromQueryString } from '../sql/read-request.js';
 import type { StaticContentCache } from './content-cache.js';
 import { accepts } from './negotiate.js';
 import { toCsv, toXml } from './serialize.js';
-import { runStaticQuery } from './static-query.js';
+import { runStaticQuery, shapeRows } from './static-query.js';
+import { hasTransforms } from '../transforms/response-transforms.js';
+import type { StaticDataset, StaticFormat, StaticRow } from '../contract/static-content.js';
+
+function serialized(
+  ctx: HandlerContext<'static'>,
+  model: StaticEndpoint,
+  format: Exclude<StaticFormat, 'json'>,
+  rows: readonly StaticRow[],
+  columns: readonly string[],
+  dataset: StaticDataset,
+): string {
+  ctx.reply.header('content-type', `${model.contentType.split(';')[0]}; charset=utf-8`);
+  return format === 'csv' ? toCsv(rows, columns) : toXml(rows, columns, dataset);
+}
 
 function pathOf(url: string): string {
   return (url.split('?')[0] ?? url).replace(/\/+$/, '');
@@ -61,7 +74,7 @@ export function createStaticHandler(projectRoot: string, cache: StaticContentCac
     const { dataset, version } = await cache.dataset(file, model.contentFile, format);
     try {
       options = ctx.method === 'QUERY' ? optionsFromQueryBody(ctx.request.body, query) : optionsFromQueryString(query);
-      result = runStaticQuery(dataset, options, NO_HIDDEN);
+      result = runStaticQuery(dataset, options, model.responseTransforms);
     } catch (error) {
       if (error instanceof ODataError) throw new WharfError('STATIC_BAD_REQUEST', { reason: error.message });
       throw error;
@@ -71,20 +84,24 @@ export function createStaticHandler(projectRoot: string, cache: StaticContentCac
     ctx.reply.header('x-total-records', String(result.total));
     ctx.reply.header('last-modified', lastModifiedFor(version));
     if (ctx.method === 'QUERY') ctx.reply.header('content-location', readUrl(endpointPath, prefix, result.top, result.skip, {}));
-    if (format === 'csv') {
-      ctx.reply.header('content-type', `${model.contentType.split(';')[0]}; charset=utf-8`);
-      return toCsv(result.rows, result.columns);
-    }
-    if (format === 'xml') {
-      ctx.reply.header('content-type', `${model.contentType.split(';')[0]}; charset=utf-8`);
-      return toXml(result.rows, result.columns, dataset);
-    }
+    if (format !== 'json') return serialized(ctx, model, format, result.rows, result.columns, dataset);
     return {
       success: true,
       count: result.rows.length,
       value: result.rows,
       nextLink: result.hasMore ? readUrl(endpointPath, prefix, result.top, result.skip + result.top, {}) : null,
     };
+  }
+
+  /** Content with ResponseTransforms and no query options: every record, transformed, in the source format. */
+  async function transformed(ctx: HandlerContext<'static'>, file: string, model: StaticEndpoint): Promise<unknown> {
+    const format = staticFormatOf(model.contentType)!;
+    const { dataset, version } = await cache.dataset(file, model.contentFile, format);
+    const { rows, columns } = shapeRows(dataset.rows, dataset.columns, model.responseTransforms);
+    ctx.reply.header('last-modified', lastModifiedFor(version));
+    if (format !== 'json') return serialized(ctx, model, format, rows, columns, dataset);
+    ctx.reply.header('content-type', model.contentType);
+    return JSON.stringify(dataset.wrapperKey === null ? rows : { [dataset.wrapperKey]: rows });
   }
 
   return async (ctx) => {
@@ -96,11 +113,13 @@ export function createStaticHandler(projectRoot: string, cache: StaticContentCac
     }
     const file = path.resolve(projectRoot, model.contentFile);
     const query = (ctx.request.query ?? {}) as Record<string, unknown>;
-    const canFilter = model.enableFiltering && staticFormatOf(model.contentType) !== null;
+    const filterable = staticFormatOf(model.contentType) !== null;
+    const canFilter = model.enableFiltering && filterable;
     if (canFilter && (ctx.method === 'QUERY' || hasOptions(query))) return filtered(ctx, file, model);
     if (hasOptions(query)) {
       throw new WharfError('STATIC_BAD_REQUEST', { reason: 'Query options are not supported: this Static endpoint has EnableFiltering off' });
     }
+    if (filterable && hasTransforms(model.responseTransforms)) return transformed(ctx, file, model);
     return raw(ctx, file, model);
   };
 }

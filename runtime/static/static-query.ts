@@ -1,11 +1,14 @@
 /**
  * OData over Static rows, in memory, with the SQL path's parser and AST: options (query string or
  * QUERY body) -> ODataQuery against the content's fields -> filter -> order -> count -> page ->
- * select. Masked or removed fields are refused in $filter and $orderby (hidden-columns.ts).
+ * select -> ResponseTransforms. Masked or removed fields are refused in $filter and $orderby
+ * (hidden-columns.ts): they must not be an oracle.
  */
+import type { ResponseTransforms } from '../contract/model.js';
 import type { StaticDataset, StaticRow } from '../contract/static-content.js';
+import { applyTransforms, hasTransforms } from '../transforms/response-transforms.js';
 import { filterRows } from '../sql/odata/evaluate.js';
-import type { HiddenColumns } from '../sql/odata/hidden-columns.js';
+import { hiddenColumns } from '../sql/odata/hidden-columns.js';
 import { ODATA_LIMITS } from '../sql/odata/limits.js';
 import { ODataError } from '../sql/odata/errors.js';
 import { orderRows } from '../sql/odata/order-rows.js';
@@ -24,18 +27,31 @@ export interface StaticQueryResult {
   readonly hasMore: boolean;
 }
 
-export function runStaticQuery(dataset: StaticDataset, raw: RawOptions, hidden: HiddenColumns): StaticQueryResult {
+/** Field names after the transforms: removed ones dropped, renamed ones under their new name. */
+export function transformedColumns(columns: readonly string[], t: ResponseTransforms): string[] {
+  return columns.filter((c) => !t.remove.includes(c)).map((c) => (Object.hasOwn(t.rename, c) ? (t.rename[c] as string) : c));
+}
+
+/** Rows and field names as the client sees them. */
+export function shapeRows(rows: readonly StaticRow[], columns: readonly string[], t: ResponseTransforms): { rows: StaticRow[]; columns: string[] } {
+  if (!hasTransforms(t)) return { rows: [...rows], columns: [...columns] };
+  return { rows: rows.map((row) => applyTransforms(row, t) as StaticRow), columns: transformedColumns(columns, t) };
+}
+
+export function runStaticQuery(dataset: StaticDataset, raw: RawOptions, transforms: ResponseTransforms): StaticQueryResult {
   if (raw.expand !== undefined) throw new ODataError('$expand is not supported on Static endpoints');
   const columns = Object.fromEntries(dataset.columns.map((column) => [column, column]));
+  const hidden = hiddenColumns(dataset.columns.map((column) => ({ db: column, name: column })), transforms);
   const query = parseQueryOptions(raw, { columns, relationships: null, hidden });
   const matching = orderRows(filterRows(dataset.rows, query.filter), query.orderby);
   const top = query.top ?? ODATA_LIMITS.defaultTop;
   const page = matching.slice(query.skip, query.skip + top);
   const selected = query.select === null ? dataset.columns : query.select.map((member) => member.column);
-  const rows = query.select === null ? page : page.map((row) => Object.fromEntries(selected.map((c) => [c, row[c] ?? null])));
+  const projected = query.select === null ? page : page.map((row) => Object.fromEntries(selected.map((c) => [c, row[c] ?? null])));
+  const shaped = shapeRows(projected, selected, transforms);
   return {
-    rows,
-    columns: selected,
+    rows: shaped.rows,
+    columns: shaped.columns,
     total: matching.length,
     top,
     skip: query.skip,

@@ -27,6 +27,22 @@ const ENDPOINTS = [
   { kind: 'static' as const, routePath: 'Ref/Units', ...FILTER, overrides: { contentFile: 'content/units.csv', contentType: 'text/csv', enableFiltering: true } },
   { kind: 'static' as const, routePath: 'Ref/Books', ...FILTER, overrides: { contentFile: 'content/books.xml', contentType: 'application/xml', enableFiltering: true } },
   { kind: 'static' as const, routePath: 'Ref/Raw', overrides: { contentFile: 'content/countries.json', contentType: 'application/json', enableFiltering: false } },
+  {
+    kind: 'static' as const,
+    routePath: 'Ref/Masked',
+    ...FILTER,
+    overrides: {
+      contentFile: 'content/countries.json',
+      contentType: 'application/json',
+      enableFiltering: true,
+      responseTransforms: { remove: ['region'], rename: { name: 'countryName' }, mask: ['population'] },
+    },
+  },
+  {
+    kind: 'static' as const,
+    routePath: 'Ref/MaskedCsv',
+    overrides: { contentFile: 'content/units.csv', contentType: 'text/csv', enableFiltering: false, responseTransforms: { remove: ['kind'], rename: {}, mask: ['factor'] } },
+  },
   { kind: 'static' as const, routePath: 'Ref/Logo', overrides: { contentFile: 'content/logo.png', contentType: 'image/png', enableFiltering: false } },
 ];
 
@@ -216,5 +232,31 @@ describe('filtering', () => {
     await fs.utimes(file, time, time);
     const res = await get('/api/demo/Ref/Wrapped?$select=code');
     expect(res.json().value).toEqual([{ code: 'XX' }]);
+  });
+});
+
+describe('ResponseTransforms', () => {
+  it('the raw answer is the transformed records in the source format', async () => {
+    const res = await get('/api/demo/Ref/Masked');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.json()[0]).toEqual({ code: 'DE', countryName: 'Germany', population: '***' });
+    const csv = await get('/api/demo/Ref/MaskedCsv');
+    expect(csv.body).toBe('code,name,factor\r\nkg,Kilogram,***\r\ng,Gram,***\r\nm,Metre,***\r\ncm,"Centi, metre",***\r\n');
+  });
+
+  it('filtered answers are transformed; $select of a masked field shows the mask', async () => {
+    const res = await get("/api/demo/Ref/Masked?$filter=code eq 'JP'&$select=code,name,population");
+    expect(res.json().value).toEqual([{ code: 'JP', countryName: 'Japan', population: '***' }]);
+  });
+
+  it.each([
+    ['$filter=population gt 100000000', "$filter: column 'population' is masked in responses and cannot be filtered on at position 1"],
+    ["$filter=region eq 'Asia'", "$filter: column 'region' is removed from responses and cannot be filtered on at position 1"],
+    ['$orderby=population', "$orderby: column 'population' is masked in responses and cannot be used for ordering at position 1"],
+  ])('a hidden field is no oracle: ?%s -> 400', async (query, error) => {
+    const res = await get(`/api/demo/Ref/Masked?${query}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error });
   });
 });

@@ -9,5 +9,10 @@ import { createStaticHandler } from './handler.js';
 
 export function registerStaticEndpoints(app: FastifyInstance): void {
   const projectRoot = path.dirname(app.wharf.generatedDir);
-  app.wharf.handlers.register('static', createStaticHandler(projectRoot, new StaticContentCache()));
+  app.wharf.handlers.register('static', createStaticHandler(
+    projectRoot,
+    new StaticContentCache((file, reason) =>
+      app.log.warn({ event: 'static.content_stale', file, reason }, 'content file does not parse; serving its last good version'),
+    ),
+  ));
 }

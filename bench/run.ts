@@ -5,11 +5,14 @@
 import { runDevReloadBench } from './dev-reload.js';
 import { runDocsBench } from './docs-site.js';
 import { runSqlBench } from './sql.js';
+import { runFilesBench, runStaticBench } from './static-files.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   sql: runSqlBench,
   docs: runDocsBench,
   'dev-reload': runDevReloadBench,
+  static: runStaticBench,
+  files: runFilesBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -135,13 +135,11 @@ describe('default handlers', () => {
   });
   afterAll(async () => server.close());
 
-  // SQL has its real handler (tested in test/sql/); the other kinds still answer with the placeholder.
+  // SQL, Static and Files have their real handlers (test/sql/, test/static/, test/files/); the other kinds still answer with the placeholder.
   it.each([
     ['proxy', 'GET', '/api/demo/Shipping/Rates', 'Proxy'],
     ['composite', 'POST', '/api/demo/Shipping/ShipOrder', 'Composite'],
-    ['static', 'GET', '/api/demo/Content/Countries', 'Static'],
     ['webhook', 'POST', '/api/demo/Hooks/Orders/order-created', 'Webhook'],
-    ['files', 'GET', '/api/demo/files/Documents', 'Files'],
   ] as const)('%s answers 501', async (_kind: EndpointKind, method, url, display) => {
     const response = await server.inject({ method, url });
     expect(response.statusCode).toBe(501);

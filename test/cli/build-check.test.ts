@@ -33,10 +33,10 @@ describe('wharf build and check', () => {
   it('builds the sample tree, then check passes on the fresh output', async () => {
     const build = await wharf(project.root, 'build');
     expect(build.stderr).toBe('');
-    expect(build.stdout).toMatch(/^Compiled 16 endpoints into generated\//);
+    expect(build.stdout).toMatch(/^Compiled 18 endpoints into generated\//);
     expect(build.code).toBe(0);
     const check = await wharf(project.root, 'check');
-    expect(check.stdout).toContain('Check passed: 16 endpoints, generated/ is up to date.');
+    expect(check.stdout).toContain('Check passed: 18 endpoints, generated/ is up to date.');
     expect(check.code).toBe(0);
   });
 
@@ -76,7 +76,7 @@ describe('wharf build and check', () => {
     const build = await wharf(project.root, 'build');
     expect(build.code).toBe(0);
     expect(build.stderr).toContain("warning namespace-reserved at /Namespace: 'Admin' is a reserved namespace name");
-    expect(build.stdout).toMatch(/^Compiled 15 endpoints/);
+    expect(build.stdout).toMatch(/^Compiled 17 endpoints/);
     const check = await wharf(project.root, 'check');
     expect(check.code).toBe(1);
     expect(check.stderr).toContain("error namespace-reserved at /Namespace: 'Admin' is a reserved namespace name");

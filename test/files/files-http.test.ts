@@ -3,6 +3,7 @@
  * (Range, ETag, 304, HEAD), delete, limits and texts, races, scopes, startup cleanup.
  */
 import { existsSync } from 'node:fs';
+import http from 'node:http';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -132,6 +133,28 @@ describe('upload', () => {
     expect(res.json()).toEqual({ success: false, error: 'File exceeds the maximum size of 4096 bytes.' });
     const left = await fs.readdir(path.join(storage, 'demo', 'Reports'));
     expect(left.filter((name) => name.startsWith('big') || name.startsWith('.wharf-upload-'))).toEqual([]);
+  });
+
+  it('an upload the client aborts leaves neither the file nor a temp file', async () => {
+    const dir = path.join(storage, 'demo', 'Open');
+    const body = multipartBody('file', 'aborted.txt', Buffer.alloc(100_000, 'z'));
+    const request = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/demo/files/Open',
+      headers: multipartHeaders(server.token, body.length),
+      agent: false,
+    });
+    request.on('error', () => undefined);
+    request.write(body.subarray(0, 60_000));
+    const temps = async () => (await fs.readdir(dir).catch(() => [] as string[])).filter((name) => name.startsWith('.wharf-upload-'));
+    for (let i = 0; i < 200 && (await temps()).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await temps()).length).toBe(1); // the upload is in flight
+    request.destroy();
+    for (let i = 0; i < 500 && (await temps()).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await temps()).toEqual([]);
+    expect(existsSync(path.join(dir, 'aborted.txt'))).toBe(false);
   });
 
   it('two concurrent uploads of one name: exactly one 201 and one 409', async () => {

@@ -8,6 +8,7 @@ import { runDocsBench } from './docs-site.js';
 import { runLoggingBench } from './logging.js';
 import { runSqlBench } from './sql.js';
 import { runSqlWriteBench } from './sql-write.js';
+import { runFilesBench, runStaticBench } from './static-files.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   sql: runSqlBench,
@@ -16,6 +17,8 @@ const BENCHES: Record<string, () => Promise<void>> = {
   'dev-reload': runDevReloadBench,
   logging: runLoggingBench,
   build: runBuildBench,
+  static: runStaticBench,
+  files: runFilesBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -863,14 +863,98 @@ var Countries_default = {
   }
 };
 
+// wharf-generated:routes/static/Reference/Logo.ts
+var Logo_default = {
+  endpointId: "static:Reference/Logo",
+  kind: "static",
+  methods: ["GET"],
+  routeKeys: ["reference/logo"],
+  schemas: {
+    queryBody: null,
+    writeBody: null,
+    item: null,
+    list: null
+  }
+};
+
+// wharf-generated:routes/static/Reference/Ports.ts
+var Ports_default = {
+  endpointId: "static:Reference/Ports",
+  kind: "static",
+  methods: ["GET", "QUERY"],
+  routeKeys: ["reference/ports"],
+  schemas: {
+    queryBody: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        select: {
+          type: "string",
+          description: "Comma-separated column names, as `$select`."
+        },
+        filter: {
+          type: "string",
+          description: "Filter expression, as `$filter`."
+        },
+        orderby: {
+          type: "string",
+          description: "Sort order, as `$orderby`."
+        },
+        top: {
+          type: "integer",
+          minimum: 0,
+          maximum: 1e3,
+          description: "Page size, as `$top`."
+        },
+        skip: {
+          type: "integer",
+          minimum: 0,
+          description: "Rows to skip, as `$skip`."
+        }
+      }
+    },
+    writeBody: null,
+    item: null,
+    list: null
+  }
+};
+
 // wharf-generated:routes/static/Reference/Units.ts
 var Units_default = {
   endpointId: "static:Reference/Units",
   kind: "static",
-  methods: ["GET"],
+  methods: ["GET", "QUERY"],
   routeKeys: ["reference/units"],
   schemas: {
-    queryBody: null,
+    queryBody: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        select: {
+          type: "string",
+          description: "Comma-separated column names, as `$select`."
+        },
+        filter: {
+          type: "string",
+          description: "Filter expression, as `$filter`."
+        },
+        orderby: {
+          type: "string",
+          description: "Sort order, as `$orderby`."
+        },
+        top: {
+          type: "integer",
+          minimum: 0,
+          maximum: 1e3,
+          description: "Page size, as `$top`."
+        },
+        skip: {
+          type: "integer",
+          minimum: 0,
+          description: "Rows to skip, as `$skip`."
+        }
+      }
+    },
     writeBody: null,
     item: null,
     list: null
@@ -892,7 +976,7 @@ var PaymentEvents_default = {
 };
 
 // routes/index.ts
-var sourceHash = "8dfda4e7c3271ce88adb4a0c1b2f4859e794e16bc288c5056266f20bc0bc75f9";
+var sourceHash = "5758a335a33b689cececa41cbe5b5db13583919764d16db3ad9970b19ece1ad7";
 var routes = [
   ShipOrder_default,
   Invoices_default,
@@ -909,6 +993,8 @@ var routes = [
   Orders_default,
   OrderSummary_default,
   Countries_default,
+  Logo_default,
+  Ports_default,
   Units_default,
   PaymentEvents_default
 ];

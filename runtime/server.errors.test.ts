@@ -135,12 +135,10 @@ describe('default handlers', () => {
   });
   afterAll(async () => server.close());
 
-  // SQL and Webhook have their real handlers (tested in test/sql/, test/webhook/); the other kinds still answer with the placeholder.
+  // SQL, Webhook, Static and Files have their real handlers (test/sql/, test/webhook/, test/static/, test/files/); the other kinds still answer with the placeholder.
   it.each([
     ['proxy', 'GET', '/api/demo/Shipping/Rates', 'Proxy'],
     ['composite', 'POST', '/api/demo/Shipping/ShipOrder', 'Composite'],
-    ['static', 'GET', '/api/demo/Content/Countries', 'Static'],
-    ['files', 'GET', '/api/demo/files/Documents', 'Files'],
   ] as const)('%s answers 501', async (_kind: EndpointKind, method, url, display) => {
     const response = await server.inject({ method, url });
     expect(response.statusCode).toBe(501);

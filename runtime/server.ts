@@ -46,6 +46,9 @@ import { loadSettings } from './settings/load-settings.js';
 import type { SqlDrivers } from './sql/drivers/factory.js';
 import { registerWebhookEndpoints } from './webhook/register.js';
 import { registerSqlEndpoints } from './sql/register.js';
+import { filesPathRefusal } from './files/path-refusal.js';
+import { registerFilesEndpoints } from './files/register.js';
+import { registerStaticEndpoints } from './static/register.js';
 import type { Settings } from './settings/load-settings.js';
 import { redact, redactSettingsSource } from './settings/redact.js';
 
@@ -157,7 +160,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     http: { headersTimeout: limits.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
     // Errors raised by the router before any route runs (malformed percent-encoding in the URL).
     frameworkErrors: (error, request, reply) => {
-      sendErrorResponse(reply, errorResponseFor(request, error));
+      sendErrorResponse(reply, errorResponseFor(request, filesPathRefusal(request.url, error)));
     },
     // Spec: data API URLs are case-insensitive, the `/api` prefix included (`/API/demo/...`).
     rewriteUrl: (req) => canonicalApiPrefix(req.url ?? '/'),
@@ -206,6 +209,8 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   // Real handlers per endpoint kind; kinds without one answer 501. A test may bring its own.
   if (!options.handlers?.sql) runtime.sql = registerSqlEndpoints(app);
   if (!options.handlers?.webhook && runtime.sql) registerWebhookEndpoints(app, runtime.sql);
+  if (!options.handlers?.files) await registerFilesEndpoints(app);
+  if (!options.handlers?.static) registerStaticEndpoints(app);
 
   installRequestLog(app);
   installErrorHandling(app);

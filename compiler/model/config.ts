@@ -107,6 +107,7 @@ export interface StaticConfig extends CommonConfig {
   readonly ContentFile: string;
   readonly ContentType?: string;
   readonly EnableFiltering?: boolean;
+  readonly ResponseTransforms?: ResponseTransformsConfig;
 }
 
 export interface WebhookConfig extends CommonConfig {

@@ -1,4 +1,5 @@
 /** Static content type detection from the content file's extension. */
+import { staticFormatOf } from '../../runtime/contract/static-content.js';
 import { DEFAULTS } from './defaults.js';
 
 const BY_EXTENSION: Readonly<Record<string, string>> = {
@@ -29,8 +30,7 @@ export function staticContentType(contentFile: string, configured: string | unde
   return configured ?? detectContentType(contentFile) ?? DEFAULTS.static.ContentType;
 }
 
-/** Content that the OData filter of Static endpoints understands (JSON and XML). */
+/** Content that the OData filter of Static endpoints understands (JSON, XML and CSV). */
 export function isFilterable(contentType: string): boolean {
-  const base = (contentType.split(';')[0] ?? '').trim().toLowerCase();
-  return /^(application|text)\/([a-z0-9.+-]*\+)?(json|xml)$/.test(base);
+  return staticFormatOf(contentType) !== null;
 }

@@ -20,7 +20,7 @@ import { containedPath } from './contained-path.js';
 import { staticContentType } from './content-type.js';
 import { DEFAULTS } from './defaults.js';
 import { normalizeComposite, normalizeProxy } from './normalize-proxy.js';
-import type { EndpointBase } from './normalize-shared.js';
+import { responseTransforms, type EndpointBase } from './normalize-shared.js';
 import { normalizeSql } from './normalize-sql.js';
 import { endpointId } from './references.js';
 
@@ -82,6 +82,7 @@ function normalizeStatic(ctx: EntityContext, b: EndpointBase): StaticEndpoint {
     contentFile: path.posix.join(path.posix.dirname(ctx.parsed.source.file), file),
     contentType: staticContentType(c.ContentFile, c.ContentType),
     enableFiltering: c.EnableFiltering ?? DEFAULTS.static.EnableFiltering,
+    responseTransforms: responseTransforms(c.ResponseTransforms),
   };
 }
 

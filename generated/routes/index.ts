@@ -15,10 +15,12 @@ import sql_Inventory_Warehouses from './sql/Inventory/Warehouses.js';
 import sql_Sales_Orders from './sql/Sales/Orders.js';
 import sql_Sales_Reports_OrderSummary from './sql/Sales/Reports/OrderSummary.js';
 import static_Reference_Countries from './static/Reference/Countries.js';
+import static_Reference_Logo from './static/Reference/Logo.js';
+import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '8dfda4e7c3271ce88adb4a0c1b2f4859e794e16bc288c5056266f20bc0bc75f9';
+export const sourceHash = '5758a335a33b689cececa41cbe5b5db13583919764d16db3ad9970b19ece1ad7';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,
@@ -35,6 +37,8 @@ export const routes: readonly RouteModule[] = [
   sql_Sales_Orders,
   sql_Sales_Reports_OrderSummary,
   static_Reference_Countries,
+  static_Reference_Logo,
+  static_Reference_Ports,
   static_Reference_Units,
   webhook_Integrations_PaymentEvents,
 ];

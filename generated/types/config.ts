@@ -587,9 +587,10 @@ export interface StaticEndpointConfig {
    */
   ContentType?: string;
   /**
-   * Accept OData query parameters (JSON and XML content) and the QUERY method.
+   * Accept OData query parameters (JSON, XML and CSV content) and the QUERY method.
    */
   EnableFiltering?: boolean;
+  ResponseTransforms?: ResponseTransforms;
 }
 /**
  * Receives external webhook payloads (POST) and stores them in a database table. Requires a namespace.

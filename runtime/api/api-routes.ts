@@ -4,6 +4,7 @@
  * Body parsing in this scope: JSON (our parser, precise errors), anything else as a raw Buffer
  * (the kind's handler decides what it accepts).
  */
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WharfError } from '../errors/wharf-error.js';
 import type { HandlerRegistry } from '../handlers/registry.js';
@@ -46,6 +47,8 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     }
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  // multipart/form-data is not read here: Files uploads stream it (request.file()), no body limit
+  await app.register(fastifyMultipart);
 
   app.decorateRequest('wharfTiming', null);
   app.decorateRequest('wharfApi', null);

@@ -159,6 +159,8 @@ export interface StaticEndpoint extends EndpointBase {
   readonly contentFile: string;
   readonly contentType: string;
   readonly enableFiltering: boolean;
+  /** Applied to the records of JSON, XML and CSV content (raw and filtered answers). */
+  readonly responseTransforms: ResponseTransforms;
 }
 
 export interface WebhookEndpoint extends EndpointBase {

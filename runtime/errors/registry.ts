@@ -19,6 +19,8 @@ export const ERROR_AREAS = [
   'handler',
   'sql',
   'webhook',
+  'files',
+  'static',
   'reference',
   'internal',
   'load',
@@ -144,6 +146,52 @@ export const ERROR_REGISTRY = {
   WEBHOOK_ID_NOT_CONFIGURED: { area: 'webhook', status: 404, message: "Webhook ID '{id}' is not configured." },
   WEBHOOK_ID_REQUIRED: { area: 'webhook', status: 400, message: 'Webhook id is required: POST to the endpoint path followed by /<id>.' },
   WEBHOOK_BODY_NOT_JSON: { area: 'webhook', status: 400, message: 'Webhook payload must be JSON.' },
+
+  // files: Files endpoints (upload, download, list, delete); texts are the spec's where it has them
+  FILES_NOT_FOUND: { area: 'files', status: 404, message: 'File not found.' },
+  FILES_MISSING_FILE_PART: {
+    area: 'files',
+    status: 400,
+    message: "No file was uploaded. Send it as multipart/form-data in the field 'file'.",
+  },
+  FILES_INVALID_NAME: { area: 'files', status: 400, message: 'Invalid file name: {reason}' },
+  FILES_BAD_OVERWRITE: { area: 'files', status: 400, message: "overwrite must be 'true' or 'false'." },
+  FILES_EXTENSION_NOT_ALLOWED: {
+    area: 'files',
+    status: 415,
+    message: 'Files with extension {extension} are not allowed for this endpoint.',
+  },
+  FILES_EXTENSION_BLOCKED: {
+    area: 'files',
+    status: 415,
+    message: 'Files with extension {extension} are blocked on this server.',
+  },
+  FILES_ALREADY_EXISTS: {
+    area: 'files',
+    status: 409,
+    message: 'File {name} already exists. Use overwrite=true to replace it.',
+  },
+  FILES_TOO_LARGE: { area: 'files', status: 413, message: 'File exceeds the maximum size of {limit} bytes.' },
+  FILES_RANGE_NOT_SATISFIABLE: {
+    area: 'files',
+    status: 416,
+    message: 'Range not satisfiable: the file has {size} bytes.',
+  },
+  FILES_BAD_PAGING: { area: 'files', status: 400, message: '{reason}' },
+
+  // static: Static endpoints (content negotiation, in-memory OData)
+  STATIC_NOT_ACCEPTABLE: {
+    area: 'static',
+    status: 406,
+    message: "Endpoint provides '{contentType}' but client accepts '{accept}'",
+  },
+  STATIC_BAD_REQUEST: { area: 'static', status: 400, message: '{reason}' },
+  STATIC_NOT_FOUND: { area: 'static', status: 404, message: 'Not found: {path}' },
+  STATIC_CONTENT_UNAVAILABLE: {
+    area: 'static',
+    status: 500,
+    message: 'Static content file {file} could not be read: {reason}',
+  },
 
   // reference: the API reference (/openapi.json, /docs)
   REFERENCE_OPENAPI_MISSING: {

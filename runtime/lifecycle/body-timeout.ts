@@ -3,6 +3,9 @@
  * at Server:MinBodyBytesPerSecond on average (0 = the whole body within the grace time). A body
  * that announces more than it sends (or trickles) ends with 408 REQUEST_BODY_TIMEOUT in the
  * project's error body and the connection is closed. Requests without a body are not touched.
+ * Multipart uploads are not touched either: @fastify/multipart reads `request.raw` itself, so a
+ * second reader piped from it would never be consumed and would stall the upload; Files endpoints
+ * bound uploads by size while streaming, and Node's requestTimeout bounds the whole request.
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -57,6 +60,10 @@ export function installBodyTimeout(app: FastifyInstance, options: BodyTimeoutOpt
   app.addHook('preParsing', (request, _reply, payload, done) => {
     const headers = request.headers;
     if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+      done(null, payload);
+      return;
+    }
+    if (/^multipart\//i.test(headers['content-type'] ?? '')) {
       done(null, payload);
       return;
     }

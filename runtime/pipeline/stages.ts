@@ -5,6 +5,7 @@
 import { HTTP_METHODS } from '../contract/index.js';
 import type { HttpMethod } from '../contract/index.js';
 import { WharfError } from '../errors/wharf-error.js';
+import { filesPathRefusal } from '../files/path-refusal.js';
 import { parseApiPath } from '../routing/api-path.js';
 import { findEnvironment } from '../settings/environments.js';
 import { isEnvironmentAllowed } from '../settings/load-settings.js';
@@ -27,10 +28,19 @@ export function allowHeader(methods: readonly HttpMethod[]): string {
   return allowed.join(', ');
 }
 
+function parseApiPathForFiles(url: string): ReturnType<typeof parseApiPath> {
+  try {
+    return parseApiPath(url);
+  } catch (error) {
+    if (error instanceof WharfError && error.code === 'ROUTING_INVALID_PATH_SEGMENT') throw filesPathRefusal(url, error);
+    throw error;
+  }
+}
+
 export const parseStage: PipelineStage = {
   name: 'parse',
   run(state) {
-    const parsed = parseApiPath(state.request.url);
+    const parsed = parseApiPathForFiles(state.request.url);
     if (parsed.env === null) {
       throw new WharfError('ROUTING_ROUTE_NOT_FOUND', { method: state.method, path: pathOf(state.request.url) });
     }

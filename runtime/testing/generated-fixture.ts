@@ -21,6 +21,8 @@ export interface EndpointSpec {
   readonly functionPathParameters?: number;
   /** SQL and Proxy: per-endpoint cache duration override (default null = server default). */
   readonly cacheDurationSeconds?: number | null;
+  /** Kind-specific model fields laid over the defaults (e.g. Files `allowedExtensions`). */
+  readonly overrides?: Readonly<Record<string, unknown>>;
 }
 
 const DEFAULT_METHODS: Record<EndpointKind, readonly HttpMethod[]> = {
@@ -33,6 +35,11 @@ const DEFAULT_METHODS: Record<EndpointKind, readonly HttpMethod[]> = {
 };
 
 export function endpointModel(spec: EndpointSpec): EndpointModel {
+  const model = defaultModel(spec);
+  return spec.overrides ? ({ ...model, ...spec.overrides } as EndpointModel) : model;
+}
+
+function defaultModel(spec: EndpointSpec): EndpointModel {
   const segments = spec.routePath.split('/');
   const name = segments.at(-1)!;
   const namespace = segments.length > 1 ? segments.slice(0, -1).join('/') : null;
@@ -100,7 +107,7 @@ export function endpointModel(spec: EndpointSpec): EndpointModel {
     case 'composite':
       return { ...base, kind: 'composite', url: 'http://127.0.0.1:9', compositeName: name, description: null, steps: [] };
     case 'static':
-      return { ...base, kind: 'static', contentFile: 'x.json', contentType: 'application/json', enableFiltering: false };
+      return { ...base, kind: 'static', contentFile: 'x.json', contentType: 'application/json', enableFiltering: false, responseTransforms: transforms };
     case 'webhook':
       return { ...base, kind: 'webhook', schema: 'dbo', objectName: 'Webhooks', webhookIds: [] };
     case 'files':

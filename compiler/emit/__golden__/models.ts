@@ -213,6 +213,7 @@ export const countries: StaticEndpoint = {
   contentFile: 'endpoints/Static/Reference/Countries/countries.json',
   contentType: 'application/json',
   enableFiltering: true,
+  responseTransforms: { remove: [], rename: {}, mask: [] },
 };
 
 export const logo: StaticEndpoint = {

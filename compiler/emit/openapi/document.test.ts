@@ -97,7 +97,7 @@ describe('openapi.json', () => {
     ['Composite', { path: '/api/{env}/Shipping/ShipOrder', method: 'POST', want: ['200', '400', '401', '403', '404', '422', '429', '500', '503'] }],
     ['Webhook', { path: '/api/{env}/Integrations/PaymentEvents/{webhookId}', method: 'POST', want: ['200', '400', '401', '403', '404', '413', '415', '429', '500', '503'] }],
     ['Files upload', { path: '/api/{env}/files/Documents/Invoices', method: 'POST', want: ['201', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503'] }],
-    ['Files download', { path: '/api/{env}/files/Documents/Invoices/{fileId}', method: 'GET', want: ['200', '206', '400', '401', '403', '404', '416', '429', '500', '503'] }],
+    ['Files download', { path: '/api/{env}/files/Documents/Invoices/{fileId}', method: 'GET', want: ['200', '206', '304', '400', '401', '403', '404', '416', '429', '500', '503'] }],
   ];
   it.each(errorCases)('responses: %s', (_name, { path, method, want }) => {
     expect(codes(find(path, method))).toEqual(want);

@@ -1,8 +1,11 @@
 /**
- * Static ContentFile lies inside the endpoint folder and exists there; EnableFiltering is
- * only meaningful for JSON and XML content. (Reads the file system: existence only.)
+ * Static ContentFile lies inside the endpoint folder and exists there; JSON, XML and CSV content
+ * parses into records (the runtime's own parser, runtime/contract/static-content.ts), reported at
+ * the content file's line and column when it does not; EnableFiltering is only meaningful for
+ * those three formats. (Reads the content file.)
  */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { parseStaticContent, staticFormatOf } from '../../../runtime/contract/static-content.js';
 import path from 'node:path';
 import type { Diagnostic } from '../../diagnostics.js';
 import type { StaticConfig } from '../../model/config.js';
@@ -22,7 +25,7 @@ function isFile(p: string): boolean {
 export const staticContentRule: EntityRule = {
   name: 'static-content',
   scope: 'entity',
-  codes: ['content-file-escape', 'content-file-missing', 'static-filtering-unsupported'],
+  codes: ['content-file-escape', 'content-file-missing', 'static-content-malformed', 'static-filtering-unsupported'],
   kinds: ['static'],
   check(ctx) {
     const config = ctx.config as unknown as StaticConfig;
@@ -42,13 +45,36 @@ export const staticContentRule: EntityRule = {
       );
     }
     const contentType = staticContentType(config.ContentFile, config.ContentType);
+    if (relative !== null && out.length === 0) {
+      const malformed = checkContent(path.join(path.dirname(ctx.parsed.source.absolutePath), relative), contentType);
+      if (malformed) {
+        const file = path.posix.join(path.posix.dirname(ctx.parsed.source.file), relative);
+        out.push({
+          severity: 'error',
+          code: 'static-content-malformed',
+          file,
+          line: malformed.line ?? 0,
+          column: malformed.column ?? (malformed.line === null ? 0 : 1),
+          pointer: '',
+          message: `${config.ContentFile}: ${malformed.message}`,
+          hint: 'Static content must parse: JSON an array of objects (or an object holding one), XML a root with a repeating element, CSV a header line and rows.',
+        });
+      }
+    }
     if (config.EnableFiltering === true && !isFilterable(contentType)) {
       out.push(
         warning(ctx, 'static-filtering-unsupported', '/EnableFiltering', `EnableFiltering has no effect on ${contentType} content`, {
-          hint: 'OData filtering applies to JSON and XML content only.',
+          hint: 'OData filtering applies to JSON, XML and CSV content only.',
         }),
       );
     }
     return out;
   },
 };
+
+function checkContent(file: string, contentType: string): { message: string; line: number | null; column: number | null } | null {
+  const format = staticFormatOf(contentType);
+  if (format === null) return null;
+  const result = parseStaticContent(readFileSync(file, 'utf8'), format);
+  return result.ok ? null : result.error;
+}

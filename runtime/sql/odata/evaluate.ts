@@ -114,6 +114,8 @@ export function evaluate(e: BoolExpr, row: Row): boolean | null {
     }
     case 'logical': {
       const l = evaluate(e.left, row);
+      // short-circuit where the left side already decides (same three-valued result)
+      if (e.op === 'and' ? l === false : l === true) return l;
       const r = evaluate(e.right, row);
       if (e.op === 'and') return l === false || r === false ? false : l === null || r === null ? null : true;
       return l === true || r === true ? true : l === null || r === null ? null : false;

@@ -1,0 +1,80 @@
+/**
+ * OData over Static rows, in memory, with the SQL path's parser and AST: options (query string or
+ * QUERY body) -> ODataQuery against the content's fields -> filter -> order -> count -> page ->
+ * select -> ResponseTransforms. Content is immutable per version (a new version is a new dataset), so
+ * the filtered and ordered rows of recent queries are kept per dataset and paging reuses them. Masked or removed fields are refused in $filter and $orderby
+ * (hidden-columns.ts): they must not be an oracle.
+ */
+import type { ResponseTransforms } from '../contract/model.js';
+import type { StaticDataset, StaticRow } from '../contract/static-content.js';
+import { applyTransforms, hasTransforms } from '../transforms/response-transforms.js';
+import { filterRows } from '../sql/odata/evaluate.js';
+import { hiddenColumns } from '../sql/odata/hidden-columns.js';
+import { ODATA_LIMITS } from '../sql/odata/limits.js';
+import { ODataError } from '../sql/odata/errors.js';
+import { orderRows } from '../sql/odata/order-rows.js';
+import { parseQueryOptions } from '../sql/odata/options.js';
+import type { RawOptions } from '../sql/odata/options.js';
+
+export interface StaticQueryResult {
+  /** The page, reduced to the selected fields. */
+  readonly rows: StaticRow[];
+  /** Fields of the result, in order ($select order, else the content's). */
+  readonly columns: readonly string[];
+  /** Matching rows before paging. */
+  readonly total: number;
+  readonly top: number;
+  readonly skip: number;
+  readonly hasMore: boolean;
+}
+
+/** Field names after the transforms: removed ones dropped, renamed ones under their new name. */
+export function transformedColumns(columns: readonly string[], t: ResponseTransforms): string[] {
+  return columns.filter((c) => !t.remove.includes(c)).map((c) => (Object.hasOwn(t.rename, c) ? (t.rename[c] as string) : c));
+}
+
+/** Rows and field names as the client sees them. */
+export function shapeRows(rows: readonly StaticRow[], columns: readonly string[], t: ResponseTransforms): { rows: StaticRow[]; columns: string[] } {
+  if (!hasTransforms(t)) return { rows: [...rows], columns: [...columns] };
+  return { rows: rows.map((row) => applyTransforms(row, t) as StaticRow), columns: transformedColumns(columns, t) };
+}
+
+/** Filtered and ordered rows per content version, by `$filter` and `$orderby` text (most recent 32). */
+const MATCH_CACHE_SIZE = 32;
+const matches = new WeakMap<StaticDataset, Map<string, StaticRow[]>>();
+
+function matchingRows(dataset: StaticDataset, raw: RawOptions, compute: () => StaticRow[]): StaticRow[] {
+  let cache = matches.get(dataset);
+  if (!cache) matches.set(dataset, (cache = new Map()));
+  const key = `${raw.filter ?? ''}\u0000${raw.orderby ?? ''}`;
+  let rows = cache.get(key);
+  if (rows) {
+    cache.delete(key); // most recently used goes last
+  } else {
+    rows = compute();
+    if (cache.size >= MATCH_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  }
+  cache.set(key, rows);
+  return rows;
+}
+
+export function runStaticQuery(dataset: StaticDataset, raw: RawOptions, transforms: ResponseTransforms): StaticQueryResult {
+  if (raw.expand !== undefined) throw new ODataError('$expand is not supported on Static endpoints');
+  const columns = Object.fromEntries(dataset.columns.map((column) => [column, column]));
+  const hidden = hiddenColumns(dataset.columns.map((column) => ({ db: column, name: column })), transforms);
+  const query = parseQueryOptions(raw, { columns, relationships: null, hidden });
+  const matching = matchingRows(dataset, raw, () => orderRows(filterRows(dataset.rows, query.filter), query.orderby));
+  const top = query.top ?? ODATA_LIMITS.defaultTop;
+  const page = matching.slice(query.skip, query.skip + top);
+  const selected = query.select === null ? dataset.columns : query.select.map((member) => member.column);
+  const projected = query.select === null ? page : page.map((row) => Object.fromEntries(selected.map((c) => [c, row[c] ?? null])));
+  const shaped = shapeRows(projected, selected, transforms);
+  return {
+    rows: shaped.rows,
+    columns: shaped.columns,
+    total: matching.length,
+    top,
+    skip: query.skip,
+    hasMore: top > 0 && query.skip + top < matching.length,
+  };
+}

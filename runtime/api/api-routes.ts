@@ -27,12 +27,16 @@ export interface ApiRoutesOptions {
 declare module 'fastify' {
   interface FastifyRequest {
     wharfTiming: ServerTiming | null;
+    /** The JSON body as received (a Proxy forwards these bytes, not a re-serialization). */
+    wharfRawBody: string | null;
   }
 }
 
 export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
   app.removeAllContentTypeParsers();
+  app.decorateRequest('wharfRawBody', null);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    request.wharfRawBody = body as string;
     try {
       done(null, parseJsonBody(body as string, request.method.toUpperCase()));
     } catch (error) {

@@ -18,6 +18,8 @@ export const ERROR_AREAS = [
   'routing',
   'handler',
   'sql',
+  'proxy',
+  'composite',
   'reference',
   'internal',
   'load',
@@ -126,6 +128,20 @@ export const ERROR_REGISTRY = {
   // sql: the SQL read path (OData options, function parameters, keys); texts are the spec's where it has them
   SQL_BAD_REQUEST: { area: 'sql', status: 400, message: '{reason}' },
   SQL_NOT_FOUND: { area: 'sql', status: 404, message: '{reason}' },
+
+  // proxy: forwarding to upstream services (502/504 carry a traceId; upstream details only in the log)
+  PROXY_UPSTREAM_UNAVAILABLE: { area: 'proxy', status: 502, message: 'The upstream service is unavailable.' },
+  PROXY_UPSTREAM_TIMEOUT: { area: 'proxy', status: 504, message: 'The upstream service did not answer in time.' },
+  PROXY_TARGET_BLOCKED: { area: 'proxy', status: 403, message: 'Request blocked due to security restrictions' },
+  PROXY_INVALID_GUID: {
+    area: 'proxy',
+    status: 400,
+    message: "'{id}' is not a GUID; this endpoint deletes by ODataGuid.",
+  },
+
+  // composite: input validation (422 with details) and a failed step (its status, see docs/composite.md)
+  COMPOSITE_VALIDATION_FAILED: { area: 'composite', status: 422, message: 'Validation failed' },
+  COMPOSITE_STEP_FAILED: { area: 'composite', status: 502, message: "Error executing step '{step}'" },
 
   // reference: the API reference (/openapi.json, /docs)
   REFERENCE_OPENAPI_MISSING: {

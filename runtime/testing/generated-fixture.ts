@@ -21,6 +21,8 @@ export interface EndpointSpec {
   readonly functionPathParameters?: number;
   /** SQL and Proxy: per-endpoint cache duration override (default null = server default). */
   readonly cacheDurationSeconds?: number | null;
+  /** Model fields laid over the defaults (e.g. a Proxy's url, retry, fallbackUrls). */
+  readonly model?: Readonly<Record<string, unknown>>;
 }
 
 const DEFAULT_METHODS: Record<EndpointKind, readonly HttpMethod[]> = {
@@ -33,6 +35,11 @@ const DEFAULT_METHODS: Record<EndpointKind, readonly HttpMethod[]> = {
 };
 
 export function endpointModel(spec: EndpointSpec): EndpointModel {
+  const model = defaultModel(spec);
+  return spec.model ? ({ ...model, ...spec.model } as EndpointModel) : model;
+}
+
+function defaultModel(spec: EndpointSpec): EndpointModel {
   const segments = spec.routePath.split('/');
   const name = segments.at(-1)!;
   const namespace = segments.length > 1 ? segments.slice(0, -1).join('/') : null;

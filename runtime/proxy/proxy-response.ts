@@ -1,0 +1,77 @@
+/**
+ * Sends an upstream response to the client. Streams it (backpressure preserved, nothing buffered)
+ * unless the body must be read whole: ResponseTransforms on a JSON body, or a cacheable read the
+ * response cache is filling (it stores strings/Buffers only). JSON/XML bodies get their absolute
+ * upstream URLs rewritten to the gateway route; so does a `Location` header.
+ */
+import type { FastifyReply } from 'fastify';
+import type { Dispatcher } from 'undici';
+import type { ProxyEndpoint } from '../contract/model.js';
+import { WharfError } from '../errors/wharf-error.js';
+import { hasTransforms, transformBody } from '../transforms/response-transforms.js';
+import { downstreamResponseHeaders } from './request-headers.js';
+import { isRewritable, rewriteText, urlRewriteStream } from './url-rewrite.js';
+import type { UrlRewrite } from './url-rewrite.js';
+
+export interface ResponseOptions {
+  readonly endpoint: ProxyEndpoint;
+  readonly rewrites: readonly UrlRewrite[];
+  /** The response cache is waiting for this body. */
+  readonly buffer: boolean;
+  readonly head: boolean;
+}
+
+function isJson(contentType: string | undefined): boolean {
+  const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return media === 'application/json' || media.endsWith('+json');
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Applies transforms to a JSON text; text that does not parse passes untouched. */
+export function transformJsonText(text: string, endpoint: ProxyEndpoint): string {
+  if (!hasTransforms(endpoint.responseTransforms)) return text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  return JSON.stringify(transformBody(parsed, endpoint.responseTransforms));
+}
+
+export async function sendUpstreamResponse(
+  reply: FastifyReply,
+  response: Dispatcher.ResponseData,
+  options: ResponseOptions,
+): Promise<FastifyReply> {
+  const contentType = headerText(response.headers['content-type']);
+  const encoded = (headerText(response.headers['content-encoding']) ?? 'identity').toLowerCase() !== 'identity';
+  const transform = hasTransforms(options.endpoint.responseTransforms) && isJson(contentType);
+  if (transform && encoded) {
+    await response.body.dump().catch(() => undefined);
+    throw new WharfError('PROXY_UPSTREAM_UNAVAILABLE'); // cannot apply Remove/Mask to a compressed body
+  }
+  const rewrite = options.rewrites.length > 0 && !encoded && !options.head && isRewritable(contentType);
+  const readWhole = !options.head && (transform || options.buffer);
+  const headers = downstreamResponseHeaders(response.headers, !rewrite && !transform);
+  const location = headerText(headers['location']);
+  if (location && options.rewrites.length > 0) headers['location'] = rewriteText(location, options.rewrites);
+  reply.code(response.statusCode);
+  reply.headers(headers);
+  if (options.head) {
+    await response.body.dump().catch(() => undefined);
+    return reply.send();
+  }
+  if (readWhole) {
+    const bytes = Buffer.from(await response.body.arrayBuffer());
+    if (!rewrite && !transform) return reply.send(bytes);
+    let text = bytes.toString('utf8');
+    if (rewrite) text = rewriteText(text, options.rewrites);
+    if (transform) text = transformJsonText(text, options.endpoint);
+    return reply.send(Buffer.from(text, 'utf8'));
+  }
+  return reply.send(rewrite ? response.body.pipe(urlRewriteStream(options.rewrites)) : response.body);
+}

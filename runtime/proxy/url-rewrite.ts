@@ -1,0 +1,67 @@
+/**
+ * Rewrites absolute upstream URLs in JSON and XML response bodies (OData `@odata.nextLink`,
+ * `@odata.id`, XML `xml:base`) to the gateway's route, so clients follow links through Wharf.
+ * Works on a stream without buffering it: each chunk is searched together with the tail of the
+ * previous one (shorter than the longest pattern), so a URL split across chunks is still found.
+ * Bytes are handled as latin1 (one char per byte), so multi-byte UTF-8 text is never damaged.
+ */
+import { Transform } from 'node:stream';
+
+export interface UrlRewrite {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** `http://up:9100/orders` -> `http://gw/api/demo/Orders`, plus the JSON `\/`-escaped spelling. */
+export function rewritesFor(upstreamBases: readonly string[], gatewayBase: string): UrlRewrite[] {
+  const rewrites: UrlRewrite[] = [];
+  const seen = new Set<string>();
+  for (const base of upstreamBases) {
+    const url = new URL(base);
+    const from = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    if (seen.has(from)) continue;
+    seen.add(from);
+    rewrites.push({ from, to: gatewayBase });
+    rewrites.push({ from: from.replaceAll('/', '\\/'), to: gatewayBase.replaceAll('/', '\\/') });
+  }
+  // longest first: a base that is a prefix of another must not win
+  return rewrites.sort((a, b) => b.from.length - a.from.length);
+}
+
+/** true when the response body is text Wharf rewrites (JSON or XML). */
+export function isRewritable(contentType: string | undefined): boolean {
+  const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return media === 'application/json' || media.endsWith('+json') || media === 'application/xml' || media === 'text/xml' || media.endsWith('+xml');
+}
+
+function replaceAll(text: string, rewrites: readonly UrlRewrite[]): string {
+  let out = text;
+  for (const { from, to } of rewrites) if (out.includes(from)) out = out.split(from).join(to);
+  return out;
+}
+
+export function rewriteText(text: string, rewrites: readonly UrlRewrite[]): string {
+  return replaceAll(text, rewrites);
+}
+
+export function urlRewriteStream(rewrites: readonly UrlRewrite[]): Transform {
+  const keep = Math.max(0, ...rewrites.map((r) => r.from.length)) - 1;
+  const fromLatin1 = rewrites.map((r) => ({ from: r.from, to: Buffer.from(r.to, 'utf8').toString('latin1') }));
+  let carry = '';
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const text = replaceAll(carry + chunk.toString('latin1'), fromLatin1);
+      // hold back a tail that could be the start of a pattern; never cut inside a replacement
+      let cut = Math.max(0, text.length - keep);
+      for (const { to } of fromLatin1) {
+        const at = text.lastIndexOf(to);
+        if (at >= 0 && at < cut && at + to.length > cut) cut = at + to.length;
+      }
+      carry = text.slice(cut);
+      callback(null, Buffer.from(text.slice(0, cut), 'latin1'));
+    },
+    flush(callback) {
+      callback(null, Buffer.from(carry, 'latin1'));
+    },
+  });
+}

@@ -22,6 +22,7 @@ export async function registerProxyEndpoints(app: FastifyInstance, options: Regi
   const agent = createUpstreamAgent(settings, policy);
   const client = new UpstreamClient(agent, policy, settings);
   app.wharf.handlers.register('proxy', createProxyHandler(client));
-  app.addHook('onClose', () => agent.close());
+  // onClose runs after the server stopped taking requests; destroy() also ends idle keep-alive sockets
+  app.addHook('onClose', () => agent.destroy());
   return client;
 }

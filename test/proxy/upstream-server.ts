@@ -20,6 +20,8 @@ export interface Upstream {
   readonly server: Server;
   readonly origin: string;
   readonly hits: Map<string, number>;
+  /** /stream responses finished vs cut short by the other side. */
+  readonly streams: { ended: number; aborted: number };
   close(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 export async function startUpstream(): Promise<Upstream> {
   const hits = new Map<string, number>();
   const flaky = new Map<string, number>();
+  const streams = { ended: 0, aborted: 0 };
   let origin = '';
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://upstream');
@@ -63,9 +66,24 @@ export async function startUpstream(): Promise<Upstream> {
       const delay = Number(url.searchParams.get('delay') ?? '20');
       res.writeHead(200, { 'content-type': 'text/plain' });
       for (let i = 0; i < chunks; i++) {
-        if (!res.write(Buffer.alloc(64 * 1024, 97 + (i % 26)))) await new Promise((r) => res.once('drain', r));
+        if (res.destroyed) {
+          streams.aborted += 1;
+          return;
+        }
+        if (!res.write(Buffer.alloc(64 * 1024, 97 + (i % 26)))) {
+          await new Promise<void>((r) => {
+            const done = () => {
+              res.off('drain', done);
+              res.off('close', done);
+              r();
+            };
+            res.on('drain', done);
+            res.on('close', done);
+          });
+        }
         await new Promise((r) => setTimeout(r, delay));
       }
+      streams.ended += 1;
       return res.end();
     }
     if (path === '/links') {
@@ -91,6 +109,7 @@ export async function startUpstream(): Promise<Upstream> {
     server,
     origin,
     hits,
+    streams,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -35,7 +35,8 @@ import { RouteTableHolder } from './routing/route-table-holder.js';
 import { loadSettings } from './settings/load-settings.js';
 import type { SqlDrivers } from './sql/drivers/factory.js';
 import { registerSqlEndpoints } from './sql/register.js';
-import { registerProxyEndpoints } from './proxy/register.js';
+import { openUpstreamClient, registerProxyEndpoints } from './proxy/register.js';
+import { registerCompositeEndpoints } from './composite/register.js';
 import type { Settings } from './settings/load-settings.js';
 import { redact, redactSettingsSource } from './settings/redact.js';
 
@@ -192,7 +193,10 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   app.decorate('wharf', runtime);
   // Real handlers per endpoint kind; kinds without one answer 501. A test may bring its own.
   if (!options.handlers?.sql) runtime.sql = registerSqlEndpoints(app);
-  if (!options.handlers?.proxy) await registerProxyEndpoints(app, { environmentsDir: options.environmentsDir });
+  // Proxy and Composite share one upstream client (keep-alive pools, circuit breaker, network policy).
+  const upstream = await openUpstreamClient(app, { environmentsDir: options.environmentsDir });
+  if (!options.handlers?.proxy) registerProxyEndpoints(app, upstream);
+  if (!options.handlers?.composite) registerCompositeEndpoints(app, upstream);
 
   installErrorHandling(app);
   installAccessControl(app, { control: access.control, appliesTo: isProtectedUrl });

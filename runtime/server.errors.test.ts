@@ -135,10 +135,8 @@ describe('default handlers', () => {
   });
   afterAll(async () => server.close());
 
-  // SQL has its real handler (tested in test/sql/); the other kinds still answer with the placeholder.
+  // SQL, Proxy and Composite have real handlers (test/sql/, test/proxy/); the other kinds still answer with the placeholder.
   it.each([
-    ['proxy', 'GET', '/api/demo/Shipping/Rates', 'Proxy'],
-    ['composite', 'POST', '/api/demo/Shipping/ShipOrder', 'Composite'],
     ['static', 'GET', '/api/demo/Content/Countries', 'Static'],
     ['webhook', 'POST', '/api/demo/Hooks/Orders/order-created', 'Webhook'],
     ['files', 'GET', '/api/demo/files/Documents', 'Files'],

@@ -12,6 +12,13 @@ import { readProxySettings } from './proxy-settings.js';
 import { createUpstreamAgent } from './upstream-agent.js';
 import { UpstreamClient } from './upstream-client.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The shared upstream client (for the health check's checkReachability). */
+    wharfUpstream: UpstreamClient;
+  }
+}
+
 export interface UpstreamClientOptions {
   /** Folder holding network-access-policy.json. Default `environments`. */
   readonly environmentsDir?: string | undefined;
@@ -23,7 +30,9 @@ export async function openUpstreamClient(app: FastifyInstance, options: Upstream
   const agent = createUpstreamAgent(settings, policy);
   // onClose runs after the server stopped taking requests; destroy() also ends idle keep-alive sockets
   app.addHook('onClose', () => agent.destroy());
-  return new UpstreamClient(agent, policy, settings);
+  const client = new UpstreamClient(agent, policy, settings);
+  app.decorate('wharfUpstream', client);
+  return client;
 }
 
 export function registerProxyEndpoints(app: FastifyInstance, client: UpstreamClient): void {

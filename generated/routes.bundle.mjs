@@ -763,7 +763,7 @@ var PaymentEvents_default = {
 };
 
 // routes/index.ts
-var sourceHash = "07a46759f008be118c9c80851c726c28ff497537888177fbb38aa5ce0004d8d1";
+var sourceHash = "289aafe80d0f1f2572bc43e9f7278b5d9b82e0920d4acbae39b00189a8a3a54c";
 var routes = [
   ShipOrder_default,
   Invoices_default,

@@ -70,6 +70,7 @@ export interface ProxyConfig extends CommonConfig {
   readonly Retry?: { readonly Attempts?: number; readonly DelayMs?: number };
   readonly ResponseTransforms?: ResponseTransformsConfig;
   readonly SupportsOData?: boolean;
+  readonly RewriteUrls?: boolean;
   readonly CustomProperties?: {
     readonly ContentType?: string;
     readonly HttpMethodTranslation?: string;

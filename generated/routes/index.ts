@@ -17,7 +17,7 @@ import static_Reference_Countries from './static/Reference/Countries.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '07a46759f008be118c9c80851c726c28ff497537888177fbb38aa5ce0004d8d1';
+export const sourceHash = '289aafe80d0f1f2572bc43e9f7278b5d9b82e0920d4acbae39b00189a8a3a54c';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

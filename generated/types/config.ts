@@ -333,6 +333,10 @@ export interface ProxyEndpointConfig {
    */
   SupportsOData?: boolean;
   /**
+   * Rewrite absolute upstream URLs in JSON and XML response bodies (and Location) to the gateway route.
+   */
+  RewriteUrls?: boolean;
+  /**
    * Content type and method translation settings.
    */
   CustomProperties?: {

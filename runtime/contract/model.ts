@@ -109,6 +109,8 @@ export interface ProxyEndpoint extends EndpointBase {
   readonly retry: { readonly attempts: number; readonly delayMs: number };
   readonly responseTransforms: ResponseTransforms;
   readonly supportsOData: boolean;
+  /** Rewrite absolute upstream URLs in JSON/XML bodies and Location to the gateway route. */
+  readonly rewriteUrls: boolean;
   /** Content-Type for requests / Accept for responses (default application/json). */
   readonly contentType: string;
   /** FROM method -> TO method. */

@@ -76,7 +76,7 @@ export function createProxyHandler(client: UpstreamClient): EndpointHandler<'pro
     const gatewayBase = `${request.protocol}://${request.headers.host ?? request.hostname}/api/${ctx.environment.name}/${endpoint.routePath}`;
     return sendUpstreamResponse(ctx.reply, result.response, {
       endpoint,
-      rewrites: rewritesFor([endpoint.url, ...endpoint.fallbackUrls], gatewayBase),
+      rewrites: endpoint.rewriteUrls ? rewritesFor([endpoint.url, ...endpoint.fallbackUrls], gatewayBase) : [],
       buffer: request.wharfCache?.kind === 'read' && request.wharfCache.pending !== null,
       head: ctx.method === 'HEAD',
     });

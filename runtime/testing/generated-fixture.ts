@@ -98,6 +98,7 @@ function defaultModel(spec: EndpointSpec): EndpointModel {
         retry: { attempts: 1, delayMs: 200 },
         responseTransforms: transforms,
         supportsOData: false,
+        rewriteUrls: true,
         contentType: 'application/json',
         methodTranslation: {},
         appendHeaders: [],

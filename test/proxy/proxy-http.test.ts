@@ -25,6 +25,7 @@ beforeAll(async () => {
     proxy('Status', { url: `${o}/status` }, ['GET']),
     proxy('Stream', { url: `${o}/stream` }, ['GET']),
     proxy('Links', { url: `${o}/links` }, ['GET']),
+    proxy('RawLinks', { url: `${o}/links`, rewriteUrls: false }, ['GET']),
     proxy('Redirect', { url: `${o}/redirect` }, ['GET']),
   ], {}, { environments: { demo: { Provider: 'embedded', Headers: { 'X-Api-Key': 'env-secret' } } } });
 });
@@ -160,7 +161,13 @@ describe('Proxy forwarding', () => {
     });
   });
 
-  it('never follows a redirect; Location pointing into the upstream is rewritten', async () => {
+  it('leaves bodies untouched with RewriteUrls false', async () => {
+    const res = await server.inject({ method: 'GET', url: '/api/demo/RawLinks', headers: { host: 'gw.example' } });
+    expect((res.json() as Record<string, unknown>)['@odata.nextLink']).toBe(`${upstream.origin}/links?$skip=2`);
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.body)));
+  });
+
+  it('never follows a redirect; a Location outside Url passes unchanged', async () => {
     const res = await server.inject({ method: 'GET', url: '/api/demo/Redirect', headers: { host: 'gw.example' } });
     expect(res.statusCode).toBe(302);
     expect(res.headers['location']).toBe(`${upstream.origin}/echo/target`);

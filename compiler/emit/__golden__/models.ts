@@ -173,6 +173,7 @@ export const shipments: ProxyEndpoint = {
   retry: { attempts: 1, delayMs: 200 },
   responseTransforms: noTransforms,
   supportsOData: true,
+  rewriteUrls: true,
   contentType: 'application/json',
   methodTranslation: { MERGE: 'PATCH' },
   appendHeaders: [],

@@ -17,6 +17,8 @@ import { parseEntity } from './parse.js';
 import { hashSources } from './source-hash.js';
 import type { EntityContext, OutputFile } from './stages.js';
 import { validate } from './validate/index.js';
+import { RULES } from './validate/rules/index.js';
+import { readBlockedIpRanges } from './network-policy.js';
 
 /**
  * Diagnostics whose endpoint is skipped instead of failing the build (spec: an endpoint claiming
@@ -68,7 +70,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     diagnostics.push(...identified.diagnostics);
     if (identified.context) contexts.push(identified.context);
   }
-  diagnostics.push(...validate(contexts));
+  diagnostics.push(...validate(contexts, RULES, { blockedIpRanges: await readBlockedIpRanges(root) }));
 
   const skipped = new Set(diagnostics.filter((d) => SKIP_CODES.has(d.code)).map((d) => d.file));
   const reported = diagnostics.map((d): Diagnostic =>

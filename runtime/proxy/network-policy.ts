@@ -6,20 +6,15 @@
  * The address check runs on what a host name RESOLVES to, at connect time (upstream-agent.ts), so
  * a DNS name pointing at a metadata address is refused as well as the literal address.
  */
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import type { BlockList } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { normalizeAddress } from '../traffic/client-ip.js';
+import { DEFAULT_BLOCKED_RANGES, blockListOf, isBlockedAddress } from '../contract/network-ranges.js';
+
+export { DEFAULT_BLOCKED_RANGES } from '../contract/network-ranges.js';
 
 export const POLICY_FILE = 'network-access-policy.json';
-
-export const DEFAULT_BLOCKED_RANGES: readonly string[] = [
-  '169.254.0.0/16', // IPv4 link-local, incl. 169.254.169.254 (AWS, GCP, Azure, OpenStack metadata)
-  'fe80::/10', // IPv6 link-local
-  'fd00:ec2::254/128', // AWS IMDS over IPv6
-  '100.100.100.200/32', // Alibaba Cloud metadata
-  '0.0.0.0/8', // "this network"
-];
 
 export interface NetworkPolicyConfig {
   readonly allowedHosts: readonly string[];
@@ -27,24 +22,14 @@ export interface NetworkPolicyConfig {
 }
 
 export class NetworkPolicy {
-  readonly #blocked = new BlockList();
+  readonly #blocked: BlockList;
   readonly #hosts: readonly RegExp[];
 
   constructor(readonly config: NetworkPolicyConfig) {
-    for (const range of config.blockedIpRanges) {
-      const [base = '', bits] = range.split('/');
-      const address = normalizeAddress(base);
-      const version = isIP(address);
-      if (version === 0) throw new Error(`${POLICY_FILE}: '${range}' is not an IP address or CIDR range`);
-      const type = version === 4 ? 'ipv4' : 'ipv6';
-      if (bits === undefined) this.#blocked.addAddress(address, type);
-      else {
-        const prefix = Number(bits);
-        if (!/^\d+$/.test(bits) || prefix > (version === 4 ? 32 : 128)) {
-          throw new Error(`${POLICY_FILE}: '${range}' has an invalid prefix length`);
-        }
-        this.#blocked.addSubnet(address, prefix, type);
-      }
+    try {
+      this.#blocked = blockListOf(config.blockedIpRanges);
+    } catch (error) {
+      throw new Error(`${POLICY_FILE}: blockedIpRanges: ${(error as Error).message}`);
     }
     this.#hosts = config.allowedHosts.map((pattern) => {
       const escaped = pattern.toLowerCase().replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]+');
@@ -61,10 +46,7 @@ export class NetworkPolicy {
 
   /** true when a (resolved) address falls in a blocked range. */
   addressBlocked(address: string): boolean {
-    const normalized = normalizeAddress(address);
-    const version = isIP(normalized);
-    if (version === 0) return false;
-    return this.#blocked.check(normalized, version === 4 ? 'ipv4' : 'ipv6');
+    return isBlockedAddress(this.#blocked, address);
   }
 
   /** The check before an attempt: host allow-list, and the address when the URL names one literally. */

@@ -13,7 +13,7 @@ import type { EndpointHandler, HandlerContext } from '../handlers/handler-contex
 import { formatErrorMessage } from '../errors/registry.js';
 import { WharfError } from '../errors/wharf-error.js';
 import type { ErrorDetail } from '../errors/wharf-error.js';
-import { upstreamRequestOf } from '../proxy/proxy-handler.js';
+import { clientGone, upstreamRequestOf } from '../proxy/proxy-handler.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { transformBody } from '../transforms/response-transforms.js';
 import { boundedMap } from './bounded-map.js';
@@ -42,7 +42,7 @@ export function createCompositeHandler(client: UpstreamClient): EndpointHandler<
   return async (ctx) => {
     const body = requestBody(ctx);
     const request = ctx.request;
-    const { method: _m, body: _b, target: _t, query: _q, clientHeaders: _h, ...base } = upstreamRequestOf(ctx);
+    const { method: _m, body: _b, target: _t, query: _q, clientHeaders: _h, ...base } = upstreamRequestOf(ctx, clientGone(ctx));
     const stepBase: StepRequestBase = base;
     const results = new Map<string, unknown>();
     const context: TemplateContext = {

@@ -10,8 +10,11 @@ import type { ProxyEndpoint } from '../contract/model.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { hasTransforms, transformBody } from '../transforms/response-transforms.js';
 import { downstreamResponseHeaders } from './request-headers.js';
-import { isRewritable, rewriteText, urlRewriteStream } from './url-rewrite.js';
+import { containsAny, isRewritable, rewriteText, urlRewriteStream } from './url-rewrite.js';
 import type { UrlRewrite } from './url-rewrite.js';
+
+/** Bodies announced at most this long are read whole and sent with a Content-Length (fewer writes than a stream). */
+export const SMALL_BODY_BYTES = 64 * 1024;
 
 export interface ResponseOptions {
   readonly endpoint: ProxyEndpoint;
@@ -55,7 +58,9 @@ export async function sendUpstreamResponse(
     throw new WharfError('PROXY_UPSTREAM_UNAVAILABLE'); // cannot apply Remove/Mask to a compressed body
   }
   const rewrite = options.rewrites.length > 0 && !encoded && !options.head && isRewritable(contentType);
-  const readWhole = !options.head && (transform || options.buffer);
+  const length = Number(headerText(response.headers['content-length']) ?? Number.NaN);
+  const small = length <= SMALL_BODY_BYTES;
+  const readWhole = !options.head && (transform || options.buffer || small);
   const headers = downstreamResponseHeaders(response.headers, !rewrite && !transform);
   const location = headerText(headers['location']);
   if (location && options.rewrites.length > 0) headers['location'] = rewriteText(location, options.rewrites);
@@ -67,9 +72,10 @@ export async function sendUpstreamResponse(
   }
   if (readWhole) {
     const bytes = Buffer.from(await response.body.arrayBuffer());
-    if (!rewrite && !transform) return reply.send(bytes);
+    const rewriteNeeded = rewrite && containsAny(bytes, options.rewrites);
+    if (!rewriteNeeded && !transform) return reply.header('content-length', bytes.length).send(bytes);
     let text = bytes.toString('utf8');
-    if (rewrite) text = rewriteText(text, options.rewrites);
+    if (rewriteNeeded) text = rewriteText(text, options.rewrites);
     if (transform) text = transformJsonText(text, options.endpoint);
     return reply.send(Buffer.from(text, 'utf8'));
   }

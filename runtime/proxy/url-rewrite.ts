@@ -44,24 +44,36 @@ export function rewriteText(text: string, rewrites: readonly UrlRewrite[]): stri
   return replaceAll(text, rewrites);
 }
 
+/** true when the bytes contain one of the patterns (native search, no string conversion). */
+export function containsAny(bytes: Buffer, rewrites: readonly UrlRewrite[]): boolean {
+  return rewrites.some((r) => bytes.includes(r.from, 0, 'latin1'));
+}
+
 export function urlRewriteStream(rewrites: readonly UrlRewrite[]): Transform {
   const keep = Math.max(0, ...rewrites.map((r) => r.from.length)) - 1;
   const fromLatin1 = rewrites.map((r) => ({ from: r.from, to: Buffer.from(r.to, 'utf8').toString('latin1') }));
-  let carry = '';
+  let carry: Buffer = Buffer.alloc(0);
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      const text = replaceAll(carry + chunk.toString('latin1'), fromLatin1);
+      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+      // common case: nothing to rewrite in this chunk; pass it on without converting it
+      if (!containsAny(bytes, rewrites)) {
+        const cut = Math.max(0, bytes.length - keep);
+        carry = bytes.subarray(cut);
+        return callback(null, bytes.subarray(0, cut));
+      }
+      const text = replaceAll(bytes.toString('latin1'), fromLatin1);
       // hold back a tail that could be the start of a pattern; never cut inside a replacement
       let cut = Math.max(0, text.length - keep);
       for (const { to } of fromLatin1) {
         const at = text.lastIndexOf(to);
         if (at >= 0 && at < cut && at + to.length > cut) cut = at + to.length;
       }
-      carry = text.slice(cut);
+      carry = Buffer.from(text.slice(cut), 'latin1');
       callback(null, Buffer.from(text.slice(0, cut), 'latin1'));
     },
     flush(callback) {
-      callback(null, Buffer.from(carry, 'latin1'));
+      callback(null, carry);
     },
   });
 }

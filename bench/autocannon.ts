@@ -12,6 +12,7 @@ export interface LoadResult {
   /** Socket errors plus non-2xx answers. */
   readonly errors: number;
   readonly mbPerSecond: number;
+  readonly total: number;
 }
 
 export interface LoadOptions {
@@ -25,11 +26,11 @@ export async function autocannon(url: string, options: LoadOptions): Promise<Loa
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
   const { stdout } = await execFile(process.execPath, [...args, url], { maxBuffer: 16 * 1024 * 1024 });
   const r = JSON.parse(stdout) as {
-    requests: { average: number };
+    requests: { average: number; total: number };
     latency: { p99: number };
     throughput: { average: number };
     errors: number;
     non2xx: number;
   };
-  return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx, mbPerSecond: r.throughput.average / 1024 / 1024 };
+  return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx, mbPerSecond: r.throughput.average / 1024 / 1024, total: r.requests.total };
 }

@@ -55,13 +55,17 @@ export function urlRewriteStream(rewrites: readonly UrlRewrite[]): Transform {
   let carry: Buffer = Buffer.alloc(0);
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-      // common case: nothing to rewrite in this chunk; pass it on without converting it
-      if (!containsAny(bytes, rewrites)) {
-        const cut = Math.max(0, bytes.length - keep);
-        carry = bytes.subarray(cut);
-        return callback(null, bytes.subarray(0, cut));
+      // common case: no pattern in the chunk nor across the seam with the carried tail: pass the
+      // bytes on without copying or converting them
+      if (chunk.length > keep && !containsAny(chunk, rewrites)) {
+        const seam = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, keep)]) : null;
+        if (!seam || !containsAny(seam, rewrites)) {
+          if (carry.length > 0) this.push(carry);
+          carry = chunk.subarray(chunk.length - keep);
+          return callback(null, chunk.subarray(0, chunk.length - keep));
+        }
       }
+      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
       const text = replaceAll(bytes.toString('latin1'), fromLatin1);
       // hold back a tail that could be the start of a pattern; never cut inside a replacement
       let cut = Math.max(0, text.length - keep);

@@ -763,7 +763,7 @@ var PaymentEvents_default = {
 };
 
 // routes/index.ts
-var sourceHash = "289aafe80d0f1f2572bc43e9f7278b5d9b82e0920d4acbae39b00189a8a3a54c";
+var sourceHash = "ddbb36ef314b6c3831ab35dee9a3a78d7650dc2e4c90f6d402f34d32f87eff04";
 var routes = [
   ShipOrder_default,
   Invoices_default,

@@ -71,6 +71,7 @@ export interface ProxyConfig extends CommonConfig {
   readonly ResponseTransforms?: ResponseTransformsConfig;
   readonly SupportsOData?: boolean;
   readonly RewriteUrls?: boolean;
+  readonly TimeoutMs?: number | null;
   readonly CustomProperties?: {
     readonly ContentType?: string;
     readonly HttpMethodTranslation?: string;

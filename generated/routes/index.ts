@@ -17,7 +17,7 @@ import static_Reference_Countries from './static/Reference/Countries.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '289aafe80d0f1f2572bc43e9f7278b5d9b82e0920d4acbae39b00189a8a3a54c';
+export const sourceHash = 'ddbb36ef314b6c3831ab35dee9a3a78d7650dc2e4c90f6d402f34d32f87eff04';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -79,6 +79,7 @@ export class UpstreamClient {
           headers,
           body,
           signal: request.signal,
+          ...(endpoint.timeoutMs !== null ? { headersTimeout: endpoint.timeoutMs, bodyTimeout: endpoint.timeoutMs } : {}),
         }),
       { breaker: this.breaker, policy: this.policy, signal: request.signal },
     );

@@ -23,6 +23,8 @@ beforeAll(async () => {
       proxy('Fallback', { url: `${dead}/x`, fallbackUrls: [`${o}/echo/fallback`] }, ['GET', 'POST']),
       proxy('AllDead', { url: `${dead}/x`, fallbackUrls: [`${o}/status/503`], retry: { attempts: 2, delayMs: 1 } }, ['GET']),
       proxy('Hang', { url: `${o}/hang` }, ['GET']),
+      proxy('SlowDefault', { url: `${o}/slow?ms=2000` }, ['GET']),
+      proxy('SlowLonger', { url: `${o}/slow?ms=2000`, timeoutMs: 6000 }, ['GET']),
       proxy('HangThenOk', { url: `${o}/hang`, fallbackUrls: [`${o}/echo/after-hang`] }, ['GET']),
       proxy('Reset', { url: `${o}/reset`, retry: { attempts: 2, delayMs: 1 } }, ['GET']),
       proxy('Metadata', { url: 'http://169.254.169.254/latest/meta-data' }, ['GET']),
@@ -100,6 +102,15 @@ describe('retry and failover (spec rules 1-3)', () => {
     const res = await server.inject({ method: 'GET', url: '/api/demo/HangThenOk' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ path: '/echo/after-hang' });
+  });
+
+  it('a per-endpoint TimeoutMs replaces the server setting', async () => {
+    // the upstream answers after 2000 ms: beyond the server's 400 ms (undici's timers are coarse, ~1 s), within the endpoint's 6000 ms
+    const short = await server.inject({ method: 'GET', url: '/api/demo/SlowDefault' });
+    expect(short.statusCode).toBe(504);
+    const long = await server.inject({ method: 'GET', url: '/api/demo/SlowLonger' });
+    expect(long.statusCode).toBe(200);
+    expect(long.json()).toMatchObject({ path: '/slow' });
   });
 
   it('treats a reset connection as a failure and retries it', async () => {

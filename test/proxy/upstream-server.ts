@@ -4,6 +4,7 @@
  *   /flaky/<key>?fail=N&status=503   answers `status` N times per key, then 200 echo
  *   /status/<code>      answers that status with a JSON body
  *   /hang               never answers
+ *   /slow?ms=N          echo after N ms
  *   /reset              destroys the connection
  *   /stream?chunks=N&delay=ms   N chunks of 64 KiB, `delay` ms apart (text/plain)
  *   /links              JSON with absolute links back to this upstream (nextLink, @odata.id)
@@ -60,6 +61,10 @@ export async function startUpstream(): Promise<Upstream> {
     }
     if (path.startsWith('/status/')) return json(res, Number(path.slice('/status/'.length)), { upstream: 'status' });
     if (path === '/hang') return; // never answers
+    if (path === '/slow') {
+      await new Promise((r) => setTimeout(r, Number(url.searchParams.get('ms') ?? '500')));
+      return echo();
+    }
     if (path === '/reset') return req.socket.destroy();
     if (path === '/stream') {
       const chunks = Number(url.searchParams.get('chunks') ?? '4');

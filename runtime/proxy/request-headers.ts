@@ -1,6 +1,7 @@
 /**
  * The headers an upstream receives: the client's, minus hop-by-hop headers (and those named in
- * Connection), Host, Content-Length (recomputed by the client library), any client-supplied
+ * Connection), Host, Content-Length (recomputed by the client library), Expect (Wharf already has
+ * the whole body), any client-supplied
  * forwarding headers (they would let a caller forge its address) and the client's Authorization
  * (it is the gateway's token; Portway leaks it upstream, we never do). Then the gateway's own
  * forwarding headers, the request id, the endpoint's Content-Type/Accept and the environment's
@@ -12,7 +13,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade']);
 
 /** Client headers the gateway replaces or withholds (never forwarded as the client sent them). */
-const CLIENT_ONLY = new Set(['host', 'content-length', 'authorization', 'forwarded', 'x-real-ip']);
+const CLIENT_ONLY = new Set(['host', 'content-length', 'authorization', 'forwarded', 'x-real-ip', 'expect']);
 
 /** Header names listed in a Connection header (lower case). */
 export function connectionListed(connection: string | string[] | undefined): Set<string> {

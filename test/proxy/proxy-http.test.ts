@@ -57,6 +57,7 @@ describe('Proxy forwarding', () => {
         connection: 'keep-alive, x-drop-me',
         'x-drop-me': 'hop',
         te: 'trailers',
+        expect: '100-continue',
       },
     });
     expect(res.statusCode).toBe(200);
@@ -69,6 +70,7 @@ describe('Proxy forwarding', () => {
     expect(echo.headers['x-real-ip']).toBeUndefined();
     expect(echo.headers['forwarded']).toBeUndefined();
     expect(echo.headers['te']).toBeUndefined();
+    expect(echo.headers['expect']).toBeUndefined();
     expect(echo.headers['x-forwarded-for']).toBe('127.0.0.1');
     expect(echo.headers['x-forwarded-proto']).toBe('http');
     expect(echo.headers['x-forwarded-host']).toBe('localhost:80');

@@ -9,6 +9,7 @@ import type { Dispatcher } from 'undici';
 import type { ProxyEndpoint } from '../contract/model.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { hasTransforms, transformBody } from '../transforms/response-transforms.js';
+import { classifyError } from './failover.js';
 import { downstreamResponseHeaders } from './request-headers.js';
 import { containsAny, isRewritable, rewriteText, urlRewriteStream } from './url-rewrite.js';
 import type { UrlRewrite } from './url-rewrite.js';
@@ -45,6 +46,16 @@ export function transformJsonText(text: string, endpoint: ProxyEndpoint): string
   return JSON.stringify(transformBody(parsed, endpoint.responseTransforms));
 }
 
+/** The whole body; an upstream that breaks it off becomes a 502 (504 on a body timeout) before anything is sent. */
+async function readBody(response: Dispatcher.ResponseData): Promise<Buffer> {
+  try {
+    return Buffer.from(await response.body.arrayBuffer());
+  } catch (error) {
+    const timeout = classifyError(error) === 'timeout';
+    throw new WharfError(timeout ? 'PROXY_UPSTREAM_TIMEOUT' : 'PROXY_UPSTREAM_UNAVAILABLE', undefined, { cause: error });
+  }
+}
+
 export async function sendUpstreamResponse(
   reply: FastifyReply,
   response: Dispatcher.ResponseData,
@@ -61,6 +72,8 @@ export async function sendUpstreamResponse(
   const length = Number(headerText(response.headers['content-length']) ?? Number.NaN);
   const small = length <= SMALL_BODY_BYTES;
   const readWhole = !options.head && (transform || options.buffer || small);
+  // read before any header is set: a body that breaks off still gets a clean 502
+  const bytes = readWhole ? await readBody(response) : null;
   const headers = downstreamResponseHeaders(response.headers, !rewrite && !transform);
   const location = headerText(headers['location']);
   if (location && options.rewrites.length > 0) headers['location'] = rewriteText(location, options.rewrites);
@@ -70,8 +83,7 @@ export async function sendUpstreamResponse(
     await response.body.dump().catch(() => undefined);
     return reply.send();
   }
-  if (readWhole) {
-    const bytes = Buffer.from(await response.body.arrayBuffer());
+  if (bytes) {
     const rewriteNeeded = rewrite && containsAny(bytes, options.rewrites);
     if (!rewriteNeeded && !transform) return reply.header('content-length', bytes.length).send(bytes);
     let text = bytes.toString('utf8');

@@ -23,6 +23,7 @@ beforeAll(async () => {
       contentType: 'application/xml',
     }, ['PUT', 'MERGE', 'GET']),
     proxy('Status', { url: `${o}/status` }, ['GET']),
+    proxy('Short', { url: `${o}/short` }, ['GET']),
     proxy('Stream', { url: `${o}/stream` }, ['GET']),
     proxy('Links', { url: `${o}/links` }, ['GET']),
     proxy('RawLinks', { url: `${o}/links`, rewriteUrls: false }, ['GET']),
@@ -174,6 +175,19 @@ describe('Proxy forwarding', () => {
     expect(res.statusCode).toBe(302);
     expect(res.headers['location']).toBe(`${upstream.origin}/echo/target`);
     expect(upstream.hits.get('/echo/target')).toBeUndefined();
+  });
+
+  it.each([204, 304])('passes a bodiless %i through', async (status) => {
+    const res = await server.inject({ method: 'GET', url: `/api/demo/Status/${status}` });
+    expect(res.statusCode).toBe(status);
+    expect(res.body).toBe('');
+  });
+
+  it('answers 502 with traceId when the upstream body breaks before Wharf sent anything', async () => {
+    const res = await server.inject({ method: 'GET', url: '/api/demo/Short' });
+    expect(res.statusCode).toBe(502);
+    const body = res.json() as { traceId: string };
+    expect(body).toEqual({ success: false, error: 'The upstream service is unavailable.', traceId: body.traceId });
   });
 
   it('HEAD is forwarded as HEAD and answers without a body', async () => {

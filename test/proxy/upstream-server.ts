@@ -3,6 +3,7 @@
  *   /echo/**            200 JSON {method, path, query, headers, body} of what arrived
  *   /flaky/<key>?fail=N&status=503   answers `status` N times per key, then 200 echo
  *   /status/<code>      answers that status with a JSON body
+ *   /short              announces 100 bytes, sends 11, closes the connection
  *   /hang               never answers
  *   /slow?ms=N          echo after N ms
  *   /reset              destroys the connection
@@ -59,7 +60,17 @@ export async function startUpstream(): Promise<Upstream> {
       }
       return echo();
     }
-    if (path.startsWith('/status/')) return json(res, Number(path.slice('/status/'.length)), { upstream: 'status' });
+    if (path.startsWith('/status/')) {
+      const status = Number(path.slice('/status/'.length));
+      if (status === 204 || status === 304) return res.writeHead(status).end();
+      return json(res, status, { upstream: 'status' });
+    }
+    if (path === '/short') {
+      // announces more than it sends, then closes: a broken upstream body
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"partial":');
+      return setTimeout(() => res.destroy(), 10);
+    }
     if (path === '/hang') return; // never answers
     if (path === '/slow') {
       await new Promise((r) => setTimeout(r, Number(url.searchParams.get('ms') ?? '500')));

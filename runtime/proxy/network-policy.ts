@@ -24,6 +24,8 @@ export interface NetworkPolicyConfig {
 export class NetworkPolicy {
   readonly #blocked: BlockList;
   readonly #hosts: readonly RegExp[];
+  /** urlBlocked per host (the policy never changes while it serves); bounded. */
+  readonly #verdicts = new Map<string, boolean>();
 
   constructor(readonly config: NetworkPolicyConfig) {
     try {
@@ -51,9 +53,12 @@ export class NetworkPolicy {
 
   /** The check before an attempt: host allow-list, and the address when the URL names one literally. */
   urlBlocked(url: URL): boolean {
+    const known = this.#verdicts.get(url.hostname);
+    if (known !== undefined) return known;
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (!this.hostAllowed(host)) return true;
-    return isIP(host) !== 0 && this.addressBlocked(host);
+    const blocked = !this.hostAllowed(host) || (isIP(host) !== 0 && this.addressBlocked(host));
+    if (this.#verdicts.size < 10_000) this.#verdicts.set(url.hostname, blocked);
+    return blocked;
   }
 }
 

@@ -11,7 +11,17 @@ import { failureCode } from './failover.js';
 import type { FailoverResult } from './failover.js';
 import { sendUpstreamResponse } from './proxy-response.js';
 import type { UpstreamClient, UpstreamRequest } from './upstream-client.js';
-import { rewritesFor } from './url-rewrite.js';
+import { cachedRewritesFor } from './url-rewrite.js';
+import type { ProxyEndpoint } from '../contract/model.js';
+
+const bases = new WeakMap<ProxyEndpoint, readonly string[]>();
+
+/** [Url, ...FallbackUrls], one array per loaded endpoint (the key of the rewrite memo). */
+function upstreamBasesOf(endpoint: ProxyEndpoint): readonly string[] {
+  let list = bases.get(endpoint);
+  if (!list) bases.set(endpoint, (list = [endpoint.url, ...endpoint.fallbackUrls]));
+  return list;
+}
 
 function queryOf(url: string): string {
   const index = url.indexOf('?');
@@ -76,7 +86,7 @@ export function createProxyHandler(client: UpstreamClient): EndpointHandler<'pro
     const gatewayBase = `${request.protocol}://${request.headers.host ?? request.hostname}/api/${ctx.environment.name}/${endpoint.routePath}`;
     return sendUpstreamResponse(ctx.reply, result.response, {
       endpoint,
-      rewrites: endpoint.rewriteUrls ? rewritesFor([endpoint.url, ...endpoint.fallbackUrls], gatewayBase) : [],
+      rewrites: endpoint.rewriteUrls ? cachedRewritesFor(upstreamBasesOf(endpoint), gatewayBase) : [],
       buffer: request.wharfCache?.kind === 'read' && request.wharfCache.pending !== null,
       head: ctx.method === 'HEAD',
     });

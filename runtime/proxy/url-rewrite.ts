@@ -12,6 +12,20 @@ export interface UrlRewrite {
   readonly to: string;
 }
 
+const memo = new WeakMap<readonly string[], Map<string, UrlRewrite[]>>();
+
+/** rewritesFor, remembered per (bases array of a loaded endpoint, gateway base); bounded per endpoint. */
+export function cachedRewritesFor(upstreamBases: readonly string[], gatewayBase: string): UrlRewrite[] {
+  let byBase = memo.get(upstreamBases);
+  if (!byBase) memo.set(upstreamBases, (byBase = new Map()));
+  let rewrites = byBase.get(gatewayBase);
+  if (!rewrites) {
+    rewrites = rewritesFor(upstreamBases, gatewayBase);
+    if (byBase.size < 100) byBase.set(gatewayBase, rewrites);
+  }
+  return rewrites;
+}
+
 /** `http://up:9100/orders` -> `http://gw/api/demo/Orders`, plus the JSON `\/`-escaped spelling. */
 export function rewritesFor(upstreamBases: readonly string[], gatewayBase: string): UrlRewrite[] {
   const rewrites: UrlRewrite[] = [];

@@ -71,7 +71,7 @@ export async function withFailover(
   const urls = plan.replayable ? plan.urls : plan.urls.slice(0, 1);
   const attempts = plan.replayable ? Math.max(1, plan.attempts) : 1;
   for (const url of urls) {
-    const href = url.href;
+    const href = url.origin + url.pathname + url.search; // never user:password@ in a log line
     if (deps.policy.urlBlocked(url)) {
       failures.push({ url: href, kind: 'blocked', detail: 'host or address not allowed by the network access policy' });
       continue;

@@ -64,7 +64,7 @@ export async function runLoggingBench(): Promise<void> {
     }
     const results = (['off', 'warn', 'info'] as const).map((variant): [Variant, Measured] => {
       const [a, b] = runs.filter(([v]) => v === variant).map(([, r]) => r);
-      return [variant, { rps: (a!.rps + b!.rps) / 2, p99: Math.max(a!.p99, b!.p99), errors: a!.errors + b!.errors, total: a!.total + b!.total, bytes: (a!.bytes + b!.bytes) / 2, cpuUs: (a!.cpuUs + b!.cpuUs) / 2 }];
+      return [variant, { rps: (a!.rps + b!.rps) / 2, p99: Math.max(a!.p99, b!.p99), errors: a!.errors + b!.errors, total: a!.total + b!.total, mbPerSecond: (a!.mbPerSecond + b!.mbPerSecond) / 2, bytes: (a!.bytes + b!.bytes) / 2, cpuUs: (a!.cpuUs + b!.cpuUs) / 2 }];
     });
     const off = results[0]![1];
     console.log(`request logging, GET /health/live?<query>, ${CONNECTIONS} connections, 2 x ${(DURATION_S / 6).toFixed(1)} s each, log to a file`);

@@ -9,6 +9,7 @@ import { runLoggingBench } from './logging.js';
 import { runSqlBench } from './sql.js';
 import { runSqlWriteBench } from './sql-write.js';
 import { runFilesBench, runStaticBench } from './static-files.js';
+import { runProxyBench } from './proxy.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   sql: runSqlBench,
@@ -19,6 +20,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   build: runBuildBench,
   static: runStaticBench,
   files: runFilesBench,
+  proxy: runProxyBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -16,6 +16,8 @@ import { parseEntity } from './parse.js';
 import { hashSources } from './source-hash.js';
 import type { EntityContext, OutputFile } from './stages.js';
 import { validate } from './validate/index.js';
+import { RULES } from './validate/rules/index.js';
+import { readBlockedIpRanges } from './network-policy.js';
 
 /**
  * Reserved names: the spec's loader skips such an endpoint at load time, and the runtime keeps
@@ -66,7 +68,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     diagnostics.push(...identified.diagnostics);
     if (identified.context) contexts.push(identified.context);
   }
-  diagnostics.push(...validate(contexts));
+  diagnostics.push(...validate(contexts, RULES, { blockedIpRanges: await readBlockedIpRanges(root) }));
 
   const reported = [...diagnostics];
   const sourceHash = await hashSources(root, ['endpoints', 'schemas']);

@@ -976,7 +976,7 @@ var PaymentEvents_default = {
 };
 
 // routes/index.ts
-var sourceHash = "5758a335a33b689cececa41cbe5b5db13583919764d16db3ad9970b19ece1ad7";
+var sourceHash = "3cf2ac0403b26f77e5dde9cd04c6525d465353de0c85f7a8359afaf506b4d314";
 var routes = [
   ShipOrder_default,
   Invoices_default,

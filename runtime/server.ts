@@ -49,6 +49,8 @@ import { registerSqlEndpoints } from './sql/register.js';
 import { filesPathRefusal } from './files/path-refusal.js';
 import { registerFilesEndpoints } from './files/register.js';
 import { registerStaticEndpoints } from './static/register.js';
+import { openUpstreamClient, registerProxyEndpoints } from './proxy/register.js';
+import { registerCompositeEndpoints } from './composite/register.js';
 import type { Settings } from './settings/load-settings.js';
 import { redact, redactSettingsSource } from './settings/redact.js';
 
@@ -211,6 +213,10 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   if (!options.handlers?.webhook && runtime.sql) registerWebhookEndpoints(app, runtime.sql);
   if (!options.handlers?.files) await registerFilesEndpoints(app);
   if (!options.handlers?.static) registerStaticEndpoints(app);
+  // Proxy and Composite share one upstream client (keep-alive pools, circuit breaker, network policy).
+  const upstream = await openUpstreamClient(app, { environmentsDir: options.environmentsDir });
+  if (!options.handlers?.proxy) registerProxyEndpoints(app, upstream);
+  if (!options.handlers?.composite) registerCompositeEndpoints(app, upstream);
 
   installRequestLog(app);
   installErrorHandling(app);

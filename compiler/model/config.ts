@@ -72,6 +72,8 @@ export interface ProxyConfig extends CommonConfig {
   readonly Retry?: { readonly Attempts?: number; readonly DelayMs?: number };
   readonly ResponseTransforms?: ResponseTransformsConfig;
   readonly SupportsOData?: boolean;
+  readonly RewriteUrls?: boolean;
+  readonly TimeoutMs?: number | null;
   readonly CustomProperties?: {
     readonly ContentType?: string;
     readonly HttpMethodTranslation?: string;

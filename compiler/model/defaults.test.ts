@@ -46,6 +46,8 @@ const table: [string, string, () => unknown][] = [
   ['proxy.schema.json', 'properties.Retry.properties.Attempts', () => model('proxy:P').retry.attempts],
   ['proxy.schema.json', 'properties.Retry.properties.DelayMs', () => model('proxy:P').retry.delayMs],
   ['proxy.schema.json', 'properties.SupportsOData', () => model('proxy:P').supportsOData],
+  ['proxy.schema.json', 'properties.RewriteUrls', () => model('proxy:P').rewriteUrls],
+  ['proxy.schema.json', 'properties.TimeoutMs', () => model('proxy:P').timeoutMs],
   ['proxy.schema.json', 'properties.CustomProperties.properties.ContentType', () => model('proxy:P').contentType],
   ['proxy.schema.json', 'properties.DeletePatterns', () => bare().deletePatterns.map((p: { style: string }) => ({ Style: p.style }))],
   ['proxy.schema.json', 'properties.DeletePatterns.items.properties.Style', () => model('proxy:P').deletePatterns[0].style],

@@ -19,6 +19,7 @@ export const DEFAULTS = {
     RetryAttempts: 1,
     RetryDelayMs: 200,
     SupportsOData: false,
+    RewriteUrls: true,
     ContentType: 'application/json',
     DeletePatterns: [{ Style: 'PathParameter' }],
     DeletePatternStyle: 'PathParameter',

@@ -21,6 +21,8 @@ export function normalizeProxy(ctx: EntityContext, base: EndpointBase): ProxyEnd
     },
     responseTransforms: responseTransforms(c.ResponseTransforms),
     supportsOData: c.SupportsOData ?? DEFAULTS.proxy.SupportsOData,
+    rewriteUrls: c.RewriteUrls ?? DEFAULTS.proxy.RewriteUrls,
+    timeoutMs: c.TimeoutMs ?? null,
     contentType: custom.ContentType ?? DEFAULTS.proxy.ContentType,
     methodTranslation: custom.HttpMethodTranslation ? parseMethodTranslation(custom.HttpMethodTranslation).value : {},
     appendHeaders: custom.HttpMethodAppendHeaders ? parseAppendHeaders(custom.HttpMethodAppendHeaders).value : [],

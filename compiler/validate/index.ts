@@ -8,6 +8,7 @@ import type { EntityContext } from '../stages.js';
 import type { Project, Rule } from './rule.js';
 import { isSkipped, RULES } from './rules/index.js';
 import { validateSchema } from './schema.js';
+import { DEFAULT_BLOCKED_RANGES } from '../../runtime/contract/network-ranges.js';
 
 export { isSkipped } from './rules/index.js';
 
@@ -16,7 +17,12 @@ export function skippedEntities(contexts: readonly EntityContext[]): EntityConte
   return contexts.filter(isSkipped);
 }
 
-export function validate(contexts: readonly EntityContext[], rules: readonly Rule[] = RULES): Diagnostic[] {
+export interface ValidateOptions {
+  /** Default: the runtime's DEFAULT_BLOCKED_RANGES. */
+  readonly blockedIpRanges?: readonly string[];
+}
+
+export function validate(contexts: readonly EntityContext[], rules: readonly Rule[] = RULES, options: ValidateOptions = {}): Diagnostic[] {
   const out: Diagnostic[] = [];
   const schemaValid = new Set<EntityContext>();
   for (const ctx of contexts) {
@@ -27,6 +33,7 @@ export function validate(contexts: readonly EntityContext[], rules: readonly Rul
   const project: Project = {
     contexts: contexts.filter((c) => !isSkipped(c)),
     isSchemaValid: (ctx) => schemaValid.has(ctx),
+    blockedIpRanges: options.blockedIpRanges ?? DEFAULT_BLOCKED_RANGES,
   };
   for (const rule of rules) {
     if (rule.scope === 'project') {

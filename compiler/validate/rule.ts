@@ -11,6 +11,8 @@ export interface Project {
   readonly contexts: readonly EntityContext[];
   /** Whether an entity passed schema validation (its config has the schema's shape). */
   isSchemaValid(ctx: EntityContext): boolean;
+  /** blockedIpRanges of environments/network-access-policy.json (or the runtime's default). */
+  readonly blockedIpRanges: readonly string[];
 }
 
 export interface EntityRule {

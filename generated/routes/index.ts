@@ -20,7 +20,7 @@ import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '5758a335a33b689cececa41cbe5b5db13583919764d16db3ad9970b19ece1ad7';
+export const sourceHash = '3cf2ac0403b26f77e5dde9cd04c6525d465353de0c85f7a8359afaf506b4d314';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -333,6 +333,14 @@ export interface ProxyEndpointConfig {
    */
   SupportsOData?: boolean;
   /**
+   * Per-attempt time for the upstream's response headers, and the longest silence between body chunks; null = the Proxy:HeadersTimeoutMs / Proxy:BodyTimeoutMs settings.
+   */
+  TimeoutMs?: number | null;
+  /**
+   * Rewrite absolute upstream URLs in JSON and XML response bodies (and Location) to the gateway route.
+   */
+  RewriteUrls?: boolean;
+  /**
    * Content type and method translation settings.
    */
   CustomProperties?: {

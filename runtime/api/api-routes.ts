@@ -30,7 +30,7 @@ declare module 'fastify' {
     wharfTiming: ServerTiming | null;
     /** The pipeline state of an /api request (its `match` names the endpoint for /metrics). */
     wharfApi: ApiRequestState | null;
-    /** The JSON body text as received (webhooks store it unchanged); null without a JSON body. */
+    /** The JSON body text as received (webhooks store it unchanged, a Proxy forwards these bytes); null without a JSON body. */
     wharfRawBody: string | null;
   }
 }

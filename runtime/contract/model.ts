@@ -122,6 +122,10 @@ export interface ProxyEndpoint extends EndpointBase {
   readonly retry: { readonly attempts: number; readonly delayMs: number };
   readonly responseTransforms: ResponseTransforms;
   readonly supportsOData: boolean;
+  /** Rewrite absolute upstream URLs in JSON/XML bodies and Location to the gateway route. */
+  readonly rewriteUrls: boolean;
+  /** Headers and body (idle) timeout per attempt; null = the Proxy:* settings. */
+  readonly timeoutMs: number | null;
   /** Content-Type for requests / Accept for responses (default application/json). */
   readonly contentType: string;
   /** FROM method -> TO method. */

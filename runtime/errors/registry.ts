@@ -21,6 +21,8 @@ export const ERROR_AREAS = [
   'webhook',
   'files',
   'static',
+  'proxy',
+  'composite',
   'reference',
   'internal',
   'load',
@@ -192,6 +194,20 @@ export const ERROR_REGISTRY = {
     status: 500,
     message: 'Static content file {file} could not be read: {reason}',
   },
+
+  // proxy: forwarding to upstream services (502/504 carry a traceId; upstream details only in the log)
+  PROXY_UPSTREAM_UNAVAILABLE: { area: 'proxy', status: 502, message: 'The upstream service is unavailable.' },
+  PROXY_UPSTREAM_TIMEOUT: { area: 'proxy', status: 504, message: 'The upstream service did not answer in time.' },
+  PROXY_TARGET_BLOCKED: { area: 'proxy', status: 403, message: 'Request blocked due to security restrictions' },
+  PROXY_INVALID_GUID: {
+    area: 'proxy',
+    status: 400,
+    message: "'{id}' is not a GUID; this endpoint deletes by ODataGuid.",
+  },
+
+  // composite: input validation (422 with details) and a failed step (its status, see docs/composite.md)
+  COMPOSITE_VALIDATION_FAILED: { area: 'composite', status: 422, message: 'Validation failed' },
+  COMPOSITE_STEP_FAILED: { area: 'composite', status: 502, message: "Error executing step '{step}'" },
 
   // reference: the API reference (/openapi.json, /docs)
   REFERENCE_OPENAPI_MISSING: {

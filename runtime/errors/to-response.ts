@@ -84,11 +84,13 @@ export function toErrorResponse(error: unknown, facts: ErrorRequestFacts): Error
     return { status, code: known.code, body, headers: known.headers, internal: false };
   }
   if (known && known.status !== 500) {
-    // 501, 503 ...: deliberate server answers, not faults; no traceId needed.
+    // 501, 503 ...: deliberate server answers, not faults; no traceId needed. 502/504 (an upstream
+    // failed) carry one: the failed attempts are logged under it.
+    const traced = known.status === 502 || known.status === 504;
     return {
       status: known.status,
       code: known.code,
-      body: { success: false, error: known.message },
+      body: traced ? { success: false, error: known.message, traceId: facts.traceId } : { success: false, error: known.message },
       headers: known.headers,
       internal: false,
     };

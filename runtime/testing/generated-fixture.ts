@@ -23,6 +23,8 @@ export interface EndpointSpec {
   readonly cacheDurationSeconds?: number | null;
   /** Kind-specific model fields laid over the defaults (e.g. Files `allowedExtensions`). */
   readonly overrides?: Readonly<Record<string, unknown>>;
+  /** Model fields laid over the defaults (e.g. a Proxy's url, retry, fallbackUrls). */
+  readonly model?: Readonly<Record<string, unknown>>;
 }
 
 const DEFAULT_METHODS: Record<EndpointKind, readonly HttpMethod[]> = {
@@ -36,7 +38,7 @@ const DEFAULT_METHODS: Record<EndpointKind, readonly HttpMethod[]> = {
 
 export function endpointModel(spec: EndpointSpec): EndpointModel {
   const model = defaultModel(spec);
-  return spec.overrides ? ({ ...model, ...spec.overrides } as EndpointModel) : model;
+  return spec.overrides || spec.model ? ({ ...model, ...spec.overrides, ...spec.model } as EndpointModel) : model;
 }
 
 function defaultModel(spec: EndpointSpec): EndpointModel {
@@ -98,6 +100,8 @@ function defaultModel(spec: EndpointSpec): EndpointModel {
         retry: { attempts: 1, delayMs: 200 },
         responseTransforms: transforms,
         supportsOData: false,
+        rewriteUrls: true,
+        timeoutMs: null,
         contentType: 'application/json',
         methodTranslation: {},
         appendHeaders: [],

@@ -74,7 +74,7 @@ describe('wharf dev', () => {
   it('serves, then picks up a saved change without a restart', async () => {
     const url = `${dev.server.url}/api/demo/Weather`;
     const app = dev.server.app;
-    expect(await status(url)).toBe(501);
+    expect(await status(url)).toBe(502); // a Proxy without its demo upstream running
     const original = await readFile(weather(), 'utf8');
     await writeFile(weather(), original.replace('"Methods": ["GET"]', '"Enabled": false,\n  "Methods": ["GET"]'));
     await eventually(async () => (await status(url)) === 503, 'Weather disabled (503)');
@@ -92,7 +92,7 @@ describe('wharf dev', () => {
 
     // Fixed again: served as before.
     await writeFile(weather(), original);
-    await eventually(async () => (await status(url)) === 501, 'Weather enabled again');
+    await eventually(async () => (await status(url)) === 502, 'Weather enabled again');
   });
 
   it('a new endpoint folder becomes routable', async () => {
@@ -104,6 +104,6 @@ describe('wharf dev', () => {
       path.join(project.root, 'endpoints/Proxy/Tides/entity.json'),
       JSON.stringify({ Url: 'http://127.0.0.1:9100/tides', Methods: ['GET'] }),
     );
-    await eventually(async () => (await status(url)) === 501, 'Tides routable');
+    await eventually(async () => (await status(url)) === 502, 'Tides routable');
   });
 });

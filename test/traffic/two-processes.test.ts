@@ -36,7 +36,8 @@ function call(gateway: { url: string }, bearer: string) {
 beforeAll(async () => {
   redis = await startRedis();
   project = await copyProject(['endpoints', 'schemas', 'environments', 'generated']);
-  // No database is needed here (the calls go to a Proxy endpoint); keep the embedded one from starting.
+  // No database is needed here (the calls go to a Proxy endpoint, admitted and then answered 502: its
+  // demo upstream is not running); keep the embedded one from starting.
   await writeFile(
     path.join(project.root, 'environments/demo/settings.json'),
     JSON.stringify({ Provider: 'postgres', ConnectionString: 'postgres://127.0.0.1:1/none' }),
@@ -67,7 +68,7 @@ describe('two gateway processes on one Redis', () => {
     const remaining: string[] = [];
     for (const g of [a, b, a, b, a]) {
       const response = await call(g, secret);
-      expect(response.status).toBe(501);
+      expect(response.status).toBe(502);
       remaining.push(response.headers.get('x-ratelimit-remaining') ?? '');
     }
     expect(remaining).toEqual(['4', '3', '2', '1', '0']);
@@ -84,8 +85,8 @@ describe('two gateway processes on one Redis', () => {
     const id = /^Token (\d+) created/.exec(created[0] ?? '')?.[1];
     expect(id).toBeDefined();
     const [a, b] = gateways as [{ child: ChildProcess; url: string }, { child: ChildProcess; url: string }];
-    expect((await call(a, secret)).status).toBe(501);
-    expect((await call(b, secret)).status).toBe(501);
+    expect((await call(a, secret)).status).toBe(502);
+    expect((await call(b, secret)).status).toBe(502);
     await token('revoke', id as string);
     await new Promise((r) => setTimeout(r, 1_500));
     for (const g of [a, b]) {

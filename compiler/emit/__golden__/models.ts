@@ -173,6 +173,8 @@ export const shipments: ProxyEndpoint = {
   retry: { attempts: 1, delayMs: 200 },
   responseTransforms: noTransforms,
   supportsOData: true,
+  rewriteUrls: true,
+  timeoutMs: 2500,
   contentType: 'application/json',
   methodTranslation: { MERGE: 'PATCH' },
   appendHeaders: [],

@@ -12,6 +12,7 @@ import { namespaceSegmentRule } from './namespace-segment.js';
 import { primaryKeyRule } from './primary-key.js';
 import { proxyCustomPropertiesRule } from './proxy-custom-properties.js';
 import { proxyUrlsRule } from './proxy-urls.js';
+import { proxyUrlBlockedRule } from './proxy-url-blocked.js';
 import { relationshipsRule } from './relationships.js';
 import { schemaReferenceRule } from './schema-reference.js';
 import { staticContentRule } from './static-content.js';
@@ -39,6 +40,7 @@ export const RULES: readonly Rule[] = [
   compositeStepsRule,
   filesBaseDirectoryRule,
   proxyUrlsRule,
+  proxyUrlBlockedRule,
   proxyCustomPropertiesRule,
 ];
 

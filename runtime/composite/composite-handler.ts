@@ -1,0 +1,102 @@
+/**
+ * The Composite endpoint handler (POST; the method stage answers 405 to anything else, QUERY
+ * included). Steps run in order; each step's input and templates are resolved against the request
+ * body and the results so far; an array step calls its endpoint once per element (bounded
+ * concurrency). Input problems -> 422 with details. A failed step stops the flow: its status
+ * (upstream 4xx as is, unreachable 502, timeout 504) with the step name, the completed steps and a
+ * traceId. Success: 200 {success: true, stepResults}; the referenced endpoints' ResponseTransforms
+ * apply to the final response only, so data between steps stays complete.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CompositeStep, ProxyEndpoint } from '../contract/model.js';
+import type { EndpointHandler, HandlerContext } from '../handlers/handler-context.js';
+import { formatErrorMessage } from '../errors/registry.js';
+import { WharfError } from '../errors/wharf-error.js';
+import type { ErrorDetail } from '../errors/wharf-error.js';
+import { clientGone, upstreamRequestOf } from '../proxy/proxy-handler.js';
+import type { UpstreamClient } from '../proxy/upstream-client.js';
+import { transformBody } from '../transforms/response-transforms.js';
+import { boundedMap } from './bounded-map.js';
+import { callStep } from './step-call.js';
+import type { StepCallResult, StepRequestBase } from './step-call.js';
+import { stepInput } from './step-input.js';
+import type { TemplateContext } from './templates.js';
+
+type JsonObject = Record<string, unknown>;
+
+function targetOf(ctx: HandlerContext<'composite'>, step: CompositeStep): ProxyEndpoint {
+  const target = ctx.routes.byId(step.targetId);
+  if (!target || target.kind !== 'proxy') throw new Error(`Composite step '${step.name}': ${step.targetId} is not a loaded Proxy endpoint`);
+  return target.model;
+}
+
+function requestBody(ctx: HandlerContext<'composite'>): JsonObject {
+  const body = ctx.request.body;
+  if (typeof body === 'object' && body !== null && !Array.isArray(body) && !Buffer.isBuffer(body)) return body as JsonObject;
+  throw new WharfError('COMPOSITE_VALIDATION_FAILED', undefined, {
+    details: [{ field: 'body', message: 'The request body must be a JSON object (Content-Type: application/json)' }],
+  });
+}
+
+export function createCompositeHandler(client: UpstreamClient): EndpointHandler<'composite'> {
+  return async (ctx) => {
+    const body = requestBody(ctx);
+    const request = ctx.request;
+    const { method: _m, body: _b, target: _t, query: _q, clientHeaders: _h, ...base } = upstreamRequestOf(ctx, clientGone(ctx));
+    const stepBase: StepRequestBase = base;
+    const results = new Map<string, unknown>();
+    const context: TemplateContext = {
+      guid: randomUUID(),
+      requestId: String(request.id),
+      variables: {
+        environment: ctx.environment.name,
+        requestId: String(request.id),
+        clientIp: base.clientIp,
+        username: request.wharfAccess?.principal?.username ?? null,
+      },
+      results,
+    };
+    const completed: string[] = [];
+    const concurrency = client.settings.compositeArrayConcurrency;
+    ctx.timing.start('steps');
+    try {
+      for (const step of ctx.endpoint.model.steps) {
+        const endpoint = targetOf(ctx, step);
+        const problems: ErrorDetail[] = [];
+        const input = stepInput(step, body, context, problems);
+        if (problems.length > 0) throw new WharfError('COMPOSITE_VALIDATION_FAILED', undefined, { details: problems });
+        let failed: StepCallResult | null = null;
+        const values = await boundedMap(input.items, concurrency, async (item) => {
+          if (failed) return undefined;
+          const result = await callStep(client, endpoint, step.method, item, stepBase);
+          if (!result.ok) failed ??= result;
+          return result.ok ? result.value : undefined;
+        });
+        const failure = failed as StepCallResult | null;
+        if (failure && !failure.ok) {
+          request.log.warn(
+            { event: 'composite.step_failed', traceId: String(request.id), step: step.name, endpoint: endpoint.id, upstreamStatus: failure.upstreamStatus, failures: failure.failures, upstreamBody: failure.upstreamBody },
+            'composite step failed',
+          );
+          return ctx.reply.code(failure.status).send({
+            success: false,
+            error: formatErrorMessage('COMPOSITE_STEP_FAILED', { step: step.name }),
+            step: step.name,
+            statusCode: failure.status,
+            completedSteps: completed,
+            traceId: String(request.id),
+          });
+        }
+        results.set(step.name, input.array ? values : values[0]);
+        completed.push(step.name);
+      }
+    } finally {
+      ctx.timing.end('steps');
+    }
+    const stepResults: JsonObject = {};
+    for (const step of ctx.endpoint.model.steps) {
+      stepResults[step.name] = transformBody(results.get(step.name), targetOf(ctx, step).responseTransforms);
+    }
+    return { success: true, stepResults };
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The spec's retry and failover rules:
+ *  1. the primary URL first; a connection failure, a timeout, or a 502/503/504 response triggers
+ *     the next attempt; any other response passes through unchanged;
+ *  2. each URL gets `attempts` tries, `delayMs` apart;
+ *  3. without FallbackUrls and Retry, exactly one attempt.
+ * Beyond the spec: a URL the network policy blocks, or whose origin's circuit is open, is skipped
+ * at once; a request whose body could not be kept for replay gets one attempt in total.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
+import { BLOCKED_CODE } from './upstream-agent.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
+import type { NetworkPolicy } from './network-policy.js';
+
+export type FailureKind = 'connection' | 'timeout' | 'status' | 'blocked' | 'circuit-open';
+
+export interface AttemptFailure {
+  readonly url: string;
+  readonly kind: FailureKind;
+  readonly detail: string;
+  /** Upstream status for kind `status`. */
+  readonly status?: number;
+}
+
+export interface FailoverPlan {
+  readonly urls: readonly URL[];
+  readonly attempts: number;
+  readonly delayMs: number;
+  /** false: one attempt in total (the body could not be kept for a replay). */
+  readonly replayable: boolean;
+}
+
+export type FailoverResult =
+  | { readonly ok: true; readonly response: Dispatcher.ResponseData; readonly url: URL; readonly failures: readonly AttemptFailure[] }
+  | { readonly ok: false; readonly failures: readonly AttemptFailure[] };
+
+export interface FailoverDeps {
+  readonly breaker: CircuitBreaker;
+  readonly policy: NetworkPolicy;
+  readonly signal?: AbortSignal | undefined;
+}
+
+const TRANSIENT_STATUS = new Set([502, 503, 504]);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function codesOf(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
+export function classifyError(error: unknown): 'connection' | 'timeout' | 'blocked' {
+  const codes = codesOf(error);
+  if (codes.includes(BLOCKED_CODE)) return 'blocked';
+  if (codes.some((code) => TIMEOUT_CODES.has(code))) return 'timeout';
+  return 'connection';
+}
+
+export async function withFailover(
+  plan: FailoverPlan,
+  send: (url: URL) => Promise<Dispatcher.ResponseData>,
+  deps: FailoverDeps,
+): Promise<FailoverResult> {
+  const failures: AttemptFailure[] = [];
+  const urls = plan.replayable ? plan.urls : plan.urls.slice(0, 1);
+  const attempts = plan.replayable ? Math.max(1, plan.attempts) : 1;
+  for (const url of urls) {
+    const href = url.origin + url.pathname + url.search; // never user:password@ in a log line
+    if (deps.policy.urlBlocked(url)) {
+      failures.push({ url: href, kind: 'blocked', detail: 'host or address not allowed by the network access policy' });
+      continue;
+    }
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (attempt > 1 && plan.delayMs > 0) await sleep(plan.delayMs, undefined, { signal: deps.signal });
+      if (!deps.breaker.allow(url.origin)) {
+        failures.push({ url: href, kind: 'circuit-open', detail: `circuit open for ${url.origin}` });
+        break;
+      }
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await send(url);
+      } catch (error) {
+        if (deps.signal?.aborted) throw error;
+        const kind = classifyError(error);
+        failures.push({ url: href, kind, detail: (error as Error).message });
+        if (kind === 'blocked') break;
+        deps.breaker.failure(url.origin);
+        continue;
+      }
+      if (!TRANSIENT_STATUS.has(response.statusCode)) {
+        deps.breaker.success(url.origin);
+        return { ok: true, response, url, failures };
+      }
+      await response.body.dump().catch(() => undefined);
+      failures.push({ url: href, kind: 'status', status: response.statusCode, detail: `upstream answered ${response.statusCode}` });
+      deps.breaker.failure(url.origin);
+    }
+  }
+  return { ok: false, failures };
+}
+
+/** The status the client gets when every attempt failed: 403 blocked, 504 timeout, else 502. */
+export function failureCode(failures: readonly AttemptFailure[]): 'PROXY_TARGET_BLOCKED' | 'PROXY_UPSTREAM_TIMEOUT' | 'PROXY_UPSTREAM_UNAVAILABLE' {
+  const last = failures.at(-1);
+  if (failures.length > 0 && failures.every((failure) => failure.kind === 'blocked')) return 'PROXY_TARGET_BLOCKED';
+  if (last?.kind === 'timeout' || (last?.kind === 'status' && last.status === 504)) return 'PROXY_UPSTREAM_TIMEOUT';
+  return 'PROXY_UPSTREAM_UNAVAILABLE';
+}

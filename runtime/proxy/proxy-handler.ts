@@ -1,0 +1,94 @@
+/**
+ * The Proxy endpoint handler: request facts -> UpstreamClient.exchange (retries, failover, policy)
+ * -> the upstream response streamed back (proxy-response.ts). When every attempt failed: 502, 504
+ * or 403 with a traceId; which URL failed how is logged under the same id, never sent.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { EndpointKind } from '../contract/index.js';
+import type { EndpointHandler, HandlerContext } from '../handlers/handler-context.js';
+import { WharfError } from '../errors/wharf-error.js';
+import { failureCode } from './failover.js';
+import type { FailoverResult } from './failover.js';
+import { sendUpstreamResponse } from './proxy-response.js';
+import type { UpstreamClient, UpstreamRequest } from './upstream-client.js';
+import { cachedRewritesFor } from './url-rewrite.js';
+import type { ProxyEndpoint } from '../contract/model.js';
+
+const bases = new WeakMap<ProxyEndpoint, readonly string[]>();
+
+/** [Url, ...FallbackUrls], one array per loaded endpoint (the key of the rewrite memo). */
+function upstreamBasesOf(endpoint: ProxyEndpoint): readonly string[] {
+  let list = bases.get(endpoint);
+  if (!list) bases.set(endpoint, (list = [endpoint.url, ...endpoint.fallbackUrls]));
+  return list;
+}
+
+function queryOf(url: string): string {
+  const index = url.indexOf('?');
+  return index < 0 ? '' : url.slice(index + 1);
+}
+
+function bodyOf(request: FastifyRequest): string | Buffer | undefined {
+  if (request.wharfRawBody !== null) return request.wharfRawBody;
+  return Buffer.isBuffer(request.body) ? request.body : undefined;
+}
+
+/** An AbortSignal that fires when the client goes away before the response is complete. */
+export function clientGone<K extends EndpointKind>(ctx: HandlerContext<K>): AbortSignal {
+  const controller = new AbortController();
+  const response = ctx.reply.raw;
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+export function upstreamRequestOf<K extends EndpointKind>(ctx: HandlerContext<K>, signal?: AbortSignal): UpstreamRequest {
+  const request = ctx.request;
+  return {
+    method: ctx.method,
+    target: ctx.target,
+    query: queryOf(request.url),
+    clientHeaders: request.headers,
+    body: bodyOf(request),
+    clientIp: request.wharfAccess?.client.ip ?? request.ip,
+    proto: request.protocol === 'https' ? 'https' : 'http',
+    host: request.headers.host ?? request.hostname,
+    requestId: String(request.id),
+    environmentHeaders: ctx.environment.headers,
+    signal,
+  };
+}
+
+export function logFailures<K extends EndpointKind>(ctx: HandlerContext<K>, endpointId: string, result: FailoverResult): void {
+  if (result.failures.length === 0) return;
+  const level = result.ok ? 'info' : 'warn';
+  ctx.request.log[level](
+    { event: 'proxy.attempts_failed', traceId: String(ctx.request.id), endpoint: endpointId, failures: result.failures },
+    result.ok ? 'upstream attempts failed before one succeeded' : 'every upstream attempt failed',
+  );
+}
+
+export function createProxyHandler(client: UpstreamClient): EndpointHandler<'proxy'> {
+  return async (ctx) => {
+    const endpoint = ctx.endpoint.model;
+    const signal = clientGone(ctx);
+    ctx.timing.start('upstream');
+    let result: FailoverResult;
+    try {
+      result = await client.exchange(endpoint, upstreamRequestOf(ctx, signal));
+    } finally {
+      ctx.timing.end('upstream');
+    }
+    logFailures(ctx, endpoint.id, result);
+    if (!result.ok) throw new WharfError(failureCode(result.failures));
+    const request = ctx.request;
+    const gatewayBase = `${request.protocol}://${request.headers.host ?? request.hostname}/api/${ctx.environment.name}/${endpoint.routePath}`;
+    return sendUpstreamResponse(ctx.reply, result.response, {
+      endpoint,
+      rewrites: endpoint.rewriteUrls ? cachedRewritesFor(upstreamBasesOf(endpoint), gatewayBase) : [],
+      buffer: request.wharfCache?.kind === 'read' && request.wharfCache.pending !== null,
+      head: ctx.method === 'HEAD',
+    });
+  };
+}

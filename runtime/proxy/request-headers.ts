@@ -1,0 +1,88 @@
+/**
+ * The headers an upstream receives: the client's, minus hop-by-hop headers (and those named in
+ * Connection), Host, Content-Length (recomputed by the client library), Expect (Wharf already has
+ * the whole body), any client-supplied
+ * forwarding headers (they would let a caller forge its address) and the client's Authorization
+ * (it is the gateway's token; Portway leaks it upstream, we never do). Then the gateway's own
+ * forwarding headers, the request id, the endpoint's Content-Type/Accept and the environment's
+ * Headers (upstream credentials come from settings, never from the client).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** RFC 9110 §7.6.1 connection-specific headers: never cross the proxy in either direction. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade']);
+
+/** Client headers the gateway replaces or withholds (never forwarded as the client sent them). */
+const CLIENT_ONLY = new Set(['host', 'content-length', 'authorization', 'forwarded', 'x-real-ip', 'expect']);
+
+/** Header names listed in a Connection header (lower case). */
+export function connectionListed(connection: string | string[] | undefined): Set<string> {
+  const text = Array.isArray(connection) ? connection.join(',') : (connection ?? '');
+  return new Set(text.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== ''));
+}
+
+/** True for a hop-by-hop header (fixed list, `Proxy-*`, or named in Connection). */
+export function isHopByHop(name: string, listed: ReadonlySet<string>): boolean {
+  return HOP_BY_HOP.has(name) || name.startsWith('proxy-') || listed.has(name);
+}
+
+function isClientOnly(name: string): boolean {
+  return CLIENT_ONLY.has(name) || name.startsWith('x-forwarded-');
+}
+
+function mediaTypeOf(value: string | string[] | undefined): string {
+  const text = Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
+  return text.split(';')[0]!.trim().toLowerCase();
+}
+
+export interface ForwardingFacts {
+  /** The client address as the trusted-proxy rules resolved it. */
+  readonly clientIp: string;
+  readonly proto: 'http' | 'https';
+  /** Host the client addressed (the gateway). */
+  readonly host: string;
+  readonly requestId: string;
+  /** The endpoint's CustomProperties.ContentType. */
+  readonly contentType: string;
+  /** The environment's Headers. */
+  readonly environmentHeaders: Readonly<Record<string, string>>;
+  /** True when a body is forwarded (then Content-Type is set). */
+  readonly hasBody: boolean;
+}
+
+export function upstreamRequestHeaders(client: IncomingHttpHeaders, facts: ForwardingFacts): Record<string, string | string[]> {
+  const listed = connectionListed(client.connection);
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(client)) {
+    if (value === undefined || isHopByHop(name, listed) || isClientOnly(name)) continue;
+    headers[name] = value;
+  }
+  headers['x-forwarded-for'] = facts.clientIp;
+  headers['x-forwarded-proto'] = facts.proto;
+  headers['x-forwarded-host'] = facts.host;
+  headers['x-request-id'] = facts.requestId;
+  // The endpoint's ContentType: Accept unless the client asked for something specific; Content-Type
+  // of a forwarded body (the client's own value is kept when it names the same media type).
+  const accept = mediaTypeOf(client.accept);
+  if (accept === '' || accept === '*/*') headers['accept'] = facts.contentType;
+  if (!facts.hasBody) delete headers['content-type'];
+  else if (mediaTypeOf(client['content-type']) !== mediaTypeOf(facts.contentType)) headers['content-type'] = facts.contentType;
+  for (const [name, value] of Object.entries(facts.environmentHeaders)) headers[name.toLowerCase()] = value;
+  return headers;
+}
+
+/** Upstream response headers minus hop-by-hop ones (and Content-Length when the body is rewritten). */
+export function downstreamResponseHeaders(
+  upstream: Readonly<Record<string, string | string[] | undefined>>,
+  keepLength: boolean,
+): Record<string, string | string[]> {
+  const listed = connectionListed(upstream['connection']);
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(upstream)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || isHopByHop(lower, listed)) continue;
+    if (lower === 'content-length' && !keepLength) continue;
+    headers[lower] = value;
+  }
+  return headers;
+}

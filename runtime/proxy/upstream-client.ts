@@ -1,0 +1,87 @@
+/**
+ * One exchange with a Proxy endpoint's upstream, shared by Proxy requests and Composite steps:
+ * method rules, target URLs (Url then FallbackUrls), upstream headers, and the retry/failover loop
+ * over the shared keep-alive agent with the network policy and circuit breaker in the path.
+ * The execute stage of the proxy pipeline: the only place that talks to an upstream.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Agent } from 'undici';
+import type { ProxyEndpoint } from '../contract/model.js';
+import type { RouteTarget } from '../routing/route-table.js';
+import { CircuitBreaker } from './circuit-breaker.js';
+import { withFailover } from './failover.js';
+import type { FailoverResult } from './failover.js';
+import { appendMethodHeaders, upstreamMethod } from './method-rules.js';
+import type { NetworkPolicy } from './network-policy.js';
+import type { ProxySettings } from './proxy-settings.js';
+import { upstreamRequestHeaders } from './request-headers.js';
+import { targetUrl } from './target-url.js';
+
+export interface UpstreamRequest {
+  /** The method the client sent (HEAD stays HEAD). */
+  readonly method: string;
+  readonly target: RouteTarget;
+  /** Raw query string without `?`. */
+  readonly query: string;
+  readonly clientHeaders: IncomingHttpHeaders;
+  readonly body: string | Buffer | undefined;
+  readonly clientIp: string;
+  readonly proto: 'http' | 'https';
+  readonly host: string;
+  readonly requestId: string;
+  readonly environmentHeaders: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal | undefined;
+}
+
+const BODYLESS = new Set(['GET', 'HEAD']);
+
+export class UpstreamClient {
+  readonly breaker: CircuitBreaker;
+
+  constructor(
+    readonly agent: Agent,
+    readonly policy: NetworkPolicy,
+    readonly settings: ProxySettings,
+  ) {
+    this.breaker = new CircuitBreaker(settings.circuitFailureThreshold, settings.circuitOpenMs);
+  }
+
+  async exchange(endpoint: ProxyEndpoint, request: UpstreamRequest): Promise<FailoverResult> {
+    const method = upstreamMethod(request.method, endpoint.methodTranslation);
+    const body = BODYLESS.has(method) || request.body === undefined || request.body.length === 0 ? undefined : request.body;
+    const headers = upstreamRequestHeaders(request.clientHeaders, {
+      clientIp: request.clientIp,
+      proto: request.proto,
+      host: request.host,
+      requestId: request.requestId,
+      contentType: endpoint.contentType,
+      environmentHeaders: request.environmentHeaders,
+      hasBody: body !== undefined,
+    });
+    // Wharf may read the body (URL rewriting, transforms, cache): ask for it uncompressed.
+    headers['accept-encoding'] = 'identity';
+    appendMethodHeaders(headers, request.method, endpoint.appendHeaders);
+    const targetRequest = { method: request.method, target: request.target, query: request.query, deletePatterns: endpoint.deletePatterns };
+    const urls = [endpoint.url, ...endpoint.fallbackUrls].map((base) => targetUrl(base, targetRequest));
+    const size = body === undefined ? 0 : Buffer.byteLength(body);
+    return withFailover(
+      {
+        urls,
+        attempts: endpoint.retry.attempts,
+        delayMs: endpoint.retry.delayMs,
+        replayable: size <= this.settings.replayBodyLimitBytes,
+      },
+      (url) =>
+        this.agent.request({
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: method as 'GET',
+          headers,
+          body,
+          signal: request.signal,
+          ...(endpoint.timeoutMs !== null ? { headersTimeout: endpoint.timeoutMs, bodyTimeout: endpoint.timeoutMs } : {}),
+        }),
+      { breaker: this.breaker, policy: this.policy, signal: request.signal },
+    );
+  }
+}

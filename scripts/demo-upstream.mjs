@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+/**
+ * A small upstream for the sample Proxy and Composite endpoints (endpoints/Proxy/**). `npm start`
+ * does not need it; run it beside the gateway to try them (docs/proxy.md, "Try the samples"):
+ *   node scripts/demo-upstream.mjs      primary on 127.0.0.1:9100, standby on 127.0.0.1:9101
+ * Routes (both ports): GET /weather, GET|QUERY|POST /shipping/rates (OData-style, with a nextLink and
+ * an internalCost field), GET|POST|PUT|DELETE /shipping/shipments, POST /shipping/labels.
+ * `?simulateOutage=1` makes the primary answer 503 to /shipping/rates, so the fallback is used.
+ * Every answer says which instance served it (`servedBy`) and echoes the forwarded headers it saw.
+ */
+import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
+
+const HOST = '127.0.0.1';
+const shipments = new Map();
+
+function send(res, status, value) {
+  const text = JSON.stringify(value, null, 2);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readJson(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function seen(req) {
+  return {
+    'x-forwarded-for': req.headers['x-forwarded-for'] ?? null,
+    'x-request-id': req.headers['x-request-id'] ?? null,
+    authorization: req.headers.authorization ? 'present (should never happen)' : 'absent',
+    'x-original-method': req.headers['x-original-method'] ?? null,
+  };
+}
+
+function app(name, port) {
+  const origin = `http://${HOST}:${port}`;
+  return async (req, res) => {
+    const url = new URL(req.url ?? '/', origin);
+    const body = await readJson(req);
+    const path = url.pathname.replace(/\/+$/, '');
+    if (path === '/weather') {
+      return send(res, 200, { servedBy: name, city: url.searchParams.get('city') ?? 'Rotterdam', temperatureC: 11, wind: 'SW 5', seen: seen(req) });
+    }
+    if (path === '/shipping/rates') {
+      if (name === 'primary' && url.searchParams.get('simulateOutage') === '1') return send(res, 503, { servedBy: name, error: 'maintenance' });
+      const skip = Number(url.searchParams.get('$skip') ?? '0');
+      const all = [
+        { carrier: 'PostNL', service: 'Standard', price: 6.95, internalCost: 3.1 },
+        { carrier: 'DHL', service: 'Express', price: 14.5, internalCost: 8.2 },
+        { carrier: 'UPS', service: 'Saver', price: 12.0, internalCost: 7.7 },
+        { carrier: 'DPD', service: 'Classic', price: 7.5, internalCost: 3.9 },
+      ];
+      const page = all.slice(skip, skip + 2);
+      return send(res, 200, {
+        servedBy: name,
+        criteria: body,
+        value: page,
+        ...(skip + 2 < all.length ? { '@odata.nextLink': `${origin}/shipping/rates?$skip=${skip + 2}` } : {}),
+        seen: seen(req),
+      });
+    }
+    if (path.startsWith('/shipping/shipments')) {
+      const id = url.searchParams.get('shipmentId') ?? path.split('/')[3] ?? null;
+      if (req.method === 'GET') return id ? (shipments.has(id) ? send(res, 200, shipments.get(id)) : send(res, 404, { error: 'no such shipment' })) : send(res, 200, { servedBy: name, value: [...shipments.values()] });
+      if (req.method === 'DELETE') return shipments.delete(id) ? send(res, 200, { deleted: id }) : send(res, 404, { error: 'no such shipment' });
+      if (body === null || typeof body !== 'object') return send(res, 400, { error: 'a JSON object is required' });
+      const shipment = { id: body.id ?? randomUUID(), status: 'created', ...body, servedBy: name, seen: seen(req) };
+      shipments.set(shipment.id, shipment);
+      return send(res, 201, shipment);
+    }
+    if (path === '/shipping/labels' && req.method === 'POST') {
+      if (body === null || typeof body !== 'object') return send(res, 400, { error: 'a JSON object is required' });
+      return send(res, 201, { labelId: randomUUID(), shipmentId: body.shipmentId ?? null, parcel: body, format: 'PDF', servedBy: name });
+    }
+    send(res, 404, { error: `no route ${req.method} ${path}` });
+  };
+}
+
+for (const [name, port] of [['primary', 9100], ['standby', 9101]]) {
+  createServer(app(name, port)).listen(port, HOST, () => console.log(`demo upstream ${name} on http://${HOST}:${port}`));
+}

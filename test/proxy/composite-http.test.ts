@@ -1,0 +1,138 @@
+/** Composite endpoints through the running server against the loopback echo upstream. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CompositeStep } from '../../runtime/contract/model.js';
+import { proxy, proxyServer } from './proxy-server.js';
+import { startUpstream } from './upstream-server.js';
+import type { Upstream } from './upstream-server.js';
+import type { TestServer } from '../../runtime/testing/test-server.js';
+import { TEST_TOKEN_USERNAME } from '../../runtime/testing/test-server.js';
+
+let upstream: Upstream;
+let server: TestServer;
+
+function step(name: string, target: string, fields: Partial<CompositeStep> = {}): CompositeStep {
+  return {
+    name,
+    endpoint: target,
+    targetId: `proxy:${target}`,
+    method: 'POST',
+    isArray: false,
+    arrayProperty: null,
+    sourceProperty: null,
+    dependsOn: null,
+    templateTransformations: {},
+    ...fields,
+  };
+}
+
+const shipOrder = [
+  step('CreateShipment', 'Shipping/Shipments', {
+    sourceProperty: 'shipment',
+    templateTransformations: { requestId: '$requestid', reference: '$guid', env: '$context.environment', user: '$context.username' },
+  }),
+  step('PrintLabels', 'Shipping/Labels', {
+    isArray: true,
+    arrayProperty: 'parcels',
+    dependsOn: 'CreateShipment',
+    templateTransformations: { shipmentPath: '$prev.CreateShipment.path', firstHeader: '$prev.CreateShipment.body', reference: '$guid' },
+  }),
+  step('Notify', 'Shipping/Notify', { dependsOn: 'CreateShipment', templateTransformations: { label0: '$prev.PrintLabels.0.path', note: 'literal' } }),
+];
+
+beforeAll(async () => {
+  upstream = await startUpstream();
+  const o = upstream.origin;
+  server = await proxyServer([
+    proxy('Shipping/Shipments', { url: `${o}/echo/shipments`, responseTransforms: { remove: ['headers'], rename: {}, mask: [] } }, ['POST']),
+    proxy('Shipping/Labels', { url: `${o}/echo/labels` }, ['POST']),
+    proxy('Shipping/Notify', { url: `${o}/echo/notify` }, ['POST']),
+    proxy('Shipping/Broken', { url: `${o}/status/409` }, ['POST']),
+    proxy('Shipping/Down', { url: `${o}/status/503` }, ['POST']),
+    { kind: 'composite', routePath: 'Shipping/ShipOrder', aliases: ['composite/ShipOrder'], model: { steps: shipOrder } },
+    { kind: 'composite', routePath: 'Shipping/FailsSecond', model: { steps: [step('First', 'Shipping/Labels'), step('Second', 'Shipping/Broken'), step('Third', 'Shipping/Labels')] } },
+    { kind: 'composite', routePath: 'Shipping/Unreachable', model: { steps: [step('Only', 'Shipping/Down')] } },
+    { kind: 'composite', routePath: 'Shipping/BadPrev', model: { steps: [step('A', 'Shipping/Labels'), step('B', 'Shipping/Labels', { templateTransformations: { x: '$prev.A.nothing.here' } })] } },
+  ]);
+});
+
+afterAll(async () => {
+  await server.close();
+  await upstream.close();
+});
+
+interface Echo {
+  path: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+const post = (url: string, payload: unknown) =>
+  server.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+
+describe('Composite', () => {
+  it('runs three steps in order: SourceProperty, an array step with $prev, DependsOn, templates', async () => {
+    const res = await post('/api/demo/Shipping/ShipOrder', { shipment: { to: 'Utrecht' }, parcels: [{ kg: 1 }, { kg: 2 }] });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { success: boolean; stepResults: Record<string, unknown> };
+    expect(body.success).toBe(true);
+    const created = body.stepResults['CreateShipment'] as Echo;
+    expect(created.headers).toBeUndefined(); // Shipments' ResponseTransforms remove it in the final response only
+    const sent = JSON.parse(created.body) as Record<string, string>;
+    expect(sent).toMatchObject({ to: 'Utrecht', env: 'demo', user: TEST_TOKEN_USERNAME });
+    expect(sent['requestId']).toMatch(/^[0-9a-f-]{36}$/);
+    const labels = body.stepResults['PrintLabels'] as Echo[];
+    expect(labels.map((l) => l.path)).toEqual(['/echo/labels', '/echo/labels']);
+    const label0 = JSON.parse(labels[0]!.body) as Record<string, unknown>;
+    expect(label0).toEqual({ kg: 1, shipmentPath: '/echo/shipments', firstHeader: JSON.stringify({ to: 'Utrecht', requestId: sent['requestId'], reference: sent['reference'], env: 'demo', user: TEST_TOKEN_USERNAME }), reference: sent['reference'] });
+    expect((JSON.parse(labels[1]!.body) as { kg: number }).kg).toBe(2);
+    // the upstream never sees the caller's token
+    expect(labels[0]!.headers['authorization']).toBeUndefined();
+    const notify = JSON.parse((body.stepResults['Notify'] as Echo).body) as Record<string, unknown>;
+    expect(notify['label0']).toBe('/echo/labels');
+    expect(notify['note']).toBe('literal');
+    expect(notify['path']).toBe('/echo/shipments'); // DependsOn: the step's input is CreateShipment's result
+  });
+
+  it('is reachable on the legacy composite/{name} route; other methods and QUERY answer 405', async () => {
+    const res = await post('/api/demo/composite/ShipOrder', { shipment: {}, parcels: [{ kg: 5 }] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as { stepResults: Record<string, unknown> }).stepResults['PrintLabels']).toHaveLength(1);
+    for (const method of ['GET', 'QUERY', 'PUT'] as const) {
+      const refused = await server.inject({ method, url: '/api/demo/Shipping/ShipOrder', headers: { 'content-type': 'application/json' }, payload: '{}' });
+      expect(refused.statusCode).toBe(405);
+      expect(refused.headers['allow']).toBe('POST, OPTIONS');
+    }
+  });
+
+  it.each([
+    ['a body that is not an object', [1, 2], [{ field: 'body', message: 'The request body must be a JSON object (Content-Type: application/json)' }]],
+    ['a missing SourceProperty', { parcels: [] }, [{ field: 'shipment', message: "'shipment' is required" }]],
+    ['an ArrayProperty that is not an array', { shipment: {}, parcels: { kg: 1 } }, [{ field: 'parcels', message: "'parcels' must be an array" }]],
+    ['an array element that is not an object', { shipment: {}, parcels: [3] }, [{ field: 'parcels.0', message: 'parcels.0 must be a JSON object for TemplateTransformations' }]],
+  ])('answers 422 with details for %s', async (_name, payload, details) => {
+    const res = await post('/api/demo/Shipping/ShipOrder', payload);
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ success: false, error: 'Validation failed', details });
+  });
+
+  it('answers 422 when a $prev path resolves to nothing', async () => {
+    const res = await post('/api/demo/Shipping/BadPrev', {});
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ success: false, error: 'Validation failed', details: [{ field: 'B.x', message: '$prev.A.nothing.here resolved to nothing' }] });
+  });
+
+  it('stops at a failing step: upstream 4xx passes through with the step name and completed steps', async () => {
+    const before = upstream.hits.get('/echo/labels') ?? 0;
+    const res = await post('/api/demo/Shipping/FailsSecond', {});
+    expect(res.statusCode).toBe(409);
+    const body = res.json() as { traceId: string };
+    expect(body).toEqual({ success: false, error: "Error executing step 'Second'", step: 'Second', statusCode: 409, completedSteps: ['First'], traceId: body.traceId });
+    expect((upstream.hits.get('/echo/labels') ?? 0) - before).toBe(1); // Third never ran
+  });
+
+  it('answers 502 when a step upstream is unreachable', async () => {
+    const res = await post('/api/demo/Shipping/Unreachable', {});
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toMatchObject({ success: false, error: "Error executing step 'Only'", step: 'Only', statusCode: 502, completedSteps: [] });
+  });
+});

@@ -15,6 +15,7 @@ import fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { consoleApi } from './admin/console-api.js';
 import { apiRoutes } from './api/api-routes.js';
 import { installAccessControl, isProtectedUrl } from './auth/access-hooks.js';
 import { createAccessRuntime, readAccessSettings } from './auth/access-runtime.js';
@@ -196,6 +197,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   installAccessControl(app, { control: access.control, appliesTo: isProtectedUrl });
   installResponseCache(app, { cache: access.cache });
   await app.register(liveRoute);
+  await consoleApi(app);
   await app.register(apiReferenceRoutes, { holder });
   const stages = withAccessStages(options.stages ?? API_STAGES, access.cache);
   await app.register(apiRoutes, { settings, holder, handlers, stages });

@@ -33,6 +33,17 @@ async function main(argv: readonly string[]): Promise<number> {
       return runTokenCommand(args.rest, {
         dataDir: data,
         storeSettings: readTokenStoreSettings(settings.server.source, data),
+        redis: (await import('../../runtime/traffic/redis-client.js')).readRedisSettings(settings.server.source),
+        print: (line) => print.out(line),
+      });
+    }
+    case 'accounts': {
+      const { runAccountCommand } = await import('../../runtime/admin/cli.js');
+      const { readTokenStoreSettings } = await import('../../runtime/auth/store/open-store.js');
+      const { loadSettings } = await import('../../runtime/settings/load-settings.js');
+      const settings = await loadSettings({ environmentsDir: path.join(args.root, 'environments') });
+      return runAccountCommand(args.rest, {
+        storeSettings: readTokenStoreSettings(settings.server.source, dataDir(args.root)),
         print: (line) => print.out(line),
       });
     }

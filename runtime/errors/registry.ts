@@ -22,6 +22,7 @@ export const ERROR_AREAS = [
   'internal',
   'load',
   'settings',
+  'console',
 ] as const;
 export type ErrorArea = (typeof ERROR_AREAS)[number];
 
@@ -173,6 +174,23 @@ export const ERROR_REGISTRY = {
   SETTINGS_INVALID_VALUE: { area: 'settings', status: 500, message: "Setting '{key}' (from {source}) {reason}" },
   SETTINGS_ENVIRONMENT_INVALID: { area: 'settings', status: 500, message: '{file}: {reason}' },
   SETTINGS_LISTEN_ADDRESS: { area: 'settings', status: 500, message: '{source} {reason}' },
+  // console: the admin console API under /ui/api (bodies in the console's own shapes, docs/console-api.md)
+  CONSOLE_UNAUTHORIZED: { area: 'console', status: 401, message: 'Sign in to the console or send a bearer token with scope *.' },
+  CONSOLE_SIGN_IN_FAILED: { area: 'console', status: 401, message: 'Invalid username or password.' },
+  CONSOLE_ACCESS_DENIED: { area: 'console', status: 403, message: 'Access denied: {reason}' },
+  CONSOLE_NOT_FOUND: { area: 'console', status: 404, message: '{reason}' },
+  CONSOLE_CONFLICT: { area: 'console', status: 409, message: '{reason}' },
+  CONSOLE_BAD_REQUEST: { area: 'console', status: 400, message: '{reason}' },
+  CONSOLE_ACCOUNT_LOCKED: {
+    area: 'console',
+    status: 429,
+    message: 'Too many failed sign-ins for this account. Try again in {seconds} seconds.',
+  },
+  CONSOLE_SIGN_IN_RATE_LIMITED: {
+    area: 'console',
+    status: 429,
+    message: 'Too many sign-in attempts from this address. Try again in {seconds} seconds.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_REGISTRY;

@@ -87,6 +87,8 @@ export interface WharfRuntime {
   readonly access: AccessRuntime;
   /** Absolute path of the data folder. */
   readonly dataDir: string;
+  /** Absolute path of environments/ (settings.json, the console's overrides, one folder per environment). */
+  readonly environmentsDir: string;
   /** The SQL drivers per environment (null when a test brought its own SQL handler). */
   sql: SqlDrivers | null;
   /** Loads generated/ again; swaps the table only when the load succeeds. Calls run one at a time. */
@@ -186,6 +188,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     handlers,
     access,
     dataDir,
+    environmentsDir: path.resolve(options.environmentsDir ?? 'environments'),
     sql: null,
     reload: createReload(generatedDir, holder, app.log),
   };

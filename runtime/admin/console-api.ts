@@ -18,6 +18,8 @@ import { SessionService } from './sessions.js';
 import { SignInLimiter } from './sign-in-limiter.js';
 import { tokenRoutes } from './token-routes.js';
 import { overviewRoutes } from './overview-routes.js';
+import { settingsRoutes } from './settings-routes.js';
+import { environmentRoutes } from './environment-routes.js';
 
 export const CONSOLE_PREFIX = '/ui/api';
 
@@ -90,6 +92,8 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       });
       tokenRoutes(guarded, { tokens: runtime.access.tokens, events, access: runtime.access });
       overviewRoutes(guarded, { runtime, console: state });
+      settingsRoutes(guarded, { runtime, console: state });
+      environmentRoutes(guarded, { runtime, console: state });
     });
     },
     { prefix: CONSOLE_PREFIX },

@@ -21,6 +21,8 @@ export interface EndpointSpec {
   readonly functionPathParameters?: number;
   /** SQL and Proxy: per-endpoint cache duration override (default null = server default). */
   readonly cacheDurationSeconds?: number | null;
+  /** Proxy only: the upstream URL (default http://127.0.0.1:9/upstream). */
+  readonly url?: string;
 }
 
 const DEFAULT_METHODS: Record<EndpointKind, readonly HttpMethod[]> = {
@@ -86,7 +88,7 @@ export function endpointModel(spec: EndpointSpec): EndpointModel {
       return {
         ...base,
         kind: 'proxy',
-        url: 'http://127.0.0.1:9/upstream',
+        url: spec.url ?? 'http://127.0.0.1:9/upstream',
         fallbackUrls: [],
         retry: { attempts: 1, delayMs: 200 },
         responseTransforms: transforms,

@@ -74,6 +74,14 @@ export class SqlDrivers {
     return driver;
   }
 
+  /** Closes and forgets one environment's driver (its settings changed); the next request opens a new one. */
+  async forget(environment: string): Promise<void> {
+    const key = environment.toLowerCase();
+    const driver = this.#drivers.get(key);
+    this.#drivers.delete(key);
+    if (driver) await driver.then((d) => d.close(), () => undefined);
+  }
+
   async close(): Promise<void> {
     const all = [...this.#drivers.values()];
     this.#drivers.clear();

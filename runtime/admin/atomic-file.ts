@@ -1,0 +1,34 @@
+/**
+ * Writes a file so a reader (or a crash, kill -9 included) sees the old content or the new one,
+ * never a torn one: write a temp file in the same folder, fsync it, copy the previous version to
+ * `<file>.bak`, rename the temp file over the target, fsync the folder.
+ */
+import { copyFile, open, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+export async function writeFileAtomic(file: string, content: string): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'w', 0o600);
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await copyFile(file, `${file}.bak`).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  const dir = await open(path.dirname(file), 'r');
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
+  }
+}

@@ -26,6 +26,7 @@ import { errorResponseFor, installErrorHandling, sendErrorResponse } from './err
 import { WharfError } from './errors/wharf-error.js';
 import { HandlerRegistry } from './handlers/registry.js';
 import type { HandlerMap } from './handlers/registry.js';
+import { healthRoutes } from './health/health-routes.js';
 import { liveRoute } from './health/live.js';
 import { loadGenerated } from './load/load-generated.js';
 import type { PipelineStage } from './pipeline/api-request.js';
@@ -201,6 +202,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   installResponseCache(app, { cache: access.cache });
   await app.register(liveRoute);
   await consoleApi(app);
+  await healthRoutes(app, { env: options.env ?? process.env });
   await app.register(apiReferenceRoutes, { holder });
   const stages = withAccessStages(options.stages ?? API_STAGES, access.cache);
   await app.register(apiRoutes, { settings, holder, handlers, stages });

@@ -70,7 +70,7 @@ export function denied(reason: string): WharfError {
 
 export function consoleContext(request: FastifyRequest, access: AccessRuntime): ConsoleRequestContext {
   if (request.wharfConsole) return request.wharfConsole;
-  const client = access.clientIp.resolve(request.raw.socket.remoteAddress, request.headers['x-forwarded-for']);
+  const client = access.control.clientIp.resolve(request.raw.socket.remoteAddress, request.headers['x-forwarded-for']);
   request.wharfConsole = { client, clientIp: client.ip, actor: null };
   return request.wharfConsole;
 }
@@ -87,8 +87,8 @@ export async function admitConsoleRequest(request: FastifyRequest, options: Cons
   if (!consoleReachable(context.client, requestOrigin(request), options.publicOrigins())) {
     throw denied('the console is reachable from local networks and WebUi:PublicOrigins only');
   }
-  const limiter = options.access.limiter;
-  if (limiter.enabled) {
+  const limiter = options.access.control.limiter;
+  if (limiter?.enabled) {
     const decision = await limiter.check('ip', `ui:${context.clientIp}`);
     if (!decision.allowed) throw limiter.exceeded(decision);
   }
@@ -117,7 +117,7 @@ export async function requireConsoleActor(request: FastifyRequest, options: Cons
 async function identify(request: FastifyRequest, options: ConsoleGuardOptions): Promise<ConsoleActor | null> {
   const token = bearerToken(request.headers.authorization);
   if (token !== null) {
-    const verification = await options.access.tokens.verify(token);
+    const verification = await options.access.control.tokens.verify(token);
     if (!verification.ok) return null;
     if (!verification.principal.scopes.all) throw denied('console routes need a token with scope *');
     return { kind: 'token', username: verification.principal.username, role: 'administrator', account: null, sessionCsrf: null };

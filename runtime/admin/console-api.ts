@@ -5,6 +5,9 @@
  * behind the console guard (console-access.ts). Errors use the console's bodies (console-errors.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { readTokenStoreSettings } from '../auth/store/open-store.js';
+import { MemoryCounterStore } from '../traffic/counter-store.js';
+import { readRedisSettings } from '../traffic/redis-client.js';
 import { AccountService } from './accounts.js';
 import { admitConsoleRequest, requireConsoleActor } from './console-access.js';
 import type { ConsoleGuardOptions } from './console-access.js';
@@ -40,7 +43,8 @@ declare module 'fastify' {
 export async function consoleApi(app: FastifyInstance): Promise<void> {
   const runtime = app.wharf;
   const settings = readConsoleSettings(runtime.settings.server.source);
-  const store = await openAccountStore(runtime.access.settings.store);
+  // Where the token store is (Auth:Store:*), read from the settings: a caller-built access runtime may not carry them.
+  const store = await openAccountStore(readTokenStoreSettings(runtime.settings.server.source, runtime.dataDir));
   app.addHook('onClose', () => store.close());
   const accounts = new AccountService(store);
   const sessions = new SessionService(store, settings.sessionHours * 3_600_000);
@@ -48,7 +52,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
   const state: ConsoleRuntime = { accounts, sessions, events, settings, startedAt: Date.now() };
   app.decorate('wharfConsole', state);
   if (runtime.access.redis) {
-    const stop = await events.shareOver(runtime.access.redis, runtime.access.settings.redis.keyPrefix);
+    const stop = await events.shareOver(runtime.access.redis, readRedisSettings(runtime.settings.server.source).keyPrefix);
     app.addHook('onClose', async () => stop());
   }
 
@@ -79,7 +83,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
     authRoutes(scope, {
       ...guardOptions,
       accounts,
-      limiter: new SignInLimiter(runtime.access.limiter.store, {
+      limiter: new SignInLimiter(runtime.access.control.limiter?.store ?? new MemoryCounterStore(), {
         attemptsPerIp: settings.signInAttemptsPerIp,
         windowSeconds: settings.signInWindowSeconds,
       }),
@@ -90,7 +94,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       guarded.addHook('onRequest', async (request) => {
         await guard(request);
       });
-      tokenRoutes(guarded, { tokens: runtime.access.tokens, events, access: runtime.access });
+      tokenRoutes(guarded, { tokens: runtime.access.control.tokens, events });
       overviewRoutes(guarded, { runtime, console: state });
       settingsRoutes(guarded, { runtime, console: state });
       environmentRoutes(guarded, { runtime, console: state });

@@ -10,7 +10,6 @@
  * Revoke and rotate reach every instance at once through the revocation bus (Redis).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccessRuntime } from '../auth/access-runtime.js';
 import { UsernameTakenError } from '../auth/store/token-store.js';
 import type { AuditContext } from '../auth/store/token-store.js';
 import { toAuditView, toTokenView } from '../auth/token-view.js';
@@ -22,7 +21,6 @@ import type { ConsoleEvents } from './console-events.js';
 export interface TokenRouteOptions {
   readonly tokens: TokenService;
   readonly events: ConsoleEvents;
-  readonly access: AccessRuntime;
 }
 
 type Body = Record<string, unknown>;

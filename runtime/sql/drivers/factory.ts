@@ -74,6 +74,11 @@ export class SqlDrivers {
     return driver;
   }
 
+  /** Whether a driver for this environment was opened (or is opening). */
+  has(environment: string): boolean {
+    return this.#drivers.has(environment.toLowerCase());
+  }
+
   /** Closes and forgets one environment's driver (its settings changed); the next request opens a new one. */
   async forget(environment: string): Promise<void> {
     const key = environment.toLowerCase();

@@ -22,6 +22,7 @@ import { SignInLimiter } from './sign-in-limiter.js';
 import { tokenRoutes } from './token-routes.js';
 import { overviewRoutes } from './overview-routes.js';
 import { settingsRoutes } from './settings-routes.js';
+import { logsRoute } from './logs-route.js';
 import { environmentRoutes } from './environment-routes.js';
 
 export const CONSOLE_PREFIX = '/ui/api';
@@ -97,6 +98,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       tokenRoutes(guarded, { tokens: runtime.access.control.tokens, events });
       overviewRoutes(guarded, { runtime, console: state });
       settingsRoutes(guarded, { runtime, console: state });
+      logsRoute(guarded, runtime.logs);
       environmentRoutes(guarded, { runtime, console: state });
     });
     },

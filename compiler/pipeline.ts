@@ -11,18 +11,20 @@ import { buildDocsSite } from './docs-site/index.js';
 import { discover } from './discover.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { emitAll } from './emit/index.js';
-import { identify } from './identify.js';
 import { normalize } from './model/normalize.js';
-import { parseEntity } from './parse.js';
 import { hashSources } from './source-hash.js';
-import type { EntityContext, OutputFile } from './stages.js';
+import type { OutputFile } from './stages.js';
 import { validate } from './validate/index.js';
 
 /**
  * Diagnostics whose endpoint is skipped instead of failing the build (spec: an endpoint claiming
  * a reserved namespace is skipped by the loader). `wharf check`, which CI runs, fails on them.
  */
-export const SKIP_CODES: ReadonlySet<string> = new Set(['namespace-reserved', 'endpoint-name-reserved']);
+import { SKIP_CODES } from './skip-codes.js';
+import { parseAndIdentify } from './entity-contexts.js';
+import { emitValidatorBundle } from './emit/validator-bundle.js';
+
+export { SKIP_CODES };
 
 export interface CompileOptions {
   readonly root: string;
@@ -59,15 +61,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const found = await discover(root);
   diagnostics.push(...found.diagnostics);
 
-  const contexts: EntityContext[] = [];
-  for (const source of found.entities) {
-    const parsed = parseEntity(source, await readFile(source.absolutePath, 'utf8'));
-    diagnostics.push(...parsed.diagnostics);
-    if (parsed.entity.value === undefined) continue;
-    const identified = identify(parsed.entity);
-    diagnostics.push(...identified.diagnostics);
-    if (identified.context) contexts.push(identified.context);
-  }
+  const { contexts, diagnostics: parsedDiagnostics } = await parseAndIdentify(found.entities, (source) => readFile(source.absolutePath, 'utf8'));
+  diagnostics.push(...parsedDiagnostics);
   diagnostics.push(...validate(contexts));
 
   const skipped = new Set(diagnostics.filter((d) => SKIP_CODES.has(d.code)).map((d) => d.file));
@@ -82,6 +77,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const models = normalize(contexts.filter((c) => !skipped.has(c.parsed.source.file)));
   const outputs: OutputFile[] = [{ path: 'README.md', content: GENERATED_README }];
   outputs.push(...(await emitAll({ models, sourceHash, root })));
+  // Independent of the endpoints: the compiler's own rules, for the console's validate route.
+  outputs.push(...(await emitValidatorBundle()));
   if (withDocs) {
     const docs = await buildDocsSite({ root, dates: 'front-matter' });
     reported.push(...docs.diagnostics);

@@ -23,6 +23,7 @@ import { tokenRoutes } from './token-routes.js';
 import { overviewRoutes } from './overview-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { logsRoute } from './logs-route.js';
+import { validateRoute } from './validate-route.js';
 import { eventsRoute } from './events-route.js';
 import { environmentRoutes } from './environment-routes.js';
 
@@ -112,6 +113,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       overviewRoutes(guarded, { runtime, console: state });
       settingsRoutes(guarded, { runtime, console: state });
       logsRoute(guarded, runtime.logs);
+      validateRoute(guarded, { generatedDir: runtime.generatedDir });
       eventsRoute(guarded, {
         events,
         heartbeatMs: runtime.settings.server.source.int('WebUi:SseHeartbeatSeconds', 15, { min: 1, max: 3600 }) * 1000,

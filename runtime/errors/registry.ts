@@ -186,6 +186,11 @@ export const ERROR_REGISTRY = {
     status: 429,
     message: 'Too many failed sign-ins for this account. Try again in {seconds} seconds.',
   },
+  CONSOLE_VALIDATOR_MISSING: {
+    area: 'console',
+    status: 503,
+    message: 'The endpoint validator is not available ({reason}). Run wharf build.',
+  },
   CONSOLE_SIGN_IN_RATE_LIMITED: {
     area: 'console',
     status: 429,

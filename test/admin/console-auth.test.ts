@@ -191,3 +191,23 @@ describe('first start without a seed password', () => {
     expect(over.json()).toEqual({ error: 'Too many requests', message: 'Too many sign-in attempts from this address. Try again in 600 seconds.' });
   });
 });
+
+describe('console rate limit', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await createTestServer({
+      generated: { endpoints: [] },
+      serverSettings: { Environment: { ServerName: 'test' }, WebUi: { SeedPassword: SEED }, RateLimiting: { IpLimit: 3, IpWindow: 60 } },
+    });
+  });
+  afterAll(() => server.close());
+
+  it('counts console requests per IP on their own budget: 429 on excess', async () => {
+    for (let i = 0; i < 3; i++) expect((await server.inject({ method: 'GET', url: '/ui/api/overview' })).statusCode).toBe(200);
+    const over = await server.inject({ method: 'GET', url: '/ui/api/overview' });
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toEqual({ error: 'Too many requests', message: expect.stringMatching(/^Too many requests\. Retry after \d+ seconds\.$/) });
+    expect(over.headers['retry-after']).toMatch(/^\d+$/);
+  });
+});

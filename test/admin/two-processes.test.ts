@@ -91,7 +91,7 @@ describe('two gateway processes on one Redis: console and CLI', () => {
   }, 60_000);
 
   it('a console session from A works on B; events from A reach B; a console revoke on A is refused by B at once', async () => {
-    const [a, b] = gateways as [{ url: string }, { url: string }];
+    const [a, b] = [gateways[0]!, gateways[1]!];
     const csrfResponse = await fetch(`${a.url}/ui/api/auth/csrf`);
     const { csrf } = (await csrfResponse.json()) as { csrf: string };
     const signIn = await fetch(`${a.url}/ui/api/auth`, {

@@ -12,7 +12,6 @@
  * Every refusal is a WharfError answered by the one error handler (errors/error-handler.ts).
  */
 import fastify from 'fastify';
-import pino from 'pino';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -111,7 +110,7 @@ function loggerOption(option: BuildServerOptions['logger'], settings: Settings, 
   const level = (typeof option === 'object' && option.level) || settings.server.logging.minLevel;
   const out = (typeof option === 'object' && option.stream) || process.stdout;
   // Every line also goes to the console's in-memory log (GET /ui/api/logs), redacted there.
-  return { level, stream: pino.multistream([{ stream: out, level: 'trace' }, { stream: ring, level: 'trace' }]) };
+  return { level, stream: ring.tee(out) };
 }
 
 function describe(error: unknown): string {

@@ -79,6 +79,16 @@ export class LogRing extends Writable {
     callback();
   }
 
+  /** A stream for the logger: each line goes to `out` unchanged and into this ring. */
+  tee(out: NodeJS.WritableStream): NodeJS.WritableStream {
+    return {
+      write: (chunk: string | Uint8Array) => {
+        this.write(typeof chunk === 'string' ? chunk : Buffer.from(chunk));
+        return out.write(chunk);
+      },
+    } as NodeJS.WritableStream;
+  }
+
   add(line: Record<string, unknown>): void {
     const time = typeof line['time'] === 'number' ? line['time'] : Date.now();
     this.entries.push({

@@ -10,11 +10,9 @@ import { buildScope } from './build-scope.js';
 import { discover } from './discover.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { emitAll } from './emit/index.js';
-import { identify } from './identify.js';
 import { normalize } from './model/normalize.js';
-import { parseEntity } from './parse.js';
 import { hashSources } from './source-hash.js';
-import type { EntityContext, OutputFile } from './stages.js';
+import type { OutputFile } from './stages.js';
 import { validate } from './validate/index.js';
 import { RULES } from './validate/rules/index.js';
 import { readBlockedIpRanges } from './network-policy.js';
@@ -24,7 +22,11 @@ import { readBlockedIpRanges } from './network-policy.js';
  * that as its defence for files that bypassed the build; the build itself fails on them (errors
  * in `build` and `check` alike), so CI catches them.
  */
-export const SKIP_CODES: ReadonlySet<string> = new Set(['namespace-reserved', 'endpoint-name-reserved']);
+import { SKIP_CODES } from './skip-codes.js';
+import { parseAndIdentify } from './entity-contexts.js';
+import { emitValidatorBundle } from './emit/validator-bundle.js';
+
+export { SKIP_CODES };
 
 export interface CompileOptions {
   readonly root: string;
@@ -59,15 +61,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const found = await discover(root);
   diagnostics.push(...found.diagnostics);
 
-  const contexts: EntityContext[] = [];
-  for (const source of found.entities) {
-    const parsed = parseEntity(source, await readFile(source.absolutePath, 'utf8'));
-    diagnostics.push(...parsed.diagnostics);
-    if (parsed.entity.value === undefined) continue;
-    const identified = identify(parsed.entity);
-    diagnostics.push(...identified.diagnostics);
-    if (identified.context) contexts.push(identified.context);
-  }
+  const { contexts, diagnostics: parsedDiagnostics } = await parseAndIdentify(found.entities, (source) => readFile(source.absolutePath, 'utf8'));
+  diagnostics.push(...parsedDiagnostics);
   diagnostics.push(...validate(contexts, RULES, { blockedIpRanges: await readBlockedIpRanges(root) }));
 
   const reported = [...diagnostics];
@@ -79,6 +74,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const models = normalize(contexts);
   const outputs: OutputFile[] = [{ path: 'README.md', content: GENERATED_README }];
   outputs.push(...(await emitAll({ models, sourceHash, root })));
+  // Independent of the endpoints: the compiler's own rules, for the console's validate route.
+  outputs.push(...(await emitValidatorBundle()));
   if (withDocs) {
     const docs = await buildDocsSite({ root, dates: 'front-matter' });
     reported.push(...docs.diagnostics);

@@ -16,6 +16,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
+import { consoleApi } from './admin/console-api.js';
+import { LogRing } from './admin/log-ring.js';
 import { apiRoutes } from './api/api-routes.js';
 import { installAccessControl, isProtectedUrl } from './auth/access-hooks.js';
 import { canonicalApiPrefix } from './routing/api-prefix.js';
@@ -28,6 +30,7 @@ import { errorResponseFor, installErrorHandling, sendErrorResponse } from './err
 import { WharfError } from './errors/wharf-error.js';
 import { HandlerRegistry } from './handlers/registry.js';
 import type { HandlerMap } from './handlers/registry.js';
+import { healthRoutes } from './health/health-routes.js';
 import { liveRoute } from './health/live.js';
 import { landingRoute, readLandingPage } from './landing/landing-page.js';
 import { installBodyTimeout } from './lifecycle/body-timeout.js';
@@ -98,6 +101,10 @@ export interface WharfRuntime {
   readonly access: AccessRuntime;
   /** Absolute path of the data folder. */
   readonly dataDir: string;
+  /** The last log lines in memory, redacted (the console's GET /ui/api/logs). */
+  readonly logs: LogRing;
+  /** Absolute path of environments/ (settings.json, the console's overrides, one folder per environment). */
+  readonly environmentsDir: string;
   /** The SQL drivers per environment (null when a test brought its own SQL handler). */
   sql: SqlDrivers | null;
   /** Loads generated/ again; swaps the table only when the load succeeds. Calls run one at a time. */
@@ -148,10 +155,11 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   const holder = new RouteTableHolder(table);
   const handlers = new HandlerRegistry(options.handlers);
   const dataDir = path.resolve(options.dataDir ?? 'data');
+  const logs = new LogRing(settings.server.source.int('Logging:ConsoleBufferSize', 2000, { min: 10, max: 100_000 }));
 
   const limits = settings.server.server;
   const app: FastifyInstance = fastify({
-    logger: loggerOptions(options.logger ?? true, settings.server.logging.minLevel),
+    logger: loggerOptions(options.logger ?? true, settings.server.logging.minLevel, logs),
     // one line per request, written by installRequestLog (runtime/logging/request-log.ts)
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
@@ -204,6 +212,8 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     handlers,
     access,
     dataDir,
+    environmentsDir: path.resolve(options.environmentsDir ?? 'environments'),
+    logs,
     sql: null,
     reload: createReload(generatedDir, holder, app.log),
   };
@@ -224,6 +234,8 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   installResponseCache(app, { cache: access.cache });
   await app.register(liveRoute);
   if (metrics) metricsRoute(app, metrics);
+  await consoleApi(app);
+  await healthRoutes(app, { env: options.env ?? process.env });
   await app.register(apiReferenceRoutes, { holder });
   await app.register(landingRoute, { enabled: readLandingPage(settings.server.source), serverName: settings.server.environment.serverName, holder });
   const stages = withAccessStages(options.stages ?? API_STAGES, access.cache);

@@ -101,6 +101,30 @@ export const COMMANDS: readonly CliCommand[] = [
       return runTokenCommand(args.rest, {
         dataDir: data,
         storeSettings: readTokenStoreSettings(settings.server.source, data),
+        // a revoke or rotate is announced on Redis (when configured) so every server refuses at once
+        redis: (await import('../../runtime/traffic/redis-client.js')).readRedisSettings(settings.server.source),
+        print: (line) => print.out(line),
+      });
+    },
+  },
+  {
+    name: 'accounts',
+    usage: [
+      'accounts list',
+      'accounts create NAME [--role administrator|viewer] [--password P]',
+      'accounts password NAME [--password P]',
+      'accounts promote|demote|enable|disable|delete NAME',
+    ],
+    summary: 'console accounts in the token store; refuses to leave no active administrator',
+    options: 'own',
+    run: async (args, print) => {
+      const { runAccountCommand } = await import('../../runtime/admin/cli.js');
+      const { readTokenStoreSettings } = await import('../../runtime/auth/store/open-store.js');
+      const { loadSettings } = await import('../../runtime/settings/load-settings.js');
+      const { dataDir } = await import('./serve-command.js');
+      const settings = await loadSettings({ environmentsDir: path.join(args.root, 'environments') });
+      return runAccountCommand(args.rest, {
+        storeSettings: readTokenStoreSettings(settings.server.source, dataDir(args.root)),
         print: (line) => print.out(line),
       });
     },

@@ -9,6 +9,7 @@ import { build } from 'esbuild';
 import type { Plugin } from 'esbuild';
 import { GENERATED_FILES } from '../../runtime/contract/index.js';
 import type { OutputFile } from '../stages.js';
+import { BUNDLE_OPTIONS } from './esbuild-options.js';
 import { ROUTES_INDEX } from './route-files.js';
 
 const NAMESPACE = 'wharf-generated';
@@ -20,19 +21,9 @@ export async function emitRoutesBundle(routeFiles: readonly OutputFile[]): Promi
   if (index === undefined) throw new Error(`emit: ${ROUTES_INDEX} is missing from the route files`);
   const result = await build({
     stdin: { contents: index, loader: 'ts', sourcefile: posix.basename(ROUTES_INDEX), resolveDir: `/${posix.dirname(ROUTES_INDEX)}` },
+    ...BUNDLE_OPTIONS,
     absWorkingDir: '/',
-    bundle: true,
-    write: false,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    minify: false,
-    sourcemap: false,
-    legalComments: 'none',
-    charset: 'utf8',
-    logLevel: 'silent',
     banner: { js: BANNER },
-    tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
     plugins: [inMemory(sources)],
   });
   const [output] = result.outputFiles;

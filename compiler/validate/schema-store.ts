@@ -28,6 +28,14 @@ export function loadSchemas(): ReadonlyMap<string, JsonSchema> {
   return store;
 }
 
+/**
+ * Uses these schemas instead of reading schemas/ (generated/validator.bundle.mjs carries them
+ * inline, so it validates without the compiler's folder next to it).
+ */
+export function provideSchemas(schemas: ReadonlyMap<string, JsonSchema>): void {
+  store = new Map(schemas);
+}
+
 /** Follows `file#/definitions/X` (or `#/definitions/X` of the common schema) one level. */
 export function deref(schema: JsonSchema | undefined): JsonSchema | undefined {
   const ref = schema?.$ref;

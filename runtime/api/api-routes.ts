@@ -47,8 +47,6 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     }
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  // multipart/form-data is not read here: Files uploads stream it (request.file()), no body limit
-  await app.register(fastifyMultipart);
 
   app.decorateRequest('wharfTiming', null);
   app.decorateRequest('wharfApi', null);
@@ -83,4 +81,12 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
 
   app.route({ method: [...API_METHODS], url: '/api', handler: handle });
   app.route({ method: [...API_METHODS], url: '/api/*', handler: handle });
+  // Files endpoints live under /api/{env}/files/ (spec). Only there is multipart/form-data read:
+  // uploads stream it (request.file()), with no body limit but the endpoint's own. @fastify/multipart
+  // adds async hooks to every request of its scope, so it gets a scope of its own, not the whole API.
+  await app.register(async (files) => {
+    await files.register(fastifyMultipart);
+    files.route({ method: [...API_METHODS], url: '/api/:env/files', handler: handle });
+    files.route({ method: [...API_METHODS], url: '/api/:env/files/*', handler: handle });
+  });
 }

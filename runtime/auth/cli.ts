@@ -8,6 +8,8 @@
  * Exit codes: 0 done, 1 refused (unknown id, username taken, bad input), 2 usage error.
  */
 import { parseArgs } from 'node:util';
+import { connectRedis } from '../traffic/redis-client.js';
+import type { RedisSettings } from '../traffic/redis-client.js';
 import { openTokenStore, defaultTokenStoreFile } from './store/open-store.js';
 import type { TokenStoreSettings } from './store/open-store.js';
 import { UsernameTakenError } from './store/token-store.js';
@@ -22,6 +24,8 @@ export interface TokenCommandOptions {
   readonly storeSettings?: TokenStoreSettings;
   /** An open store to use instead (tests); it is not closed. */
   readonly store?: TokenStore;
+  /** Redis:* settings: with a Url, revoke and rotate are announced to every running instance at once. */
+  readonly redis?: RedisSettings;
 }
 
 const USAGE = [
@@ -57,10 +61,15 @@ export async function runTokenCommand(argv: string[], options: TokenCommandOptio
     (await openTokenStore(
       options.storeSettings ?? { provider: 'Sqlite', file: defaultTokenStoreFile(options.dataDir), connectionString: null },
     ));
-  const service = new TokenService(store);
+  const redis = options.redis?.url && (command === 'revoke' || command === 'rotate') ? await connectRedis(options.redis.url) : null;
+  const channel = `${options.redis?.keyPrefix ?? ''}token-changed`;
+  // The same message the servers' revocation bus publishes (revocation-bus.ts).
+  const announce = redis ? async (id: number) => void (await redis.publish(channel, String(id))) : undefined;
+  const service = new TokenService(store, announce ? { announce } : {});
   try {
     return await dispatch(command, parsed, service, print);
   } finally {
+    redis?.disconnect();
     if (!options.store) await store.close();
   }
 }

@@ -8,7 +8,7 @@
 import { parseEnvironments, parseScopes, splitList } from './scopes.js';
 import type { EnvironmentSet, ScopeSet } from './scopes.js';
 import { isActive } from './store/token-store.js';
-import type { AuditContext, AuditRow, TokenRow, TokenStore } from './store/token-store.js';
+import type { AuditContext, AuditRow, TokenPatch, TokenRow, TokenStore } from './store/token-store.js';
 import { hashesEqual, hashToken, issueSecret, parseLookupId } from './token-secret.js';
 
 export interface TokenPrincipal {
@@ -47,6 +47,19 @@ export interface TokenServiceOptions {
   readonly maxCachedTokens?: number;
   /** Told after a revoke or rotate, e.g. to tell other instances at once (revocation-bus.ts). */
   readonly announce?: (tokenId: number) => void | Promise<void>;
+}
+
+export interface UpdateTokenInput {
+  readonly description?: string;
+  readonly allowedScopes?: string;
+  readonly allowedEnvironments?: string;
+  /** Epoch ms, or null for never. */
+  readonly expiresAt?: number | null;
+}
+
+/** A change that would leave no usable full-access token: the console answers 409. */
+export class TokenConflictError extends Error {
+  override readonly name = 'TokenConflictError';
 }
 
 /** Bad input to create: the console answers 400, the CLI prints the message. */
@@ -174,6 +187,32 @@ export class TokenService {
       timestamp: now,
       details: 'Token restored',
     });
+  }
+
+  /**
+   * Edits scopes, environments, description or expiry (PUT /ui/api/tokens/{id}). Refuses (409) to
+   * narrow the last active token with scope `*`. null when the id is unknown.
+   */
+  async update(id: number, input: UpdateTokenInput, context: AuditContext = NO_CONTEXT): Promise<TokenRow | null> {
+    const current = await this.store.findById(id);
+    if (!current) return null;
+    const patch: TokenPatch = {
+      ...(input.description !== undefined ? { description: input.description.trim() } : {}),
+      ...(input.allowedScopes !== undefined ? { allowedScopes: validList('allowed_scopes', input.allowedScopes) } : {}),
+      ...(input.allowedEnvironments !== undefined
+        ? { allowedEnvironments: validList('allowed_environments', input.allowedEnvironments) }
+        : {}),
+      ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
+    };
+    const now = this.now();
+    if (patch.allowedScopes !== undefined && isActive(current, now) && parseScopes(current.allowedScopes).all && !parseScopes(patch.allowedScopes).all) {
+      const fullAccess = (await this.store.list(false)).filter((row) => isActive(row, now) && parseScopes(row.allowedScopes).all);
+      if (fullAccess.length <= 1) throw new TokenConflictError('Cannot narrow the last full-access token');
+    }
+    const changed = Object.keys(patch).join(', ') || 'nothing';
+    const row = await this.store.update(id, patch, { ...context, operation: 'Updated', timestamp: now, details: `Token updated: ${changed}` });
+    await this.changed(id);
+    return row;
   }
 
   /**

@@ -12,7 +12,38 @@ export const GENERATED_FILES = {
   openapi: 'openapi.json',
   /** esbuild bundle of generated/routes/index.ts (one route module per endpoint). */
   routesBundle: 'routes.bundle.mjs',
+  /** esbuild bundle of the compiler's single-file validation (POST /ui/api/endpoints/{type}/validate). */
+  validatorBundle: 'validator.bundle.mjs',
 } as const;
+
+/** What generated/validator.bundle.mjs exports. */
+export interface EntityLocation {
+  /** Type folder under endpoints/: SQL, Proxy, Static, Files, Webhooks. */
+  readonly typeFolder: string;
+  /** Namespace folders between the type folder and the endpoint folder. */
+  readonly folders: readonly string[];
+  /** Endpoint folder name. */
+  readonly name: string;
+}
+
+export interface ValidatorDiagnostic {
+  readonly severity: 'error' | 'warning';
+  readonly code: string;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly pointer: string;
+  readonly message: string;
+  readonly hint?: string;
+}
+
+export interface ValidatorBundle {
+  /**
+   * The diagnostics `wharf check` would report for this entity.json (given as text) at this
+   * location in the project at `root`, the project's other endpoints read from disk.
+   */
+  validateEntityText(root: string, location: EntityLocation, text: string): Promise<ValidatorDiagnostic[]>;
+}
 
 export interface Manifest {
   readonly schemaVersion: number;

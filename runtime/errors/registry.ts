@@ -28,6 +28,7 @@ export const ERROR_AREAS = [
   'load',
   'settings',
   'server',
+  'console',
 ] as const;
 export type ErrorArea = (typeof ERROR_AREAS)[number];
 
@@ -260,6 +261,28 @@ export const ERROR_REGISTRY = {
   SERVER_SHUTTING_DOWN: { area: 'server', status: 503, message: 'The server is shutting down. Retry the request.' },
   SERVER_OVERLOADED: { area: 'server', status: 503, message: 'Too many requests in progress. Retry shortly.' },
   SERVER_HANDLER_TIMEOUT: { area: 'server', status: 503, message: 'The request did not complete in time.' },
+  // console: the admin console API under /ui/api (bodies in the console's own shapes, docs/console-api.md)
+  CONSOLE_UNAUTHORIZED: { area: 'console', status: 401, message: 'Sign in to the console or send a bearer token with scope *.' },
+  CONSOLE_SIGN_IN_FAILED: { area: 'console', status: 401, message: 'Invalid username or password.' },
+  CONSOLE_ACCESS_DENIED: { area: 'console', status: 403, message: 'Access denied: {reason}' },
+  CONSOLE_NOT_FOUND: { area: 'console', status: 404, message: '{reason}' },
+  CONSOLE_CONFLICT: { area: 'console', status: 409, message: '{reason}' },
+  CONSOLE_BAD_REQUEST: { area: 'console', status: 400, message: '{reason}' },
+  CONSOLE_ACCOUNT_LOCKED: {
+    area: 'console',
+    status: 429,
+    message: 'Too many failed sign-ins for this account. Try again in {seconds} seconds.',
+  },
+  CONSOLE_VALIDATOR_MISSING: {
+    area: 'console',
+    status: 503,
+    message: 'The endpoint validator is not available ({reason}). Run wharf build.',
+  },
+  CONSOLE_SIGN_IN_RATE_LIMITED: {
+    area: 'console',
+    status: 429,
+    message: 'Too many sign-in attempts from this address. Try again in {seconds} seconds.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_REGISTRY;

@@ -2,8 +2,16 @@
  * The gateway's pino options: JSON lines (one object a line) when stdout is a file or a pipe,
  * pino-pretty one line per entry when it is a terminal; URLs in `req` redacted either way.
  */
+import { createRequire } from 'node:module';
 import type { FastifyServerOptions } from 'fastify';
 import { serializeRequest } from './request-log.js';
+
+/** Where every log line is also copied (the console's in-memory log, runtime/admin/log-ring.ts). */
+export interface LogTee {
+  tee(out: NodeJS.WritableStream): NodeJS.WritableStream;
+}
+
+const require = createRequire(import.meta.url);
 
 export interface LoggerOptions {
   readonly level?: string;
@@ -16,18 +24,17 @@ export interface LoggerOptions {
 /** Fields the pretty line leaves out: the request line's message already says them. */
 const PRETTY_IGNORE = 'pid,hostname,reqId,method,url,statusCode,responseTime';
 
-export function loggerOptions(option: boolean | LoggerOptions, defaultLevel: string): FastifyServerOptions['logger'] {
+export function loggerOptions(option: boolean | LoggerOptions, defaultLevel: string, ring?: LogTee): FastifyServerOptions['logger'] {
   if (option === false) return false;
   const given = typeof option === 'object' ? option : {};
   const level = given.level || defaultLevel;
   const serializers = { req: serializeRequest };
-  if (given.stream) return { level, stream: given.stream, serializers };
+  const teed = (out: NodeJS.WritableStream): NodeJS.WritableStream => (ring ? ring.tee(out) : out);
+  if (given.stream) return { level, stream: teed(given.stream), serializers };
   if (given.pretty ?? process.stdout.isTTY === true) {
-    return {
-      level,
-      serializers,
-      transport: { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: PRETTY_IGNORE } },
-    };
+    // in-process pino-pretty (loaded only for a terminal), so the ring still sees the JSON line
+    const pretty = require('pino-pretty') as (options: Record<string, unknown>) => NodeJS.WritableStream;
+    return { level, serializers, stream: teed(pretty({ singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: PRETTY_IGNORE, sync: true })) };
   }
-  return { level, serializers };
+  return ring ? { level, serializers, stream: teed(process.stdout) } : { level, serializers };
 }

@@ -11,6 +11,9 @@ describe('canonicalApiPrefix', () => {
     ['/Health/live', '/Health/live'],
     ['/', '/'],
     ['/ap', '/ap'],
+    ['/API/demo/FILES/Documents/Invoices', '/api/demo/files/Documents/Invoices'],
+    ['/api/demo/Files?x=1', '/api/demo/files?x=1'],
+    ['/api/demo/Filesystem/x', '/api/demo/Filesystem/x'],
   ])('%s -> %s', (given, want) => {
     expect(canonicalApiPrefix(given)).toBe(want);
   });

@@ -1,6 +1,6 @@
 /**
- * Everything the server reads from environments/: server settings (settings.json + `__` environment
- * variable overrides) and the environment folders. Errors name the file or key at fault.
+ * Everything the server reads from environments/: server settings (settings.json, then the console's
+ * settings.overrides.json, then `__` environment variable overrides) and the environment folders. Errors name the file or key at fault.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { WharfError } from '../errors/wharf-error.js';
 import { displayPath } from '../load/display-path.js';
 import { ConfigSource } from './config-source.js';
 import { loadEnvironments } from './environments.js';
+import { mergeSettings, readOverrides } from './overrides-file.js';
 import type { EnvironmentMap } from './environments.js';
 import { readServerSettings } from './server-settings.js';
 import type { ServerSettings } from './server-settings.js';
@@ -42,7 +43,7 @@ async function readSettingsJson(file: string): Promise<unknown> {
 export async function loadSettings(options: LoadSettingsOptions = {}): Promise<Settings> {
   const dir = path.resolve(options.environmentsDir ?? 'environments');
   const file = path.join(dir, 'settings.json');
-  const json = await readSettingsJson(file);
+  const json = mergeSettings(await readSettingsJson(file), await readOverrides(dir));
   const source = ConfigSource.from(json, displayPath(file), options.env ?? process.env);
   const server = readServerSettings(source);
   const environments = await loadEnvironments(dir, displayPath(dir));

@@ -25,6 +25,8 @@ export interface EndpointSpec {
   readonly overrides?: Readonly<Record<string, unknown>>;
   /** Model fields laid over the defaults (e.g. a Proxy's url, retry, fallbackUrls). */
   readonly model?: Readonly<Record<string, unknown>>;
+  /** Proxy only: the upstream URL (default http://127.0.0.1:9/upstream). */
+  readonly url?: string;
 }
 
 const DEFAULT_METHODS: Record<EndpointKind, readonly HttpMethod[]> = {
@@ -95,7 +97,7 @@ function defaultModel(spec: EndpointSpec): EndpointModel {
       return {
         ...base,
         kind: 'proxy',
-        url: 'http://127.0.0.1:9/upstream',
+        url: spec.url ?? 'http://127.0.0.1:9/upstream',
         fallbackUrls: [],
         retry: { attempts: 1, delayMs: 200 },
         responseTransforms: transforms,

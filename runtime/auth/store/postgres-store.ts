@@ -5,8 +5,8 @@
  */
 import { auditFromRaw, tokenFromRaw } from './raw-rows.js';
 import type { RawAudit, RawToken } from './raw-rows.js';
-import { UsernameTakenError } from './token-store.js';
-import type { AuditInput, AuditRow, NewTokenRow, TokenRow, TokenStore } from './token-store.js';
+import { tokenPatchEntries, UsernameTakenError } from './token-store.js';
+import type { AuditInput, AuditRow, NewTokenRow, TokenPatch, TokenRow, TokenStore } from './token-store.js';
 
 export interface PgQueryable {
   query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
@@ -136,6 +136,19 @@ export class PostgresTokenStore implements TokenStore {
        a AS (${AUDIT_FROM('t')})
        SELECT * FROM t`,
       [lookupId, tokenHash, id],
+      audit,
+    );
+    return this.one(text, params);
+  }
+
+  update(id: number, patch: TokenPatch, audit: AuditInput): Promise<TokenRow | null> {
+    const entries = tokenPatchEntries(patch);
+    const sets = ['id = id', ...entries.map(([column], index) => `${column} = $${index + 2}`)].join(', ');
+    const [text, params] = withAudit(
+      `WITH t AS (UPDATE wharf_tokens SET ${sets} WHERE id = $1 RETURNING *),
+       a AS (${AUDIT_FROM('t')})
+       SELECT * FROM t`,
+      [id, ...entries.map(([, value]) => value)],
       audit,
     );
     return this.one(text, params);

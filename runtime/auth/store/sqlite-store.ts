@@ -3,30 +3,12 @@
  * One process at a time writes comfortably; several gateway instances on one host can share
  * the file, instances on several hosts need the PostgreSQL store.
  */
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { auditFromRaw, tokenFromRaw } from './raw-rows.js';
 import type { RawAudit, RawToken } from './raw-rows.js';
-import { UsernameTakenError } from './token-store.js';
-import type { AuditInput, AuditRow, NewTokenRow, TokenRow, TokenStore } from './token-store.js';
-
-/** The part of better-sqlite3's API used here (the package ships no types). */
-interface Statement {
-  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
-  get(...params: unknown[]): unknown;
-  all(...params: unknown[]): unknown[];
-}
-interface SqliteDatabase {
-  pragma(source: string): unknown;
-  exec(source: string): void;
-  prepare(source: string): Statement;
-  transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R;
-  close(): void;
-}
-type SqliteConstructor = new (file: string, options?: { fileMustExist?: boolean }) => SqliteDatabase;
-
-const require = createRequire(import.meta.url);
+import { openSqlite } from './sqlite-database.js';
+import type { SqliteDatabase, Statement } from './sqlite-database.js';
+import { tokenPatchEntries, UsernameTakenError } from './token-store.js';
+import type { AuditInput, AuditRow, NewTokenRow, TokenPatch, TokenRow, TokenStore } from './token-store.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS tokens (
@@ -59,12 +41,7 @@ export class SqliteTokenStore implements TokenStore {
   private readonly byLookup: Statement;
 
   constructor(readonly file: string) {
-    if (file !== ':memory:') createPrivateFile(file);
-    const Database = require('better-sqlite3') as SqliteConstructor;
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('foreign_keys = ON');
+    this.db = openSqlite(file);
     this.db.exec(SCHEMA);
     this.byLookup = this.db.prepare('SELECT * FROM tokens WHERE lookup_id = ?');
   }
@@ -155,6 +132,20 @@ export class SqliteTokenStore implements TokenStore {
     return run() ? this.findById(id) : null;
   }
 
+  async update(id: number, patch: TokenPatch, audit: AuditInput): Promise<TokenRow | null> {
+    const entries = tokenPatchEntries(patch);
+    const run = this.db.transaction(() => {
+      if (!this.db.prepare('SELECT id FROM tokens WHERE id = ?').get(id)) return false;
+      if (entries.length > 0) {
+        const sets = entries.map(([column]) => `${column} = ?`).join(', ');
+        this.db.prepare(`UPDATE tokens SET ${sets} WHERE id = ?`).run(...entries.map(([, value]) => value), id);
+      }
+      this.addAudit(id, audit);
+      return true;
+    });
+    return run() ? this.findById(id) : null;
+  }
+
   async audit(tokenId: number, limit: number): Promise<AuditRow[]> {
     const rows = this.db
       .prepare('SELECT * FROM token_audit WHERE token_id = ? ORDER BY id DESC LIMIT ?')
@@ -167,13 +158,3 @@ export class SqliteTokenStore implements TokenStore {
   }
 }
 
-/**
- * The token store holds only hashes, but nobody else on the machine needs to read even those:
- * its folder is created 0700 and the file 0600 (an existing file is narrowed to 0600 too).
- * SQLite creates the -wal and -shm files with the database file's permissions.
- */
-function createPrivateFile(file: string): void {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  closeSync(openSync(file, 'a', 0o600));
-  chmodSync(file, 0o600);
-}

@@ -5,7 +5,7 @@
  * Times are epoch milliseconds; views for the console format them (token-view.ts).
  */
 
-export const AUDIT_OPERATIONS = ['Created', 'Revoked', 'Rotated', 'Unarchived'] as const;
+export const AUDIT_OPERATIONS = ['Created', 'Revoked', 'Rotated', 'Unarchived', 'Updated'] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
 export interface TokenRow {
@@ -24,6 +24,28 @@ export interface TokenRow {
 }
 
 export type NewTokenRow = Omit<TokenRow, 'id' | 'revokedAt'>;
+
+/** The fields the console may edit (PUT /ui/api/tokens/{id}); absent = unchanged. */
+export interface TokenPatch {
+  readonly description?: string;
+  readonly allowedScopes?: string;
+  readonly allowedEnvironments?: string;
+  readonly expiresAt?: number | null;
+}
+
+/** Column per patch field: the only identifiers update() writes into SQL. */
+export const TOKEN_PATCH_COLUMNS: Readonly<Record<keyof TokenPatch, string>> = {
+  description: 'description',
+  allowedScopes: 'allowed_scopes',
+  allowedEnvironments: 'allowed_environments',
+  expiresAt: 'expires_at',
+};
+
+export function tokenPatchEntries(patch: TokenPatch): [string, unknown][] {
+  return (Object.keys(TOKEN_PATCH_COLUMNS) as (keyof TokenPatch)[])
+    .filter((key) => patch[key] !== undefined)
+    .map((key) => [TOKEN_PATCH_COLUMNS[key], patch[key]]);
+}
 
 /** Who did it: recorded on every audit entry. */
 export interface AuditContext {
@@ -59,6 +81,8 @@ export interface TokenStore {
   setRevoked(id: number, revokedAt: number | null, audit: AuditInput): Promise<TokenRow | null>;
   /** Replaces lookup id and hash (rotation) and audits it; null when unknown or revoked. */
   replaceSecret(id: number, lookupId: string, tokenHash: string, audit: AuditInput): Promise<TokenRow | null>;
+  /** Changes the editable fields of a token and audits it; null when the id is unknown. */
+  update(id: number, patch: TokenPatch, audit: AuditInput): Promise<TokenRow | null>;
   /** Newest first. */
   audit(tokenId: number, limit: number): Promise<AuditRow[]>;
   close(): Promise<void>;

@@ -99,6 +99,20 @@ export class SqlDrivers {
     return out;
   }
 
+  /** Whether a driver for this environment was opened (or is opening). */
+  has(environment: string): boolean {
+    return this.#drivers.has(environment.toLowerCase());
+  }
+
+  /** Closes and forgets one environment's driver (its settings changed); the next request opens a new one. */
+  async forget(environment: string): Promise<void> {
+    const key = environment.toLowerCase();
+    const driver = this.#drivers.get(key);
+    this.#drivers.delete(key);
+    this.#ready.delete(key);
+    if (driver) await driver.then((d) => d.close(), () => undefined);
+  }
+
   async close(): Promise<void> {
     const all = [...this.#drivers.values()];
     this.#drivers.clear();

@@ -1,0 +1,127 @@
+/**
+ * Console accounts and their sign-in sessions, stored next to the tokens (same SQLite file or the
+ * same PostgreSQL database, Auth:Store:*). Sessions are server-side: the cookie carries a random
+ * id, the store only its SHA-256, so sign-out and disabling an account end a session everywhere.
+ * Times are epoch milliseconds.
+ */
+
+export const ROLES = ['administrator', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface AccountRow {
+  readonly id: number;
+  readonly username: string;
+  readonly role: Role;
+  readonly passwordHash: string;
+  readonly mustChangePassword: boolean;
+  readonly disabled: boolean;
+  readonly failedAttempts: number;
+  /** Sign-in refused until then (lockout after repeated failures); null = not locked. */
+  readonly lockedUntil: number | null;
+  readonly createdAt: number;
+  readonly lastSignInAt: number | null;
+}
+
+export type NewAccountRow = Pick<AccountRow, 'username' | 'role' | 'passwordHash' | 'mustChangePassword' | 'createdAt'>;
+export type AccountPatch = Partial<Omit<AccountRow, 'id' | 'username' | 'createdAt'>>;
+
+export interface SessionRow {
+  readonly idHash: string;
+  readonly accountId: number;
+  /** The CSRF value bound to this session (double submit: cookie gateway_csrf = header X-CSRF-Token). */
+  readonly csrf: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+export interface AccountStore {
+  migrate(): Promise<void>;
+  list(): Promise<AccountRow[]>;
+  findByName(username: string): Promise<AccountRow | null>;
+  findById(id: number): Promise<AccountRow | null>;
+  /** Throws AccountExistsError on a duplicate username (case-insensitive). */
+  insert(row: NewAccountRow): Promise<AccountRow>;
+  update(id: number, patch: AccountPatch): Promise<AccountRow | null>;
+  /** Deletes the account and its sessions; false when unknown. */
+  delete(id: number): Promise<boolean>;
+  insertSession(row: SessionRow): Promise<void>;
+  findSession(idHash: string): Promise<SessionRow | null>;
+  deleteSession(idHash: string): Promise<void>;
+  deleteSessionsOf(accountId: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class AccountExistsError extends Error {
+  override readonly name = 'AccountExistsError';
+  constructor(readonly username: string) {
+    super(`An account named '${username}' already exists`);
+  }
+}
+
+/** Column of each patchable field: the only identifiers update() ever writes into SQL. */
+export const PATCH_COLUMNS: Readonly<Record<keyof AccountPatch, string>> = {
+  role: 'role',
+  passwordHash: 'password_hash',
+  mustChangePassword: 'must_change_password',
+  disabled: 'disabled',
+  failedAttempts: 'failed_attempts',
+  lockedUntil: 'locked_until',
+  lastSignInAt: 'last_sign_in_at',
+};
+
+export function patchEntries(patch: AccountPatch): [string, unknown][] {
+  return (Object.keys(patch) as (keyof AccountPatch)[])
+    .filter((key) => patch[key] !== undefined && Object.hasOwn(PATCH_COLUMNS, key))
+    .map((key) => {
+      const value = patch[key];
+      return [PATCH_COLUMNS[key], typeof value === 'boolean' ? (value ? 1 : 0) : value];
+    });
+}
+
+export interface RawAccount {
+  id: number | string;
+  username: string;
+  role: string;
+  password_hash: string;
+  must_change_password: number | boolean;
+  disabled: number | boolean;
+  failed_attempts: number | string;
+  locked_until: number | string | null;
+  created_at: number | string;
+  last_sign_in_at: number | string | null;
+}
+
+export interface RawSession {
+  id_hash: string;
+  account_id: number | string;
+  csrf: string;
+  created_at: number | string;
+  expires_at: number | string;
+}
+
+const nullableNumber = (value: number | string | null): number | null => (value === null ? null : Number(value));
+
+export function accountFromRaw(raw: RawAccount): AccountRow {
+  return {
+    id: Number(raw.id),
+    username: raw.username,
+    role: raw.role === 'administrator' ? 'administrator' : 'viewer',
+    passwordHash: raw.password_hash,
+    mustChangePassword: Boolean(Number(raw.must_change_password)),
+    disabled: Boolean(Number(raw.disabled)),
+    failedAttempts: Number(raw.failed_attempts),
+    lockedUntil: nullableNumber(raw.locked_until),
+    createdAt: Number(raw.created_at),
+    lastSignInAt: nullableNumber(raw.last_sign_in_at),
+  };
+}
+
+export function sessionFromRaw(raw: RawSession): SessionRow {
+  return {
+    idHash: raw.id_hash,
+    accountId: Number(raw.account_id),
+    csrf: raw.csrf,
+    createdAt: Number(raw.created_at),
+    expiresAt: Number(raw.expires_at),
+  };
+}

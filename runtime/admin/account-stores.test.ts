@@ -1,0 +1,84 @@
+/**
+ * The account store contract and token updates on every store: SQLite (the token store's file)
+ * and a real, throw-away PostgreSQL (the shared store), opened the way the server opens them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startPostgres } from '../../test/setup/postgres.js';
+import { openTokenStore } from '../auth/store/open-store.js';
+import type { TokenStoreSettings } from '../auth/store/open-store.js';
+import { TokenConflictError, TokenService } from '../auth/tokens.js';
+import { AccountRuleError, AccountService } from './accounts.js';
+import { openAccountStore } from './open-account-store.js';
+import { SessionService } from './sessions.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'wharf-accounts-store-'));
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const SETTINGS: [string, () => Promise<TokenStoreSettings>][] = [
+  ['sqlite', async () => ({ provider: 'Sqlite', file: path.join(dir, 'auth.db'), connectionString: null })],
+  [
+    'postgres',
+    async () => {
+      const server = await startPostgres({ sql: 'SELECT 1' });
+      cleanups.push(() => server.stop());
+      return { provider: 'Postgres', file: '', connectionString: server.url };
+    },
+  ],
+];
+
+describe.each(SETTINGS)('%s', (_name, settingsOf) => {
+  it('accounts, lockout counters, sessions and token updates', async () => {
+    const settings = await settingsOf();
+    const store = await openAccountStore(settings);
+    const tokens = await openTokenStore(settings);
+    cleanups.push(async () => {
+      await store.close();
+      await tokens.close();
+    });
+    const accounts = new AccountService(store);
+    expect(await accounts.ensureFirstAdmin('first-password')).toEqual({ username: 'admin', oneTimePassword: null });
+    expect(await accounts.ensureFirstAdmin(null)).toBeNull();
+    await accounts.create('viewer1', 'viewer-password', 'viewer');
+    await expect(accounts.create('VIEWER1', 'viewer-password', 'viewer')).rejects.toThrow(AccountRuleError);
+    expect((await accounts.list()).map((a) => [a.username, a.role, a.disabled])).toEqual([
+      ['admin', 'administrator', false],
+      ['viewer1', 'viewer', false],
+    ]);
+    const failed = await accounts.signIn('admin', 'wrong-password');
+    expect(failed).toEqual({ ok: false, reason: 'invalid' });
+    expect((await store.findByName('ADMIN'))!.failedAttempts).toBe(1);
+    const ok = await accounts.signIn('admin', 'first-password');
+    expect(ok.ok && ok.account.failedAttempts).toBe(0);
+
+    const sessions = new SessionService(store, 60_000);
+    const session = await sessions.create((await store.findByName('admin'))!);
+    expect((await sessions.resolve(session.id))?.account.username).toBe('admin');
+    await accounts.setRole('viewer1', 'administrator');
+    await accounts.setRole('admin', 'viewer');
+    expect((await sessions.resolve(session.id))?.account.role).toBe('viewer');
+    await accounts.setDisabled('admin', true);
+    expect(await sessions.resolve(session.id)).toBeNull();
+    await expect(accounts.delete('viewer1')).rejects.toThrow("Cannot delete 'viewer1': it is the last active administrator");
+    await accounts.delete('admin');
+    expect((await accounts.list()).map((a) => a.username)).toEqual(['viewer1']);
+
+    const service = new TokenService(tokens);
+    const full = await service.create({ username: 'full' });
+    const other = await service.create({ username: 'other', allowedScopes: 'read' });
+    const updated = await service.update(other.record.id, { description: 'edited', allowedEnvironments: 'dev', expiresAt: 5_000_000_000_000 });
+    expect([updated!.description, updated!.allowedEnvironments, updated!.expiresAt]).toEqual(['edited', 'dev', 5_000_000_000_000]);
+    await expect(service.update(full.record.id, { allowedScopes: 'read' })).rejects.toThrow(TokenConflictError);
+    expect(await service.update(9999, { description: 'x' })).toBeNull();
+    expect((await service.audit(other.record.id)).map((entry) => [entry.operation, entry.details])).toEqual([
+      ['Updated', 'Token updated: description, allowedEnvironments, expiresAt'],
+      ['Created', 'Token created for other'],
+    ]);
+  }, 60_000);
+});

@@ -1,0 +1,158 @@
+/**
+ * Console accounts: create, change password, promote, demote, disable, enable, delete (the CLI and
+ * the console share this), the sign-in check with lockout, and the first administrator.
+ * Rules: usernames `^[A-Za-z0-9._@-]{1,100}$`; there is always at least one enabled administrator
+ * (demote/disable/delete of the last one is refused); after LOCKOUT_THRESHOLD failed sign-ins in a
+ * row an account is locked for LOCKOUT_MS (stored, so every instance sharing the store honours it).
+ */
+import { AccountExistsError } from './account-store.js';
+import type { AccountRow, AccountStore, Role } from './account-store.js';
+import { hashPassword, passwordProblem, randomPassword, verifyPassword } from './password.js';
+
+export const LOCKOUT_THRESHOLD = 5;
+export const LOCKOUT_MS = 15 * 60_000;
+const USERNAME = /^[A-Za-z0-9._@-]{1,100}$/;
+
+/** A refused account change: the CLI prints it, the console answers 400/404/409 with it. */
+export class AccountRuleError extends Error {
+  override readonly name = 'AccountRuleError';
+  constructor(
+    message: string,
+    readonly kind: 'invalid' | 'not-found' | 'conflict',
+  ) {
+    super(message);
+  }
+}
+
+export type SignInResult =
+  | { readonly ok: true; readonly account: AccountRow }
+  | { readonly ok: false; readonly reason: 'invalid' | 'disabled' }
+  | { readonly ok: false; readonly reason: 'locked'; readonly retryAfterSeconds: number };
+
+export interface FirstAdmin {
+  readonly username: string;
+  /** Shown once when it was generated; null when WebUi:SeedPassword gave it. */
+  readonly oneTimePassword: string | null;
+}
+
+/** A hash to compare against for unknown usernames, so their answer takes as long as a real one. */
+let decoyHash: Promise<string> | null = null;
+
+export class AccountService {
+  constructor(
+    readonly store: AccountStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  list(): Promise<AccountRow[]> {
+    return this.store.list();
+  }
+
+  async get(username: string): Promise<AccountRow> {
+    const account = await this.store.findByName(username);
+    if (!account) throw new AccountRuleError(`No account named '${username}'`, 'not-found');
+    return account;
+  }
+
+  async create(username: string, password: string, role: Role, mustChangePassword = false): Promise<AccountRow> {
+    if (!USERNAME.test(username)) {
+      throw new AccountRuleError('username must be 1 to 100 characters of letters, digits, . _ @ -', 'invalid');
+    }
+    const problem = passwordProblem(password);
+    if (problem) throw new AccountRuleError(problem, 'invalid');
+    try {
+      return await this.store.insert({ username, role, passwordHash: await hashPassword(password), mustChangePassword, createdAt: this.now() });
+    } catch (error) {
+      if (error instanceof AccountExistsError) throw new AccountRuleError(error.message, 'conflict');
+      throw error;
+    }
+  }
+
+  /** Sets a new password (clears must_change_password, lockout) and ends the account's sessions. */
+  async setPassword(username: string, password: string, mustChangePassword = false): Promise<AccountRow> {
+    const account = await this.get(username);
+    const problem = passwordProblem(password);
+    if (problem) throw new AccountRuleError(problem, 'invalid');
+    await this.store.deleteSessionsOf(account.id);
+    return (await this.store.update(account.id, {
+      passwordHash: await hashPassword(password),
+      mustChangePassword,
+      failedAttempts: 0,
+      lockedUntil: null,
+    }))!;
+  }
+
+  async setRole(username: string, role: Role): Promise<AccountRow> {
+    const account = await this.get(username);
+    if (role !== 'administrator') await this.refuseLastAdmin(account, 'demote');
+    return (await this.store.update(account.id, { role }))!;
+  }
+
+  async setDisabled(username: string, disabled: boolean): Promise<AccountRow> {
+    const account = await this.get(username);
+    if (disabled) {
+      await this.refuseLastAdmin(account, 'disable');
+      await this.store.deleteSessionsOf(account.id);
+    }
+    return (await this.store.update(account.id, { disabled, ...(disabled ? {} : { failedAttempts: 0, lockedUntil: null }) }))!;
+  }
+
+  async delete(username: string): Promise<void> {
+    const account = await this.get(username);
+    await this.refuseLastAdmin(account, 'delete');
+    await this.store.delete(account.id);
+  }
+
+  private async refuseLastAdmin(account: AccountRow, action: string): Promise<void> {
+    if (account.role !== 'administrator' || account.disabled) return;
+    const others = (await this.store.list()).filter((a) => a.id !== account.id && a.role === 'administrator' && !a.disabled);
+    if (others.length === 0) {
+      throw new AccountRuleError(`Cannot ${action} '${account.username}': it is the last active administrator`, 'conflict');
+    }
+  }
+
+  /** Checks a password; counts failures and locks the account after LOCKOUT_THRESHOLD in a row. */
+  async signIn(username: string, password: string): Promise<SignInResult> {
+    const account = typeof username === 'string' && USERNAME.test(username) ? await this.store.findByName(username) : null;
+    if (!account) {
+      decoyHash ??= hashPassword(randomPassword());
+      await verifyPassword(password, await decoyHash);
+      return { ok: false, reason: 'invalid' };
+    }
+    const now = this.now();
+    if (account.lockedUntil !== null && account.lockedUntil > now) {
+      return { ok: false, reason: 'locked', retryAfterSeconds: Math.ceil((account.lockedUntil - now) / 1000) };
+    }
+    if (!(await verifyPassword(password, account.passwordHash))) {
+      const failed = account.failedAttempts + 1;
+      const lock = failed >= LOCKOUT_THRESHOLD;
+      await this.store.update(account.id, { failedAttempts: lock ? 0 : failed, lockedUntil: lock ? now + LOCKOUT_MS : null });
+      return lock ? { ok: false, reason: 'locked', retryAfterSeconds: LOCKOUT_MS / 1000 } : { ok: false, reason: 'invalid' };
+    }
+    if (account.disabled) return { ok: false, reason: 'disabled' };
+    const updated = await this.store.update(account.id, { failedAttempts: 0, lockedUntil: null, lastSignInAt: now });
+    return { ok: true, account: updated! };
+  }
+
+  /**
+   * With no account at all: creates the first administrator. `seedPassword` (WebUi:SeedPassword)
+   * gives `admin` with that fixed password and no forced change; otherwise `admin-<8 random>` with a
+   * random one-time password that must be changed at the first sign-in. null when accounts exist.
+   */
+  async ensureFirstAdmin(seedPassword: string | null): Promise<FirstAdmin | null> {
+    if ((await this.store.list()).length > 0) return null;
+    try {
+      if (seedPassword !== null) {
+        await this.create('admin', seedPassword, 'administrator', false);
+        return { username: 'admin', oneTimePassword: null };
+      }
+      const username = `admin-${randomPassword().replace(/[^A-Za-z0-9]/g, '').slice(0, 8).toLowerCase()}`;
+      const password = randomPassword();
+      await this.create(username, password, 'administrator', true);
+      return { username, oneTimePassword: password };
+    } catch (error) {
+      if (error instanceof AccountRuleError && error.kind === 'conflict') return null; // another instance was first
+      throw error;
+    }
+  }
+}

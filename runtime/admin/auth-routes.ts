@@ -1,0 +1,150 @@
+/**
+ * Sign-in routes (no session needed; network rule and rate limit still apply):
+ *   GET    /ui/api/auth/csrf      {csrf}; sets gateway_csrf (the value to send back as `csrf`)
+ *   POST   /ui/api/auth           {username, password, csrf} -> {ok:true} + gateway_auth, gateway_csrf
+ *                                 (must_change_password: {ok:false, must_change_password:true}, no cookies)
+ *                                 {apiKey} when WebUi:AdminApiKey is set -> {ok:true, expires}
+ *   POST   /ui/api/auth/password  {username, password, newPassword, csrf} -> {ok:true} + cookies
+ *   DELETE /ui/api/auth           sign-out (session + CSRF; viewers too) -> {ok:true}, cookies cleared
+ * Failed attempts are logged with username and IP, never the password.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { WharfError } from '../errors/wharf-error.js';
+import type { AccountRow } from './account-store.js';
+import type { AccountService } from './accounts.js';
+import { AccountRuleError } from './accounts.js';
+import { consoleContext, denied } from './console-access.js';
+import type { ConsoleGuardOptions } from './console-access.js';
+import { badRequest } from './console-errors.js';
+import type { ConsoleSettings } from './console-settings.js';
+import { AUTH_COOKIE, CSRF_COOKIE, readCookies, setCookie } from './cookies.js';
+import { passwordProblem } from './password.js';
+import { API_KEY_ACCOUNT, randomValue } from './sessions.js';
+import type { SessionService } from './sessions.js';
+import type { SignInLimiter } from './sign-in-limiter.js';
+
+export interface AuthRouteOptions extends ConsoleGuardOptions {
+  readonly accounts: AccountService;
+  readonly sessions: SessionService;
+  readonly limiter: SignInLimiter;
+  readonly settings: () => ConsoleSettings;
+  readonly guard: (request: FastifyRequest) => Promise<unknown>;
+}
+
+type Body = Record<string, unknown>;
+
+function bodyOf(request: FastifyRequest): Body {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The body must be a JSON object');
+  return body as Body;
+}
+
+function text(body: Body, field: string): string {
+  const value = body[field];
+  if (typeof value !== 'string' || value === '') throw badRequest(`${field} is required`, field);
+  return value;
+}
+
+function secure(request: FastifyRequest, settings: ConsoleSettings): boolean {
+  return request.protocol === 'https' || settings.secureCookies;
+}
+
+/** Double submit before sign-in: body `csrf` (or X-CSRF-Token) equal to the gateway_csrf cookie. */
+function checkSignInCsrf(request: FastifyRequest, body: Body): void {
+  const sent = typeof body['csrf'] === 'string' ? body['csrf'] : request.headers['x-csrf-token'];
+  const cookie = readCookies(request.headers.cookie).get(CSRF_COOKIE);
+  if (typeof sent !== 'string' || sent === '' || sent !== cookie) throw denied('missing or invalid CSRF token (GET /ui/api/auth/csrf first)');
+}
+
+async function startSession(request: FastifyRequest, reply: FastifyReply, options: AuthRouteOptions, account: AccountRow) {
+  const session = await options.sessions.create(account);
+  const settings = options.settings();
+  const maxAge = Math.floor(options.sessions.lifetimeMs / 1000);
+  reply.header('set-cookie', [
+    setCookie(AUTH_COOKIE, session.id, { httpOnly: true, secure: secure(request, settings), maxAge }),
+    setCookie(CSRF_COOKIE, session.row.csrf, { httpOnly: false, secure: secure(request, settings), maxAge }),
+  ]);
+  request.log.info({ username: account.username, ip: consoleContext(request, options.access).clientIp }, 'console sign-in');
+  return session;
+}
+
+async function checkPassword(request: FastifyRequest, options: AuthRouteOptions, username: string, password: string): Promise<AccountRow> {
+  const ip = consoleContext(request, options.access).clientIp;
+  const wait = await options.limiter.hit(ip);
+  if (wait !== null) throw new WharfError('CONSOLE_SIGN_IN_RATE_LIMITED', { seconds: wait }, { headers: { 'Retry-After': String(wait) } });
+  const result = await options.accounts.signIn(username, password);
+  if (result.ok) return result.account;
+  request.log.warn({ username, ip, reason: result.reason }, 'console sign-in failed');
+  if (result.reason === 'locked') {
+    const seconds = result.retryAfterSeconds;
+    throw new WharfError('CONSOLE_ACCOUNT_LOCKED', { seconds }, { headers: { 'Retry-After': String(seconds) } });
+  }
+  throw new WharfError('CONSOLE_SIGN_IN_FAILED');
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function authRoutes(app: FastifyInstance, options: AuthRouteOptions): void {
+  app.get('/auth/csrf', async (request, reply) => {
+    const csrf = randomValue();
+    reply.header('set-cookie', setCookie(CSRF_COOKIE, csrf, { httpOnly: false, secure: secure(request, options.settings()), maxAge: 3600 }));
+    reply.header('cache-control', 'no-store');
+    return { csrf };
+  });
+
+  app.post('/auth', async (request, reply) => {
+    const body = bodyOf(request);
+    if (body['apiKey'] !== undefined) {
+      const key = options.settings().adminApiKey;
+      const ip = consoleContext(request, options.access).clientIp;
+      const wait = await options.limiter.hit(ip);
+      if (wait !== null) throw new WharfError('CONSOLE_SIGN_IN_RATE_LIMITED', { seconds: wait }, { headers: { 'Retry-After': String(wait) } });
+      if (key === null || typeof body['apiKey'] !== 'string' || !sameSecret(body['apiKey'], key)) {
+        request.log.warn({ ip }, 'console sign-in with an API key failed');
+        throw new WharfError('CONSOLE_SIGN_IN_FAILED');
+      }
+      const session = await startSession(request, reply, options, API_KEY_ACCOUNT);
+      return { ok: true, expires: new Date(session.row.expiresAt).toISOString() };
+    }
+    checkSignInCsrf(request, body);
+    const account = await checkPassword(request, options, text(body, 'username'), text(body, 'password'));
+    if (account.mustChangePassword) return { ok: false, must_change_password: true };
+    await startSession(request, reply, options, account);
+    return { ok: true };
+  });
+
+  app.post('/auth/password', async (request, reply) => {
+    const body = bodyOf(request);
+    checkSignInCsrf(request, body);
+    const username = text(body, 'username');
+    const current = text(body, 'password');
+    const next = body['newPassword'];
+    const problem = passwordProblem(next);
+    if (problem) throw badRequest(problem, 'newPassword');
+    if (next === current) throw badRequest('The new password must differ from the current one', 'newPassword');
+    const account = await checkPassword(request, options, username, current);
+    try {
+      const updated = await options.accounts.setPassword(account.username, next as string, false);
+      await startSession(request, reply, options, updated);
+    } catch (error) {
+      if (error instanceof AccountRuleError) throw badRequest(error.message, 'newPassword');
+      throw error;
+    }
+    return { ok: true };
+  });
+
+  app.delete('/auth', { preHandler: options.guard }, async (request, reply) => {
+    await options.sessions.end(readCookies(request.headers.cookie).get(AUTH_COOKIE));
+    const settings = options.settings();
+    reply.header('set-cookie', [
+      setCookie(AUTH_COOKIE, '', { httpOnly: true, secure: secure(request, settings), maxAge: 0 }),
+      setCookie(CSRF_COOKIE, '', { httpOnly: false, secure: secure(request, settings), maxAge: 0 }),
+    ]);
+    return { ok: true };
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * The admin console API under /ui/api as one fastify plugin (registered by buildServer):
+ * opens the account store beside the token store, creates the first administrator when there is
+ * no account, and registers sign-in, data, token, settings, environments, logs and event routes
+ * behind the console guard (console-access.ts). Errors use the console's bodies (console-errors.ts).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { readTokenStoreSettings } from '../auth/store/open-store.js';
+import { MemoryCounterStore } from '../traffic/counter-store.js';
+import { readRedisSettings } from '../traffic/redis-client.js';
+import { AccountService } from './accounts.js';
+import { admitConsoleRequest, requireConsoleActor } from './console-access.js';
+import type { ConsoleGuardOptions } from './console-access.js';
+import { installConsoleErrors, notFound } from './console-errors.js';
+import { ConsoleEvents } from './console-events.js';
+import { readConsoleSettings } from './console-settings.js';
+import type { ConsoleSettings } from './console-settings.js';
+import { authRoutes } from './auth-routes.js';
+import { openAccountStore } from './open-account-store.js';
+import { SessionService } from './sessions.js';
+import { SignInLimiter } from './sign-in-limiter.js';
+import { tokenRoutes } from './token-routes.js';
+import { overviewRoutes } from './overview-routes.js';
+import { settingsRoutes } from './settings-routes.js';
+import { logsRoute } from './logs-route.js';
+import { validateRoute } from './validate-route.js';
+import { eventsRoute } from './events-route.js';
+import { environmentRoutes } from './environment-routes.js';
+
+export const CONSOLE_PREFIX = '/ui/api';
+
+export interface ConsoleRuntime {
+  readonly accounts: AccountService;
+  readonly sessions: SessionService;
+  readonly events: ConsoleEvents;
+  settings: ConsoleSettings;
+  readonly startedAt: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    wharfConsole: ConsoleRuntime;
+  }
+}
+
+export async function consoleApi(app: FastifyInstance): Promise<void> {
+  const runtime = app.wharf;
+  const settings = readConsoleSettings(runtime.settings.server.source);
+  // Where the token store is (Auth:Store:*), read from the settings: a caller-built access runtime may not carry them.
+  const store = await openAccountStore(readTokenStoreSettings(runtime.settings.server.source, runtime.dataDir));
+  app.addHook('onClose', () => store.close());
+  const accounts = new AccountService(store);
+  const sessions = new SessionService(store, settings.sessionHours * 3_600_000);
+  const events = new ConsoleEvents();
+  const state: ConsoleRuntime = { accounts, sessions, events, settings, startedAt: Date.now() };
+  app.decorate('wharfConsole', state);
+  if (runtime.access.redis) {
+    const stop = await events.shareOver(runtime.access.redis, readRedisSettings(runtime.settings.server.source).keyPrefix);
+    app.addHook('onClose', async () => stop());
+  }
+
+  // endpoint_reload: after every successful reload of generated/, one event per endpoint type.
+  const reload = runtime.reload.bind(runtime);
+  runtime.reload = async () => {
+    const result = await reload();
+    if (result.ok) {
+      const counts = new Map<string, number>();
+      for (const endpoint of runtime.routes.current.endpoints) counts.set(endpoint.kind, (counts.get(endpoint.kind) ?? 0) + 1);
+      for (const [type, count] of [...counts].sort()) events.emit('endpoint_reload', { type, count });
+    }
+    return result;
+  };
+
+  const first = await accounts.ensureFirstAdmin(settings.seedPassword);
+  if (first?.oneTimePassword) {
+    // The one deliberate exception to "no passwords in the log": shown once, must be changed at first sign-in.
+    app.log.warn(
+      { consoleAccount: first.username },
+      `Created the first console administrator '${first.username}' with the one-time password ${first.oneTimePassword} (change it at the first sign-in; wharf accounts password ${first.username} resets it)`,
+    );
+  } else if (first) {
+    app.log.warn({ consoleAccount: first.username }, `Created the console administrator '${first.username}' with the WebUi:SeedPassword password (demo only)`);
+  }
+
+  if (!settings.enabled) return;
+  await app.register(
+    async (scope) => {
+    if (!scope.hasRequestDecorator('wharfConsole')) scope.decorateRequest('wharfConsole', null);
+    installConsoleErrors(scope);
+    scope.setNotFoundHandler((request) => {
+      throw notFound(`No console route ${request.method} ${request.url.split('?')[0]}`);
+    });
+    const guardOptions: ConsoleGuardOptions = { access: runtime.access, sessions, publicOrigins: () => state.settings.publicOrigins };
+    scope.addHook('onRequest', async (request) => {
+      await admitConsoleRequest(request, guardOptions);
+    });
+    const guard = (request: FastifyRequest) => requireConsoleActor(request, guardOptions);
+    authRoutes(scope, {
+      ...guardOptions,
+      accounts,
+      limiter: new SignInLimiter(runtime.access.control.limiter?.store ?? new MemoryCounterStore(), {
+        attemptsPerIp: settings.signInAttemptsPerIp,
+        windowSeconds: settings.signInWindowSeconds,
+      }),
+      settings: () => state.settings,
+      guard,
+    });
+    await scope.register(async (guarded) => {
+      guarded.addHook('onRequest', async (request) => {
+        await guard(request);
+      });
+      tokenRoutes(guarded, { tokens: runtime.access.control.tokens, events });
+      overviewRoutes(guarded, { runtime, console: state });
+      settingsRoutes(guarded, { runtime, console: state });
+      logsRoute(guarded, runtime.logs);
+      validateRoute(guarded, { generatedDir: runtime.generatedDir });
+      eventsRoute(guarded, {
+        events,
+        heartbeatMs: runtime.settings.server.source.int('WebUi:SseHeartbeatSeconds', 15, { min: 1, max: 3600 }) * 1000,
+        currentHealth: async () => (app.hasDecorator('wharfHealth') ? (await app.wharfHealth.current()).status : null),
+      });
+      environmentRoutes(guarded, { runtime, console: state });
+    });
+    },
+    { prefix: CONSOLE_PREFIX },
+  );
+}

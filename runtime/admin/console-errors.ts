@@ -1,0 +1,60 @@
+/**
+ * The console's error bodies (spec, Errors table), from the one error registry:
+ *   400 {error: <message>, field}      401 {error: "Unauthorized", message}
+ *   403 {error: "Access denied", clientIp, requestedPath}
+ *   404 {error: "Not found", message}  409 {error: "Conflict", message}
+ *   429 {error: "Too many requests", message} (+ Retry-After)
+ * Anything else keeps the gateway's body ({success:false, error, traceId} for a 500).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
+import { WharfError } from '../errors/wharf-error.js';
+
+export function consoleBody(error: WharfError, request: FastifyRequest): Record<string, unknown> | null {
+  switch (error.status) {
+    case 400: {
+      const field = error.details?.[0]?.field;
+      return field === undefined ? { error: error.message } : { error: error.message, field };
+    }
+    case 401:
+      return { error: 'Unauthorized', message: error.message };
+    case 403:
+      return { error: 'Access denied', clientIp: request.wharfConsole?.clientIp ?? request.ip, requestedPath: request.url.split('?')[0] };
+    case 404:
+      return { error: 'Not found', message: error.message };
+    case 409:
+      return { error: 'Conflict', message: error.message };
+    case 429:
+      return { error: 'Too many requests', message: error.message };
+    default:
+      return null;
+  }
+}
+
+/** A 400 naming the offending field (settings writes, validation). */
+export function badRequest(reason: string, field?: string): WharfError {
+  return new WharfError('CONSOLE_BAD_REQUEST', { reason }, field === undefined ? {} : { details: [{ field, message: reason }] });
+}
+
+export function notFound(reason: string): WharfError {
+  return new WharfError('CONSOLE_NOT_FOUND', { reason });
+}
+
+export function conflict(reason: string): WharfError {
+  return new WharfError('CONSOLE_CONFLICT', { reason });
+}
+
+/** Installs the console error handler on the /ui/api scope. */
+export function installConsoleErrors(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const response = errorResponseFor(request, error);
+    const known = error instanceof WharfError ? error : response.internal ? null : new WharfError('CONSOLE_BAD_REQUEST', { reason: response.body.error });
+    const body = known && known.status === response.status ? consoleBody(known, request) : known && response.status === 400 ? { error: response.body.error } : null;
+    if (response.internal) request.log.error({ traceId: response.body.traceId, err: error }, 'Unhandled error in the console API');
+    else request.log.info({ code: response.code, status: response.status }, response.body.error);
+    if (!body) return sendErrorResponse(reply, response);
+    reply.code(response.status);
+    for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
+}

@@ -1,0 +1,32 @@
+/** The two console cookies: parsing the Cookie header and writing Set-Cookie values. */
+
+export const AUTH_COOKIE = 'gateway_auth';
+export const CSRF_COOKIE = 'gateway_csrf';
+
+export function readCookies(header: string | undefined): Map<string, string> {
+  const cookies = new Map<string, string>();
+  if (!header) return cookies;
+  for (const part of header.split(';')) {
+    const index = part.indexOf('=');
+    if (index <= 0) continue;
+    const name = part.slice(0, index).trim();
+    const value = part.slice(index + 1).trim();
+    if (!cookies.has(name)) cookies.set(name, value);
+  }
+  return cookies;
+}
+
+export interface CookieOptions {
+  readonly httpOnly: boolean;
+  readonly secure: boolean;
+  /** Seconds; 0 deletes the cookie. */
+  readonly maxAge: number;
+}
+
+/** Path /, SameSite=Strict always; values are base64url so they need no escaping. */
+export function setCookie(name: string, value: string, options: CookieOptions): string {
+  const parts = [`${name}=${value}`, 'Path=/', `Max-Age=${options.maxAge}`, 'SameSite=Strict'];
+  if (options.httpOnly) parts.push('HttpOnly');
+  if (options.secure) parts.push('Secure');
+  return parts.join('; ');
+}

@@ -1,0 +1,138 @@
+/**
+ * GET   /environments: {server_name, allowed_environments, environments: {<name>: {provider, connection_string: "<CONNECTION_STRING>"}}}
+ * PATCH /environments: {server_name?, allowed_environments?, environments?: {<name>: {provider?, connection_string?}}}
+ *   - per environment the given fields merge into environments/<name>/settings.json (other fields,
+ *     e.g. Headers, are kept); an omitted, empty or masked ("<CONNECTION_STRING>") connection_string
+ *     keeps the stored one; a new name creates the folder (names: letters, digits, _ and -);
+ *   - allowed_environments replaces the list and server_name the name (both go to settings.overrides.json);
+ *   - each file is written atomically with a .bak of the previous version; the running server
+ *     reloads the environments at once and emits `environments_changed`. Answer: the new GET shape.
+ * Connection strings never leave the server.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { WharfRuntime } from '../server.js';
+import { DATABASE_PROVIDERS, loadEnvironments, parseEnvironment } from '../settings/environments.js';
+import type { EnvironmentMap } from '../settings/environments.js';
+import { overridesPath, readOverrides, setByPath } from '../settings/overrides-file.js';
+import { WharfError } from '../errors/wharf-error.js';
+import { writeFileAtomic } from './atomic-file.js';
+import type { ConsoleRuntime } from './console-api.js';
+import { badRequest } from './console-errors.js';
+
+export const MASKED_CONNECTION_STRING = '<CONNECTION_STRING>';
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface EnvironmentRouteOptions {
+  readonly runtime: WharfRuntime;
+  readonly console: ConsoleRuntime;
+}
+
+function view(runtime: WharfRuntime) {
+  const { server, environments } = runtime.settings;
+  const listed: Record<string, { provider: string; connection_string: string }> = {};
+  for (const env of environments.values()) listed[env.name] = { provider: env.provider, connection_string: MASKED_CONNECTION_STRING };
+  return {
+    server_name: server.environment.serverName,
+    allowed_environments: server.environment.allowedEnvironments ?? [...environments.values()].map((env) => env.name),
+    environments: listed,
+  };
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+async function readRaw(file: string): Promise<Json> {
+  try {
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    return isObject(parsed) ? parsed : {};
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+}
+
+/** The new content of one environment's settings.json, validated like a startup load would. */
+async function planEnvironment(dir: string, name: string, patch: unknown, existing: EnvironmentMap): Promise<[string, string]> {
+  const field = `environments.${name}`;
+  if (!NAME.test(name)) throw badRequest(`Environment name '${name}' may only contain letters, digits, _ and -`, field);
+  if (!isObject(patch)) throw badRequest(`${field} must be an object`, field);
+  const known = existing.get(name.toLowerCase());
+  const folder = known?.name ?? name;
+  const file = path.join(dir, folder, 'settings.json');
+  const raw = await readRaw(file);
+  const provider = patch['provider'];
+  if (provider !== undefined) {
+    if (typeof provider !== 'string' || !DATABASE_PROVIDERS.includes(provider.toLowerCase() as never)) {
+      throw badRequest(`${field}.provider must be one of ${DATABASE_PROVIDERS.join(', ')}`, `${field}.provider`);
+    }
+    raw['Provider'] = provider.toLowerCase();
+  }
+  const connection = patch['connection_string'];
+  if (connection !== undefined && typeof connection !== 'string') throw badRequest(`${field}.connection_string must be a string`, `${field}.connection_string`);
+  if (typeof connection === 'string' && connection.trim() !== '' && connection !== MASKED_CONNECTION_STRING) raw['ConnectionString'] = connection;
+  const text = `${JSON.stringify(raw, null, 2)}\n`;
+  try {
+    parseEnvironment(folder, `${folder}/settings.json`, text);
+  } catch (error) {
+    if (error instanceof WharfError) throw badRequest(error.message.replace(/^[^:]*: /, `${field}: `), field);
+    throw error;
+  }
+  return [file, text];
+}
+
+/**
+ * Puts freshly loaded environments into the running server. Settings are shared by reference with
+ * the data API, so the map and the allowed list are updated in place.
+ */
+function applyEnvironments(runtime: WharfRuntime, loaded: EnvironmentMap, allowed: readonly string[] | null | undefined, serverName: string | undefined): void {
+  const map = runtime.settings.environments as Map<string, unknown>;
+  map.clear();
+  for (const [key, value] of loaded) map.set(key, value);
+  const environment = runtime.settings.server.environment as { allowedEnvironments: readonly string[] | null; serverName: string };
+  if (allowed !== undefined) environment.allowedEnvironments = allowed;
+  if (serverName !== undefined) environment.serverName = serverName;
+}
+
+export function environmentRoutes(app: FastifyInstance, options: EnvironmentRouteOptions): void {
+  const { runtime } = options;
+
+  app.get('/environments', async () => view(runtime));
+
+  app.patch('/environments', async (request) => {
+    const body = request.body;
+    if (!isObject(body)) throw badRequest('The body must be a JSON object');
+    const allowed = body['allowed_environments'];
+    if (allowed !== undefined && (!Array.isArray(allowed) || !allowed.every((name) => typeof name === 'string' && NAME.test(name)))) {
+      throw badRequest('allowed_environments must be a list of environment names (letters, digits, _ and -)', 'allowed_environments');
+    }
+    const serverName = body['server_name'];
+    if (serverName !== undefined && (typeof serverName !== 'string' || serverName.trim() === '' || serverName.length > 100)) {
+      throw badRequest('server_name must be 1 to 100 characters', 'server_name');
+    }
+    const patches = body['environments'] ?? {};
+    if (!isObject(patches)) throw badRequest('environments must be an object of environment name to settings', 'environments');
+    const dir = runtime.environmentsDir;
+    const writes: [string, string][] = [];
+    for (const [name, patch] of Object.entries(patches)) writes.push(await planEnvironment(dir, name, patch, runtime.settings.environments));
+
+    for (const [file, text] of writes) {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFileAtomic(file, text);
+    }
+    if (allowed !== undefined || serverName !== undefined) {
+      const overrides = await readOverrides(dir);
+      if (allowed !== undefined) setByPath(overrides, 'Environment:AllowedEnvironments', allowed);
+      if (serverName !== undefined) setByPath(overrides, 'Environment:ServerName', serverName);
+      await writeFileAtomic(overridesPath(dir), `${JSON.stringify(overrides, null, 2)}\n`);
+    }
+    const loaded = await loadEnvironments(dir);
+    applyEnvironments(runtime, loaded, allowed as string[] | undefined, serverName as string | undefined);
+    for (const name of Object.keys(patches)) await runtime.sql?.forget(name);
+    const changed = Object.keys(patches);
+    request.log.info({ environments: changed, by: request.wharfConsole?.actor?.username }, 'environments changed from the console');
+    options.console.events.emit('environments_changed', { environments: changed });
+    return view(runtime);
+  });
+}

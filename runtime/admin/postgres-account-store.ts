@@ -1,0 +1,111 @@
+/** Accounts and sessions in the token store's PostgreSQL database (tables wharf_console_*). */
+import type { PgQueryable } from '../auth/store/postgres-store.js';
+import { AccountExistsError, accountFromRaw, patchEntries, sessionFromRaw } from './account-store.js';
+import type { AccountPatch, AccountRow, AccountStore, NewAccountRow, RawAccount, RawSession, SessionRow } from './account-store.js';
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS wharf_console_accounts (
+    id BIGSERIAL PRIMARY KEY,
+    username TEXT NOT NULL,
+    role TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    must_change_password INTEGER NOT NULL DEFAULT 0,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    failed_attempts INTEGER NOT NULL DEFAULT 0,
+    locked_until BIGINT,
+    created_at BIGINT NOT NULL,
+    last_sign_in_at BIGINT
+  )`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS wharf_console_accounts_username ON wharf_console_accounts (lower(username))`,
+  `CREATE TABLE IF NOT EXISTS wharf_console_sessions (
+    id_hash TEXT PRIMARY KEY,
+    account_id BIGINT NOT NULL,
+    csrf TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+  )`,
+];
+
+export class PostgresAccountStore implements AccountStore {
+  constructor(
+    private readonly db: PgQueryable,
+    private readonly onClose: () => Promise<void> = async () => {},
+  ) {}
+
+  async migrate(): Promise<void> {
+    for (const statement of SCHEMA) await this.db.query(statement);
+  }
+
+  private async one(sql: string, params: unknown[]): Promise<AccountRow | null> {
+    const { rows } = await this.db.query(sql, params);
+    const raw = rows[0] as RawAccount | undefined;
+    return raw ? accountFromRaw(raw) : null;
+  }
+
+  async list(): Promise<AccountRow[]> {
+    const { rows } = await this.db.query('SELECT * FROM wharf_console_accounts ORDER BY id');
+    return rows.map((raw) => accountFromRaw(raw as RawAccount));
+  }
+
+  findByName(username: string): Promise<AccountRow | null> {
+    return this.one('SELECT * FROM wharf_console_accounts WHERE lower(username) = lower($1)', [username]);
+  }
+
+  findById(id: number): Promise<AccountRow | null> {
+    return this.one('SELECT * FROM wharf_console_accounts WHERE id = $1', [id]);
+  }
+
+  async insert(row: NewAccountRow): Promise<AccountRow> {
+    try {
+      return (await this.one(
+        `INSERT INTO wharf_console_accounts (username, role, password_hash, must_change_password, created_at)
+         VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+        [row.username, row.role, row.passwordHash, row.mustChangePassword ? 1 : 0, row.createdAt],
+      ))!;
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') throw new AccountExistsError(row.username);
+      throw error;
+    }
+  }
+
+  async update(id: number, patch: AccountPatch): Promise<AccountRow | null> {
+    const entries = patchEntries(patch);
+    if (entries.length === 0) return this.findById(id);
+    const sets = entries.map(([column], index) => `${column} = $${index + 1}`).join(', ');
+    return this.one(`UPDATE wharf_console_accounts SET ${sets} WHERE id = $${entries.length + 1} RETURNING *`, [
+      ...entries.map(([, value]) => value),
+      id,
+    ]);
+  }
+
+  async delete(id: number): Promise<boolean> {
+    await this.db.query('DELETE FROM wharf_console_sessions WHERE account_id = $1', [id]);
+    const { rows } = await this.db.query('DELETE FROM wharf_console_accounts WHERE id = $1 RETURNING id', [id]);
+    return rows.length > 0;
+  }
+
+  async insertSession(row: SessionRow): Promise<void> {
+    await this.db.query(
+      'INSERT INTO wharf_console_sessions (id_hash, account_id, csrf, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+      [row.idHash, row.accountId, row.csrf, row.createdAt, row.expiresAt],
+    );
+  }
+
+  async findSession(idHash: string): Promise<SessionRow | null> {
+    const { rows } = await this.db.query('SELECT * FROM wharf_console_sessions WHERE id_hash = $1', [idHash]);
+    const raw = rows[0] as RawSession | undefined;
+    return raw ? sessionFromRaw(raw) : null;
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    await this.db.query('DELETE FROM wharf_console_sessions WHERE id_hash = $1', [idHash]);
+  }
+
+  async deleteSessionsOf(accountId: number): Promise<void> {
+    await this.db.query('DELETE FROM wharf_console_sessions WHERE account_id = $1', [accountId]);
+  }
+
+  close(): Promise<void> {
+    return this.onClose();
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * GET /settings: the settings in force, grouped as the spec's settings dump, plus `writable`.
+ * PUT /settings: a flat object of colon keys; every key checked against WRITABLE_SETTINGS and its
+ * kind, all applied or none, written atomically to environments/settings.overrides.json (never
+ * settings.json). Logging:MinLevel and WebUi:* apply at once; the rest answer restart_required.
+ * Anti-lockout: a change to WebUi:PublicOrigins or ForwardedHeaders:* that would stop this very
+ * request reaching the console is refused with 400 naming the field.
+ */
+import { BlockList, isIP } from 'node:net';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WharfRuntime } from '../server.js';
+import { mergeSettings, overridesPath, readOverrides, setByPath } from '../settings/overrides-file.js';
+import { writeFileAtomic } from './atomic-file.js';
+import type { ConsoleRuntime } from './console-api.js';
+import { consoleReachable, requestOrigin } from './console-access.js';
+import { badRequest } from './console-errors.js';
+import { checkValue, findWritable, WRITABLE_SETTINGS } from './writable-settings.js';
+
+export interface SettingsRouteOptions {
+  readonly runtime: WharfRuntime;
+  readonly console: ConsoleRuntime;
+}
+
+function dump(app: FastifyInstance, request: FastifyRequest, options: SettingsRouteOptions, accounts: number) {
+  const { runtime, console: state } = options;
+  const access = runtime.access.settings;
+  const server = runtime.settings.server;
+  const client = request.wharfConsole!.client;
+  const forwarded = access.forwardedHeaders;
+  return {
+    rate_limiting: {
+      enabled: access.rateLimiting.enabled,
+      ip_limit: access.rateLimiting.ipLimit,
+      ip_window_seconds: access.rateLimiting.ipWindowSeconds,
+      token_limit: access.rateLimiting.tokenLimit,
+      token_window_seconds: access.rateLimiting.tokenWindowSeconds,
+    },
+    caching: {
+      enabled: access.caching.enabled,
+      provider: access.caching.provider,
+      default_duration_seconds: access.caching.defaultDurationSeconds,
+    },
+    sql_pooling: {
+      enabled: server.sqlPooling.enabled,
+      min_pool_size: server.sqlPooling.minPoolSize,
+      max_pool_size: server.sqlPooling.maxPoolSize,
+    },
+    logging: { min_level: app.log.level, sinks: server.logging.sinks },
+    security: {
+      webui_auth_enabled: true,
+      admin_accounts: accounts,
+      https_enabled: request.protocol === 'https',
+      secure_cookies: state.settings.secureCookies,
+      client_ip: client.ip,
+      behind_proxy: client.forwarded,
+      forwarded_ignored: client.forwardedIgnored,
+      console_public: state.settings.publicOrigins.length > 0,
+      trusted_proxies_configured: forwarded.knownProxies.length + forwarded.knownNetworks.length > 0,
+      csrf_protection: true,
+    },
+    features: { oidc: false, openapi: true, traffic_logging: false, landing_page: false, oidc_providers: 0 },
+    deployment: {
+      public_origins: state.settings.publicOrigins,
+      known_proxies: forwarded.knownProxies,
+      known_networks: forwarded.knownNetworks,
+    },
+    writable: WRITABLE_SETTINGS.map((setting) => ({ key: setting.key, kind: setting.kind, requires_restart: setting.requiresRestart })),
+  };
+}
+
+/** Would the TCP peer of this request still be a trusted proxy under the new lists? */
+function stillTrusted(remote: string, proxies: readonly string[], networks: readonly string[]): boolean {
+  const list = new BlockList();
+  const normalized = remote.replace(/^::ffff:/, '');
+  for (const proxy of proxies) {
+    const family = isIP(proxy);
+    if (family) list.addAddress(proxy, family === 4 ? 'ipv4' : 'ipv6');
+  }
+  for (const network of networks) {
+    const [base = '', bits = ''] = network.split('/');
+    const family = isIP(base);
+    if (family) list.addSubnet(base, Number(bits), family === 4 ? 'ipv4' : 'ipv6');
+  }
+  const family = isIP(normalized);
+  return family !== 0 && list.check(normalized, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+function checkLockout(request: FastifyRequest, options: SettingsRouteOptions, values: Map<string, unknown>): void {
+  const client = request.wharfConsole!.client;
+  const origins = values.get('WebUi:PublicOrigins') as string[] | undefined;
+  if (origins !== undefined && !consoleReachable(client, requestOrigin(request), origins)) {
+    throw badRequest(
+      `Saving 'WebUi:PublicOrigins' would lock you out of the console: this request comes from ${requestOrigin(request)}, which is not in the new list`,
+      'WebUi:PublicOrigins',
+    );
+  }
+  const forwarded = options.runtime.access.settings.forwardedHeaders;
+  for (const key of ['ForwardedHeaders:KnownProxies', 'ForwardedHeaders:KnownNetworks'] as const) {
+    if (!values.has(key) || !client.forwarded) continue;
+    const proxies = (values.get('ForwardedHeaders:KnownProxies') as string[] | undefined) ?? forwarded.knownProxies;
+    const networks = (values.get('ForwardedHeaders:KnownNetworks') as string[] | undefined) ?? forwarded.knownNetworks;
+    if (!stillTrusted(client.remoteAddress, proxies, networks)) {
+      throw badRequest(
+        `Saving '${key}' would lock you out of the console: your request arrives through the proxy ${client.remoteAddress}, which would no longer be trusted`,
+        key,
+      );
+    }
+  }
+}
+
+export function settingsRoutes(app: FastifyInstance, options: SettingsRouteOptions): void {
+  const { runtime, console: state } = options;
+
+  app.get('/settings', async (request) => dump(app, request, options, (await state.accounts.list()).length));
+
+  app.put('/settings', async (request) => {
+    const body = request.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The body must be a flat JSON object of setting keys');
+    const values = new Map<string, unknown>();
+    let restartRequired = false;
+    for (const [key, raw] of Object.entries(body as Record<string, unknown>)) {
+      const setting = findWritable(key);
+      if (!setting) throw badRequest(`'${key}' is not a writable setting`, key);
+      const checked = checkValue(setting, raw);
+      if (!checked.ok) throw badRequest(checked.error, setting.key);
+      values.set(setting.key, checked.value);
+      restartRequired ||= setting.requiresRestart;
+    }
+    if (values.size === 0) throw badRequest('No settings given');
+    const pooling = runtime.settings.server.sqlPooling;
+    const min = (values.get('SqlConnectionPooling:MinPoolSize') as number | undefined) ?? pooling.minPoolSize;
+    const max = (values.get('SqlConnectionPooling:MaxPoolSize') as number | undefined) ?? pooling.maxPoolSize;
+    if (min > max) throw badRequest('The minimum pool size cannot exceed the maximum', 'SqlConnectionPooling:MinPoolSize');
+    checkLockout(request, options, values);
+
+    const overrides = await readOverrides(runtime.environmentsDir);
+    const next = mergeSettings({}, overrides) as Record<string, unknown>;
+    for (const [key, value] of values) setByPath(next, key, value);
+    await writeFileAtomic(overridesPath(runtime.environmentsDir), `${JSON.stringify(next, null, 2)}\n`);
+
+    const level = values.get('Logging:MinLevel');
+    if (typeof level === 'string') app.log.level = level;
+    const secure = values.get('WebUi:SecureCookies');
+    const origins = values.get('WebUi:PublicOrigins');
+    state.settings = {
+      ...state.settings,
+      ...(typeof secure === 'boolean' ? { secureCookies: secure } : {}),
+      ...(Array.isArray(origins) ? { publicOrigins: origins as string[] } : {}),
+    };
+    request.log.info({ keys: [...values.keys()], restartRequired, by: request.wharfConsole?.actor?.username }, 'settings changed from the console');
+    state.events.emit('settings_changed', { keys: [...values.keys()], restart_required: restartRequired });
+    return { ok: true, restart_required: restartRequired };
+  });
+}

@@ -1,0 +1,102 @@
+/** Accounts and sessions in the token store's SQLite file (a second connection to the same file). */
+import { openSqlite } from '../auth/store/sqlite-database.js';
+import type { SqliteDatabase } from '../auth/store/sqlite-database.js';
+import { AccountExistsError, accountFromRaw, patchEntries, sessionFromRaw } from './account-store.js';
+import type { AccountPatch, AccountRow, AccountStore, NewAccountRow, RawAccount, RawSession, SessionRow } from './account-store.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS console_accounts (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  role TEXT NOT NULL,
+  password_hash TEXT NOT NULL,
+  must_change_password INTEGER NOT NULL DEFAULT 0,
+  disabled INTEGER NOT NULL DEFAULT 0,
+  failed_attempts INTEGER NOT NULL DEFAULT 0,
+  locked_until INTEGER,
+  created_at INTEGER NOT NULL,
+  last_sign_in_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS console_sessions (
+  id_hash TEXT PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  csrf TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+`;
+
+export class SqliteAccountStore implements AccountStore {
+  private readonly db: SqliteDatabase;
+
+  constructor(readonly file: string) {
+    this.db = openSqlite(file);
+  }
+
+  async migrate(): Promise<void> {
+    this.db.exec(SCHEMA);
+  }
+
+  async list(): Promise<AccountRow[]> {
+    return (this.db.prepare('SELECT * FROM console_accounts ORDER BY id').all() as RawAccount[]).map(accountFromRaw);
+  }
+
+  async findByName(username: string): Promise<AccountRow | null> {
+    const raw = this.db.prepare('SELECT * FROM console_accounts WHERE username = ?').get(username) as RawAccount | undefined;
+    return raw ? accountFromRaw(raw) : null;
+  }
+
+  async findById(id: number): Promise<AccountRow | null> {
+    const raw = this.db.prepare('SELECT * FROM console_accounts WHERE id = ?').get(id) as RawAccount | undefined;
+    return raw ? accountFromRaw(raw) : null;
+  }
+
+  async insert(row: NewAccountRow): Promise<AccountRow> {
+    try {
+      const result = this.db
+        .prepare('INSERT INTO console_accounts (username, role, password_hash, must_change_password, created_at) VALUES (?, ?, ?, ?, ?)')
+        .run(row.username, row.role, row.passwordHash, row.mustChangePassword ? 1 : 0, row.createdAt);
+      return (await this.findById(Number(result.lastInsertRowid)))!;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new AccountExistsError(row.username);
+      throw error;
+    }
+  }
+
+  async update(id: number, patch: AccountPatch): Promise<AccountRow | null> {
+    const entries = patchEntries(patch);
+    if (entries.length > 0) {
+      const sets = entries.map(([column]) => `${column} = ?`).join(', ');
+      this.db.prepare(`UPDATE console_accounts SET ${sets} WHERE id = ?`).run(...entries.map(([, value]) => value), id);
+    }
+    return this.findById(id);
+  }
+
+  async delete(id: number): Promise<boolean> {
+    this.db.prepare('DELETE FROM console_sessions WHERE account_id = ?').run(id);
+    return this.db.prepare('DELETE FROM console_accounts WHERE id = ?').run(id).changes > 0;
+  }
+
+  async insertSession(row: SessionRow): Promise<void> {
+    this.db
+      .prepare('INSERT INTO console_sessions (id_hash, account_id, csrf, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
+      .run(row.idHash, row.accountId, row.csrf, row.createdAt, row.expiresAt);
+  }
+
+  async findSession(idHash: string): Promise<SessionRow | null> {
+    const raw = this.db.prepare('SELECT * FROM console_sessions WHERE id_hash = ?').get(idHash) as RawSession | undefined;
+    return raw ? sessionFromRaw(raw) : null;
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    this.db.prepare('DELETE FROM console_sessions WHERE id_hash = ?').run(idHash);
+  }
+
+  async deleteSessionsOf(accountId: number): Promise<void> {
+    this.db.prepare('DELETE FROM console_sessions WHERE account_id = ?').run(accountId);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * POST /endpoints/{type}/validate  {content, name?, namespace?} -> {valid, errors, warnings, diagnostics}
+ * The verdict and messages of `wharf check` for that entity.json at endpoints/<TypeFolder>/<namespace>/<name>/
+ * in this project (the other endpoints read from disk; nothing is written). The rules come from
+ * generated/validator.bundle.mjs, emitted by the compiler and loaded here at the first call: the
+ * runtime never imports compiler/ (docs/console-api.md).
+ *   {type}: sql | proxy | composite | static | files (file) | webhooks (webhook); else 400 "Unknown endpoint type: X"
+ *   content: an object, or a string holding JSON (syntax errors are reported like the build does)
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { GENERATED_FILES } from '../contract/manifest.js';
+import type { ValidatorBundle } from '../contract/manifest.js';
+import { WharfError } from '../errors/wharf-error.js';
+import { badRequest } from './console-errors.js';
+
+export const TYPE_FOLDER_OF: Readonly<Record<string, string>> = {
+  sql: 'SQL',
+  proxy: 'Proxy',
+  composite: 'Proxy',
+  static: 'Static',
+  files: 'Files',
+  file: 'Files',
+  webhooks: 'Webhooks',
+  webhook: 'Webhooks',
+};
+
+const SEGMENT = /^(?!\.\.?$)[^/\\\u0000]{1,200}$/;
+
+/** Loads generated/validator.bundle.mjs once per version of the file (a rebuild is picked up). */
+export class ValidatorLoader {
+  private loaded: { mtimeMs: number; bundle: Promise<ValidatorBundle> } | null = null;
+
+  constructor(private readonly file: string) {}
+
+  async get(): Promise<ValidatorBundle> {
+    let mtimeMs: number;
+    try {
+      mtimeMs = (await stat(this.file)).mtimeMs;
+    } catch {
+      throw new WharfError('CONSOLE_VALIDATOR_MISSING', { reason: `${GENERATED_FILES.validatorBundle} is missing` });
+    }
+    if (!this.loaded || this.loaded.mtimeMs !== mtimeMs) {
+      const bundle = import(`${pathToFileURL(this.file).href}?v=${mtimeMs}`) as Promise<ValidatorBundle>;
+      this.loaded = { mtimeMs, bundle };
+      bundle.catch(() => {
+        this.loaded = null;
+      });
+    }
+    try {
+      return await this.loaded.bundle;
+    } catch (error) {
+      throw new WharfError('CONSOLE_VALIDATOR_MISSING', { reason: `${GENERATED_FILES.validatorBundle} could not be loaded` }, { cause: error });
+    }
+  }
+}
+
+function location(body: Record<string, unknown>): { folders: string[]; name: string } {
+  const name = body['name'] ?? 'NewEndpoint';
+  if (typeof name !== 'string' || !SEGMENT.test(name)) throw badRequest('name must be a folder name (no / or \\, not . or ..)', 'name');
+  const namespace = body['namespace'] ?? '';
+  if (typeof namespace !== 'string') throw badRequest('namespace must be a string such as Sales/Reports', 'namespace');
+  const folders = namespace.split('/').filter((part) => part !== '');
+  if (!folders.every((folder) => SEGMENT.test(folder))) throw badRequest('namespace must be folder names separated by /', 'namespace');
+  return { folders, name };
+}
+
+export function validateRoute(app: FastifyInstance, options: { readonly generatedDir: string }): void {
+  const loader = new ValidatorLoader(path.join(options.generatedDir, GENERATED_FILES.validatorBundle));
+  const root = path.dirname(options.generatedDir);
+
+  app.post('/endpoints/:type/validate', async (request) => {
+    const type = (request.params as { type: string }).type;
+    const typeFolder = TYPE_FOLDER_OF[type.toLowerCase()];
+    if (typeFolder === undefined) throw badRequest(`Unknown endpoint type: ${type}`);
+    const body = request.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The body must be a JSON object with content');
+    const record = body as Record<string, unknown>;
+    const content = record['content'];
+    if (content === undefined || content === null) throw badRequest('content is required', 'content');
+    const text = typeof content === 'string' ? content : `${JSON.stringify(content, null, 2)}\n`;
+    const { folders, name } = location(record);
+    const validator = await loader.get();
+    const diagnostics = await validator.validateEntityText(root, { typeFolder, folders, name }, text);
+    const errors = diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
+    const warnings = diagnostics.filter((d) => d.severity === 'warning').map((d) => d.message);
+    return { valid: errors.length === 0, errors, warnings, diagnostics };
+  });
+}

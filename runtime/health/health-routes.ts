@@ -1,0 +1,79 @@
+/**
+ * GET /health and GET /health/details (bearer token: runtime/auth/access-hooks.ts isProtectedUrl).
+ *   /health          {status, timestamp, cache_expires_in: "15 seconds"}            cached 15 s
+ *   /health/details  {status, timestamp, cache_expires_in: "60 seconds", checks, totalDuration, version}  cached 60 s
+ * HTTP 503 only when the status is Unhealthy; Healthy and Degraded answer 200. Both carry
+ * Cache-Control: public, max-age=<seconds> and Expires. Checks: Database, Diskspace, ProxyEndpoints.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { versionWithBuild } from '../admin/overview-routes.js';
+import { databaseCheck } from './database-check.js';
+import { diskCheck } from './disk-check.js';
+import type { HealthReport } from './health-monitor.js';
+import { HealthMonitor } from './health-monitor.js';
+import { readHealthSettings } from './health-settings.js';
+import { proxyCheck } from './proxy-check.js';
+import { probeUrl } from './proxy-probe.js';
+import type { ProxyProbe } from './proxy-probe.js';
+
+export const HEALTH_CACHE_SECONDS = 15;
+export const DETAILS_CACHE_SECONDS = 60;
+
+export interface HealthRouteOptions {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The proxy reachability probe (default: probeUrl; the proxy module's own can replace it). */
+  readonly probe?: ProxyProbe;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    wharfHealth: HealthMonitor;
+  }
+}
+
+function cached(reply: FastifyReply, seconds: number): FastifyReply {
+  return reply
+    .header('cache-control', `public, max-age=${seconds}`)
+    .header('expires', new Date(Date.now() + seconds * 1000).toUTCString());
+}
+
+const statusCode = (report: HealthReport): number => (report.status === 'Unhealthy' ? 503 : 200);
+
+export async function healthRoutes(app: FastifyInstance, options: HealthRouteOptions): Promise<void> {
+  const runtime = app.wharf;
+  const settings = readHealthSettings(runtime.settings.server, options.env);
+  const checks = settings.enabled
+    ? [
+        databaseCheck(runtime.settings, () => runtime.sql, settings.databaseTimeoutMs),
+        diskCheck(runtime.dataDir, settings.diskWarningPercent, settings.diskCriticalPercent),
+        proxyCheck(runtime.routes, options.probe ?? probeUrl, settings.proxyTimeoutMs, settings.skipProxy),
+      ]
+    : [];
+  const monitor = new HealthMonitor(checks, settings.refreshSeconds * 1000, (status, previous) => {
+    app.log.info({ status, previous }, 'health status changed');
+    app.wharfConsole?.events.emit('health', { status });
+  });
+  app.decorate('wharfHealth', monitor);
+  // A listening server checks from the start; an inject-only one (tests) from its first health request.
+  app.addHook('onListen', async () => monitor.start());
+  app.addHook('onClose', () => monitor.stop());
+
+  app.get('/health', async (_request, reply) => {
+    const report = await monitor.current();
+    cached(reply, HEALTH_CACHE_SECONDS).code(statusCode(report));
+    return { status: report.status, timestamp: report.timestamp, cache_expires_in: `${HEALTH_CACHE_SECONDS} seconds` };
+  });
+
+  app.get('/health/details', async (_request, reply) => {
+    const report = await monitor.current();
+    cached(reply, DETAILS_CACHE_SECONDS).code(statusCode(report));
+    return {
+      status: report.status,
+      timestamp: report.timestamp,
+      cache_expires_in: `${DETAILS_CACHE_SECONDS} seconds`,
+      checks: report.checks,
+      totalDuration: report.totalDuration,
+      version: versionWithBuild(runtime.routes.current.sourceHash),
+    };
+  });
+}

@@ -12,7 +12,7 @@ export interface CliArgs {
 
 export function parseCli(argv: readonly string[]): CliArgs {
   const [command = 'help', ...rest] = argv;
-  if (command === 'docs' || command === 'token') {
+  if (command === 'docs' || command === 'token' || command === 'sync') {
     return { command, rest, root: process.cwd(), port: undefined, host: undefined, docs: true };
   }
   const { values } = parseArgs({
@@ -49,6 +49,7 @@ Commands:
   start            serve generated/ (PORT/--port, default 8080; HOST/--host, default 127.0.0.1)
   dev              build, serve and rebuild on change; the server swaps in each good build
   docs serve|export  the documentation-site server (see docs/docs-site.md)
+  sync [--demo]    change sync: database changes -> HTTP, RabbitMQ, files, databases (docs/sync.md)
 
 Options:
   --root DIR       project folder (default: current directory)

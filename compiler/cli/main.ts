@@ -23,6 +23,8 @@ async function main(argv: readonly string[]): Promise<number> {
       const { runDocsCommand } = await import('../docs-site/cli.js');
       return runDocsCommand(args.rest);
     }
+    case 'sync':
+      return (await import('../../runtime/sync/cli.js')).runSyncCommand(args.rest, { root: args.root });
     case 'token': {
       // The same store the server opens: <root>/data/auth.db unless Auth:Store:* says otherwise.
       const { runTokenCommand } = await import('../../runtime/auth/cli.js');

@@ -17,6 +17,7 @@ import { parseEntity } from './parse.js';
 import { hashSources } from './source-hash.js';
 import type { EntityContext, OutputFile } from './stages.js';
 import { validate } from './validate/index.js';
+import { validateSyncConfig } from './sync/validate-sync.js';
 
 /**
  * Diagnostics whose endpoint is skipped instead of failing the build (spec: an endpoint claiming
@@ -69,6 +70,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     if (identified.context) contexts.push(identified.context);
   }
   diagnostics.push(...validate(contexts));
+  diagnostics.push(...(await validateSyncConfig(root)));
 
   const skipped = new Set(diagnostics.filter((d) => SKIP_CODES.has(d.code)).map((d) => d.file));
   const reported = diagnostics.map((d): Diagnostic =>

@@ -763,7 +763,7 @@ var PaymentEvents_default = {
 };
 
 // routes/index.ts
-var sourceHash = "07a46759f008be118c9c80851c726c28ff497537888177fbb38aa5ce0004d8d1";
+var sourceHash = "2f8224a0d5d01e629c258719ddb574db389a3b09775071bc371292521b66ebe0";
 var routes = [
   ShipOrder_default,
   Invoices_default,

@@ -17,7 +17,7 @@ import static_Reference_Countries from './static/Reference/Countries.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '07a46759f008be118c9c80851c726c28ff497537888177fbb38aa5ce0004d8d1';
+export const sourceHash = '2f8224a0d5d01e629c258719ddb574db389a3b09775071bc371292521b66ebe0';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

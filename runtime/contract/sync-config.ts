@@ -8,8 +8,8 @@
 export const SYNC_SERVICE_FILE = 'sync.json';
 /** environments/<env>/sync.json: one environment's tracked objects and destinations. */
 export const SYNC_ENVIRONMENT_FILE = 'sync.json';
-export const SYNC_SERVICE_SCHEMA = 'sync-service.schema.json';
-export const SYNC_ENVIRONMENT_SCHEMA = 'sync-environment.schema.json';
+export const SYNC_SERVICE_SCHEMA = 'sync/service.schema.json';
+export const SYNC_ENVIRONMENT_SCHEMA = 'sync/environment.schema.json';
 
 export interface SyncRuleProblem {
   readonly code: 'sync-connection-key' | 'sync-duplicate-name' | 'sync-duplicate-key';

@@ -125,8 +125,10 @@ export class SyncService {
 
   private async halt(running: Running, graceSeconds: number): Promise<void> {
     running.controller.abort();
+    const grace = new AbortController();
     const all = Promise.all(running.loops);
-    const timedOut = await Promise.race([all.then(() => false), sleep(graceSeconds * 1000).then(() => true)]);
+    const timedOut = await Promise.race([all.then(() => false), sleep(graceSeconds * 1000, grace.signal).then(() => !grace.signal.aborted)]);
+    grace.abort();
     if (timedOut) this.options.log.warn({ event: 'sync.shutdown_abandoned' }, 'a batch in flight was abandoned; its version was not stored');
     await Promise.all(running.destinations.map((d) => d.close().catch(() => undefined)));
     await Promise.all(running.drivers.map((d) => d.close().catch(() => undefined)));

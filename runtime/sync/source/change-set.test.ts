@@ -32,3 +32,23 @@ describe('procedureSql', () => {
     expect(() => procedureSql('postgres', 'x; DROP TABLE y')).toThrow("invalid procedure name 'x; DROP TABLE y'");
   });
 });
+
+describe('callProcedure (driver boundary)', () => {
+  it('SQL Server: joins the FOR JSON chunks of every row and passes the JSON argument as nvarchar(max)', async () => {
+    const { callProcedure } = await import('./procedure.js');
+    const doc = JSON.stringify({ Metadata: { Sync: { Version: 12, Type: 'Diff', ReasonCode: 0 } }, Data: [{ $operation: 'U', $version: 12, ProductId: 3 }] });
+    const column = 'JSON_F52E2B61-18A1-11d1-B105-00805F49916B';
+    const calls: unknown[] = [];
+    const driver = {
+      provider: 'mssql' as const,
+      async query(sql: string, params: readonly unknown[]) {
+        calls.push([sql, params]);
+        return [{ [column]: doc.slice(0, 20) }, { [column]: doc.slice(20, 50) }, { [column]: doc.slice(50) }];
+      },
+      async close() {},
+    };
+    const set = await callProcedure(driver, 'mssql', 'sync.ProductChanges', 11);
+    expect(calls).toEqual([['EXEC [sync].[ProductChanges] @Json = @p1', [{ type: 'string', value: '{"fromVersion":11,"mode":"sync"}', sqlType: 'nvarchar(max)' }]]]);
+    expect(set).toEqual({ version: 12, type: 'Diff', reasonCode: 0, records: [{ $operation: 'U', $version: 12, ProductId: 3 }] });
+  });
+});

@@ -5,11 +5,13 @@
 import { runDevReloadBench } from './dev-reload.js';
 import { runDocsBench } from './docs-site.js';
 import { runSqlBench } from './sql.js';
+import { runSyncBench } from './sync.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   sql: runSqlBench,
   docs: runDocsBench,
   'dev-reload': runDevReloadBench,
+  sync: runSyncBench,
 };
 
 const wanted = process.argv.slice(2);

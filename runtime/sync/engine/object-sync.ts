@@ -8,7 +8,7 @@ import type { DeadLetterSettings, SyncEnvironment, TrackedObject } from '../conf
 import { batchEnvelope, batchFromEnvelope, splitBatches, type Batch } from '../destinations/batch.js';
 import type { SyncDestination } from '../destinations/destination.js';
 import { callProcedure } from '../source/procedure.js';
-import { recordVersion } from '../source/change-set.js';
+import { recordVersion, type ChangeSet } from '../source/change-set.js';
 import type { SqlDriver } from '../../sql/drivers/driver.js';
 import type { DeadLetterStore } from '../state/dead-letters.js';
 import type { StateStore } from '../state/state-store.js';
@@ -39,14 +39,43 @@ export type CycleOutcome =
   | 'aborted';
 
 const INCREMENTAL_PAGES = 10_000;
+/** A prefetched page older than this is asked for again (it stays correct, only less complete). */
+const PREFETCH_MAX_AGE_MS = 5 * 60_000;
 
 export function backoffMs(attempts: number, settings: DeadLetterSettings): number {
   return Math.min(settings.backoffCapSeconds, settings.backoffBaseSeconds * 2 ** attempts) * 1000;
 }
 
+interface Prefetch {
+  readonly from: number;
+  readonly at: number;
+  readonly result: Promise<ChangeSet | Error>;
+}
+
 export class ObjectSync {
   consecutiveFailures = 0;
+  /** The next page, asked for while the current one is being delivered (DB and destinations overlap). */
+  private prefetch: Prefetch | null = null;
   constructor(private readonly deps: ObjectSyncDeps) {}
+
+  private fetch(from: number): Promise<ChangeSet> {
+    const { environment, object } = this.deps;
+    const ready = this.prefetch;
+    this.prefetch = null;
+    if (ready && ready.from === from && this.now() - ready.at < PREFETCH_MAX_AGE_MS) {
+      return ready.result.then((r) => {
+        if (r instanceof Error) throw r;
+        return r;
+      });
+    }
+    return callProcedure(this.deps.driver, environment.provider, object.procedure, from);
+  }
+
+  private startPrefetch(from: number): void {
+    const { environment, object } = this.deps;
+    const result = callProcedure(this.deps.driver, environment.provider, object.procedure, from).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+    this.prefetch = { from, at: this.now(), result };
+  }
 
   private get ids() {
     return { environment: this.deps.environment.name, object: this.deps.object.name };
@@ -77,16 +106,20 @@ export class ObjectSync {
     const stored = state.get(environment.name, object.name);
     if (stored === null && object.initialSyncMode === 'Incremental') return this.adoptCurrentVersion();
     const from = stored?.version ?? 0;
-    const set = await callProcedure(this.deps.driver, environment.provider, object.procedure, from);
+    const set = await this.fetch(from);
     if (set.records.length === 0) {
       if (stored === null || set.version > from) state.set(environment.name, object.name, Math.max(from, set.version));
       return 'idle';
     }
-    for (const batch of splitBatches(environment.name, object.name, from, set, environment.batching)) {
+    const batches = splitBatches(environment.name, object.name, from, set, environment.batching);
+    const last = batches[batches.length - 1] as Batch;
+    if (set.records.every((r) => recordVersion(r) !== null)) this.startPrefetch(last.toVersion);
+    for (const batch of batches) {
       if (signal.aborted) return 'aborted';
       const failures = await deliverToAll(this.deps.destinations, batch, environment.retry, this.deps.log, signal);
       if (failures === 'aborted') return 'aborted';
       if (failures.length > 0) {
+        this.prefetch = null;
         const data = JSON.stringify(batchEnvelope(batch));
         for (const failure of failures) {
           const letter = this.deps.deadLetters.add(

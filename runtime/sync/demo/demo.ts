@@ -80,14 +80,21 @@ export async function runDemo(options: DemoOptions): Promise<{ sync: RunningSync
     const file = destination?.type === 'File' ? path.relative(options.root, filePathOf(destination, options.root, batch)) : '';
     return `${batch.environment}/${batch.object} v${batch.fromVersion + 1}..v${batch.toVersion}: ${batch.records.length} change(s) ${JSON.stringify(ops)} -> ${file}`;
   };
-  const sync = await startSync({
-    root: options.root,
-    config,
-    drivers: new Map([[DEMO_CONNECTION, db]]),
-    onDelivered: (batch) => options.print(describe(batch)),
-    ...(options.healthPort !== undefined ? { healthPort: options.healthPort } : {}),
-    ...(options.logStream ? { logStream: options.logStream } : {}),
-    logLevel: 'warn',
+  const launch = (healthPort: number | undefined) =>
+    startSync({
+      root: options.root,
+      config,
+      drivers: new Map([[DEMO_CONNECTION, db]]),
+      onDelivered: (batch) => options.print(describe(batch)),
+      ...(healthPort !== undefined ? { healthPort } : {}),
+      ...(options.logStream ? { logStream: options.logStream } : {}),
+      logLevel: 'warn',
+    });
+  const sync = await launch(options.healthPort).catch((error: unknown) => {
+    // Another process holds the health port: the demo still runs, with the health routes elsewhere.
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    options.print(`health port ${options.healthPort ?? config.service.health.port} is in use; the health routes move to a free port`);
+    return launch(0);
   });
   options.print(`wharf sync demo: exporting inventory."Products" changes to ${DEMO_DIR}/out/ (one file per batch)${sync.healthUrl ? `; health on ${sync.healthUrl}/health` : ''}. Ctrl-C stops.`);
   let step = 0;

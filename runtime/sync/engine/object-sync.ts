@@ -116,7 +116,10 @@ export class ObjectSync {
     if (set.records.every((r) => recordVersion(r) !== null)) this.startPrefetch(last.toVersion);
     for (const batch of batches) {
       if (signal.aborted) return 'aborted';
-      const failures = await deliverToAll(this.deps.destinations, batch, environment.retry, this.deps.log, signal);
+      // A single change larger than MaxPayloadSizeBytes cannot get smaller: no retries, straight to a dead letter.
+      const oversize = batch.records.length === 1 && Buffer.byteLength(JSON.stringify(batch.records[0])) > environment.batching.maxBytes;
+      const retry = oversize ? { ...environment.retry, count: 0 } : environment.retry;
+      const failures = await deliverToAll(this.deps.destinations, batch, retry, this.deps.log, signal);
       if (failures === 'aborted') return 'aborted';
       if (failures.length > 0) {
         this.prefetch = null;

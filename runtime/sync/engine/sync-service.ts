@@ -32,6 +32,8 @@ export interface SyncServiceOptions {
   readonly reloadCheckSeconds?: number;
 }
 
+const RETENTION_CHECK_MS = 6 * 3600_000;
+
 interface Running {
   readonly controller: AbortController;
   readonly loops: Promise<void>[];
@@ -65,11 +67,19 @@ export class SyncService {
       ? { config: options.config, fingerprint: '' }
       : await loadSyncConfig(options.root, options.environmentsDir);
     const service = new SyncService(options, loaded.config, options.config ? null : loaded.fingerprint);
-    service.deadLetters.expire(loaded.config.service.deadLetters.retentionDays);
+    service.expireDeadLetters();
     service.running = await service.launch(loaded.config);
     const every = options.reloadCheckSeconds ?? 1;
     if (service.fingerprint !== null && every > 0) void service.watch(every);
     return service;
+  }
+
+  /** Retention: at start and then every 6 hours. */
+  private expireDeadLetters(): void {
+    if (this.stopped) return;
+    const dropped = this.deadLetters.expire(this.config.service.deadLetters.retentionDays);
+    if (dropped > 0) this.options.log.warn({ event: 'sync.dead_letters_expired', dropped }, 'dead letters older than the retention were dropped; their objects send those changes again');
+    setTimeout(() => this.expireDeadLetters(), RETENTION_CHECK_MS).unref();
   }
 
   private async openDriver(environment: SyncEnvironment, connectionString: string): Promise<{ driver: SqlDriver; owned: boolean }> {
@@ -106,6 +116,9 @@ export class SyncService {
         this.objects.set(`${environment.name}/${object.name}`, sync);
         running.loops.push(this.loop(sync, object.pollingIntervalSeconds, config.service.deadLetters.replayIntervalSeconds, controller.signal));
       }
+    }
+    if (config.environments.length === 0) {
+      log.warn({ event: 'sync.no_environments' }, 'no environments/<env>/sync.json found: nothing to sync (see docs/sync.md, or try `wharf sync --demo`)');
     }
     log.info(
       { event: 'sync.started', environments: config.environments.map((e) => ({ name: e.name, objects: e.objects.map((o) => o.name), destinations: e.destinations.map((d) => `${d.type}:${d.key}`) })) },

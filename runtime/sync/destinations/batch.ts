@@ -13,6 +13,8 @@ export interface Batch {
   readonly fromVersion: number;
   readonly toVersion: number;
   readonly records: readonly ChangeRecord[];
+  /** 1-based, only on the batches of a Full export that do not advance the version. */
+  readonly part?: number;
 }
 
 /** The JSON body of a batch (file content, HTTP body, RabbitMQ message in Batch mode). */
@@ -52,39 +54,40 @@ export interface BatchLimits {
 }
 
 /**
- * Splits a change set into batches. With a `$version` on every record, a batch may advance the
- * version to its last change, except when the next batch starts with the same version (several
- * changes of one transaction): then only to just below it. Without versions (a Full export)
- * only the last batch advances, to Metadata.Sync.Version.
+ * Splits a change set into batches. Changes sharing one `$version` (one transaction under change
+ * tracking) stay in one batch even past MaxRecordsPerBatch/MaxPayloadSizeBytes, so every batch
+ * may advance the version to its last change and no two batches end on the same version.
+ * Without versions (a Full export) only the last batch advances, to Metadata.Sync.Version; the
+ * others carry `part` so file names stay apart.
  */
 export function splitBatches(environment: string, object: string, fromVersion: number, set: ChangeSet, limits: BatchLimits): Batch[] {
+  const versioned = set.records.every((r) => recordVersion(r) !== null);
+  const units: ChangeRecord[][] = [];
+  for (const record of set.records) {
+    const previous = units[units.length - 1];
+    if (versioned && previous && recordVersion(previous[0] as ChangeRecord) === recordVersion(record)) previous.push(record);
+    else units.push([record]);
+  }
   const groups: ChangeRecord[][] = [];
   let current: ChangeRecord[] = [];
   let bytes = 2;
-  for (const record of set.records) {
-    const size = Buffer.byteLength(JSON.stringify(record)) + 1;
-    if (current.length > 0 && (current.length >= limits.maxRecords || bytes + size > limits.maxBytes)) {
+  for (const unit of units) {
+    const size = unit.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r)) + 1, 0);
+    if (current.length > 0 && (current.length + unit.length > limits.maxRecords || bytes + size > limits.maxBytes)) {
       groups.push(current);
       current = [];
       bytes = 2;
     }
-    current.push(record);
+    current.push(...unit);
     bytes += size;
   }
   if (current.length > 0) groups.push(current);
-  const versioned = set.records.every((r) => recordVersion(r) !== null);
   let previous = fromVersion;
   return groups.map((records, i) => {
     const last = i === groups.length - 1;
-    let to: number;
-    if (!versioned) to = last ? Math.max(set.version, fromVersion) : fromVersion;
-    else {
-      const top = recordVersion(records[records.length - 1] as ChangeRecord) as number;
-      const next = last ? null : recordVersion((groups[i + 1] as ChangeRecord[])[0] as ChangeRecord);
-      to = next !== null && next <= top ? next - 1 : top;
-    }
-    to = Math.max(to, previous);
-    const batch: Batch = { environment, object, type: set.type, fromVersion: previous, toVersion: to, records };
+    const top = versioned ? (recordVersion(records[records.length - 1] as ChangeRecord) as number) : last ? set.version : fromVersion;
+    const to = Math.max(top, previous);
+    const batch: Batch = { environment, object, type: set.type, fromVersion: previous, toVersion: to, records, ...(versioned || last ? {} : { part: i + 1 }) };
     previous = to;
     return batch;
   });

@@ -15,7 +15,7 @@ export function filePathOf(config: FileDestination, root: string, batch: Batch):
   const relative = fillTemplate(config.path, {
     environment: batch.environment,
     object: batch.object,
-    version: String(batch.toVersion).padStart(VERSION_DIGITS, '0'),
+    version: String(batch.toVersion).padStart(VERSION_DIGITS, '0') + (batch.part === undefined ? '' : `.part${batch.part}`),
     fromVersion: String(batch.fromVersion).padStart(VERSION_DIGITS, '0'),
   });
   const absolute = path.resolve(root, relative);

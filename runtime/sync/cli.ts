@@ -28,12 +28,13 @@ const consoleIo: SyncCliIo = {
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
-function untilSignal(stop: () => Promise<void>): Promise<void> {
+/** Resolves on the first SIGINT/SIGTERM; installed before anything starts, so an early signal is not lost. */
+function nextSignal(): Promise<void> {
   return new Promise((resolve) => {
     const handler = (): void => {
       process.off('SIGINT', handler);
       process.off('SIGTERM', handler);
-      void stop().then(resolve);
+      resolve();
     };
     process.on('SIGINT', handler);
     process.on('SIGTERM', handler);
@@ -116,6 +117,7 @@ export async function runSyncCommand(rest: readonly string[], options: { root: s
     io.err(`--health-port must be an integer from 0 to 65535, got '${values['health-port']}'`);
     return 2;
   }
+  const signalled = nextSignal();
   if (values.demo) {
     const duration = values.duration === undefined ? undefined : Number(values.duration);
     const demo = await runDemo({
@@ -125,10 +127,12 @@ export async function runSyncCommand(rest: readonly string[], options: { root: s
       ...(duration !== undefined && Number.isFinite(duration) ? { durationSeconds: duration } : {}),
       ...(healthPort !== undefined ? { healthPort } : {}),
     });
-    await Promise.race([demo.done, untilSignal(demo.stop)]);
+    await Promise.race([demo.done, signalled]);
+    await demo.stop();
     return 0;
   }
   const sync = await startSync({ root, ...(healthPort !== undefined ? { healthPort } : {}) });
-  await untilSignal(() => sync.close());
+  await signalled;
+  await sync.close();
   return 0;
 }

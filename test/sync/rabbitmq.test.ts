@@ -115,7 +115,11 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
     it('broker down: retries, a dead letter that blocks the object, replay after the restart, nothing lost or skipped', async () => {
       const before = received.length;
       const start = (sync.service.state.get('staging', 'Products')?.version ?? 0) + 1;
+      await sync.prober.round();
+      expect(sync.prober.snapshot()).toEqual({ 'rabbitmq:events': { is_healthy: true, last_error: null }, 'sql:staging/main': { is_healthy: true, last_error: null } });
       await rabbit.halt();
+      await sync.prober.round();
+      expect(sync.prober.snapshot()['rabbitmq:events']?.last_error).toMatch(/^1 consecutive failure\(s\): /);
       await insertProducts(db.url, 5, 'DOWN-');
       const letter = await until('a dead letter', () => sync.service.deadLetters.list({ environment: 'staging', object: 'Products' })[0]);
       expect(letter).toMatchObject({ sourceKey: 'staging/Products/events', destination: 'events', fromVersion: start - 1, toVersion: start + 2, status: 'pending' });

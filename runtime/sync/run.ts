@@ -44,7 +44,9 @@ export async function startSync(options: StartSyncOptions): Promise<RunningSync>
     ...(options.drivers ? { drivers: options.drivers } : {}),
     ...(options.onDelivered ? { onDelivered: options.onDelivered } : {}),
   });
-  const prober = new ConnectionProber(() => service.config, options.drivers);
+  // Embedded databases live in this process: probes query them instead of opening a connection.
+  const lookup = (connectionString: string) => options.drivers?.get(connectionString) ?? service.embedded.get(connectionString);
+  const prober = new ConnectionProber(() => service.config, lookup);
   const health = service.config.service.health;
   let healthUrl: string | null = null;
   try {
@@ -55,7 +57,7 @@ export async function startSync(options: StartSyncOptions): Promise<RunningSync>
         deadLetters: service.deadLetters,
         prober,
         startedAt: Date.now(),
-        ...(options.drivers ? { drivers: options.drivers } : {}),
+        lookup,
       } as never);
       const port = options.healthPort ?? health.port;
       await app.listen({ host: health.host, port });

@@ -19,7 +19,12 @@ it('wharf sync --demo exports the products and the live changes to files', async
   });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  while (!/health on (http:\/\/\S+)\/health/.test(out)) await new Promise((r) => setTimeout(r, 50));
+  // The embedded database lives in the sync process: /health probes it there.
+  const health = await fetch(`${/health on (http:\/\/\S+)\/health/.exec(out)?.[1]}/health`);
+  expect(await health.json()).toMatchObject({ status: 'healthy', service: 'wharf-sync', checks: { database: { status: 'ok (all)' } } });
+  const code = await exited;
   expect(code).toBe(0);
   const lines = out.trim().split('\n');
   expect(lines[0]).toMatch(/^wharf sync demo: exporting inventory."Products" changes to data\/sync-demo\/out\/ \(one file per batch\); health on http:\/\/127\.0\.0\.1:\d+\/health\. Ctrl-C stops\.$/);

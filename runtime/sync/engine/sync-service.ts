@@ -51,6 +51,8 @@ export class SyncService {
   private reloading: Promise<void> = Promise.resolve();
   /** Per "env/object": the object's loop, for health and tests. */
   readonly objects = new Map<string, ObjectSync>();
+  /** In-process (embedded) databases by connection string: the health probes query these. */
+  readonly embedded = new Map<string, SqlDriver>();
 
   private constructor(
     private readonly options: SyncServiceOptions,
@@ -99,6 +101,7 @@ export class SyncService {
       for (const [key, connectionString] of Object.entries(environment.connectionStrings)) {
         const { driver, owned } = await this.openDriver(environment, connectionString);
         drivers.set(key, driver);
+        if (driver.provider === 'embedded') this.embedded.set(connectionString, driver);
         if (owned) running.drivers.push(driver);
       }
       for (const object of environment.objects) {
@@ -146,6 +149,7 @@ export class SyncService {
     await Promise.all(running.destinations.map((d) => d.close().catch(() => undefined)));
     await Promise.all(running.drivers.map((d) => d.close().catch(() => undefined)));
     this.objects.clear();
+    this.embedded.clear();
   }
 
   private async watch(everySeconds: number): Promise<void> {

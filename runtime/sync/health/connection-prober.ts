@@ -4,10 +4,9 @@
  * for databases and `rabbitmq:{destinationKey}` for RabbitMQ destinations (the only broker kind
  * Wharf ships; other destination kinds are not probed). Before the first round: `{}`.
  */
-import type { SqlDriver } from '../../sql/drivers/driver.js';
 import type { SyncConfig } from '../config/model.js';
 import { errorText } from '../engine/deliver.js';
-import { probeBroker, probeDatabase } from './probes.js';
+import { probeBroker, probeDatabase, type DriverLookup } from './probes.js';
 
 export interface ConnectionEntry {
   readonly is_healthy: boolean;
@@ -19,11 +18,11 @@ interface Target {
   probe(): Promise<void>;
 }
 
-function targetsOf(config: SyncConfig, drivers: ReadonlyMap<string, SqlDriver> | undefined): Target[] {
+function targetsOf(config: SyncConfig, lookup: DriverLookup | undefined): Target[] {
   const targets: Target[] = [];
   for (const env of config.environments) {
     for (const [key, connectionString] of Object.entries(env.connectionStrings)) {
-      targets.push({ key: `sql:${env.name}/${key}`, probe: () => probeDatabase({ provider: env.provider, connectionString }, drivers) });
+      targets.push({ key: `sql:${env.name}/${key}`, probe: () => probeDatabase({ provider: env.provider, connectionString }, lookup) });
     }
     for (const d of env.destinations) {
       if (d.type === 'RabbitMQ') targets.push({ key: `rabbitmq:${d.key}`, probe: () => probeBroker(d.url) });
@@ -40,7 +39,7 @@ export class ConnectionProber {
 
   constructor(
     private readonly config: () => SyncConfig,
-    private readonly drivers: ReadonlyMap<string, SqlDriver> | undefined,
+    private readonly lookup: DriverLookup | undefined,
   ) {}
 
   start(): void {
@@ -58,7 +57,7 @@ export class ConnectionProber {
 
   /** One probe of every target (also used by tests). */
   async round(): Promise<void> {
-    const targets = targetsOf(this.config(), this.drivers);
+    const targets = targetsOf(this.config(), this.lookup);
     const next = new Map<string, ConnectionEntry>();
     await Promise.all(
       targets.map(async (t) => {

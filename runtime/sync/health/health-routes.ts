@@ -7,12 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { SqlDriver } from '../../sql/drivers/driver.js';
 import type { SyncConfig } from '../config/model.js';
 import type { DeadLetterStore } from '../state/dead-letters.js';
 import type { StateStore, StoredVersion } from '../state/state-store.js';
 import type { ConnectionProber } from './connection-prober.js';
-import { probeDatabase, type DatabaseProbeTarget } from './probes.js';
+import { probeDatabase, type DatabaseProbeTarget, type DriverLookup } from './probes.js';
 
 export const SERVICE_NAME = 'wharf-sync';
 
@@ -23,7 +22,7 @@ export interface HealthSource {
   readonly state: StateStore;
   readonly deadLetters: DeadLetterStore;
   readonly prober: ConnectionProber;
-  readonly drivers?: ReadonlyMap<string, SqlDriver>;
+  readonly lookup?: DriverLookup;
   readonly startedAt: number;
 }
 
@@ -66,7 +65,7 @@ export async function healthRoutes(app: FastifyInstance, source: HealthSource): 
     if (cached && now - cached.at < ttl) return { ...cached.body, uptime: uptimeText(now - source.startedAt) };
     const databases = uniqueDatabases(source.config());
     const started = performance.now();
-    const results = await Promise.all(databases.map((d) => probeDatabase(d, source.drivers).then(() => true, () => false)));
+    const results = await Promise.all(databases.map((d) => probeDatabase(d, source.lookup).then(() => true, () => false)));
     const ok = results.filter(Boolean).length;
     const body = {
       status: ok === databases.length ? 'healthy' : 'degraded',

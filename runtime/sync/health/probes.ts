@@ -43,13 +43,16 @@ async function probeMssql(connectionString: string, ms: number): Promise<void> {
   }
 }
 
+/** The in-process driver of a connection string, if any (the embedded database). */
+export type DriverLookup = (connectionString: string) => SqlDriver | undefined;
+
 export interface DatabaseProbeTarget {
   readonly provider: SyncProvider;
   readonly connectionString: string;
 }
 
-export function probeDatabase(target: DatabaseProbeTarget, drivers: ReadonlyMap<string, SqlDriver> | undefined, ms = PROBE_TIMEOUT_MS): Promise<void> {
-  const given = drivers?.get(target.connectionString);
+export function probeDatabase(target: DatabaseProbeTarget, lookup: DriverLookup | undefined, ms = PROBE_TIMEOUT_MS): Promise<void> {
+  const given = lookup?.(target.connectionString);
   const work =
     given !== undefined
       ? given.query('SELECT 1', []).then(() => undefined)

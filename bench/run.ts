@@ -10,6 +10,7 @@ import { runSqlBench } from './sql.js';
 import { runSqlWriteBench } from './sql-write.js';
 import { runFilesBench, runStaticBench } from './static-files.js';
 import { runProxyBench } from './proxy.js';
+import { runSyncBench } from './sync.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   sql: runSqlBench,
@@ -21,6 +22,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   static: runStaticBench,
   files: runFilesBench,
   proxy: runProxyBench,
+  sync: runSyncBench,
 };
 
 const wanted = process.argv.slice(2);

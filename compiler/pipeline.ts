@@ -16,6 +16,7 @@ import type { OutputFile } from './stages.js';
 import { validate } from './validate/index.js';
 import { RULES } from './validate/rules/index.js';
 import { readBlockedIpRanges } from './network-policy.js';
+import { validateSyncConfig } from './sync/validate-sync.js';
 
 /**
  * Reserved names: the spec's loader skips such an endpoint at load time, and the runtime keeps
@@ -64,6 +65,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { contexts, diagnostics: parsedDiagnostics } = await parseAndIdentify(found.entities, (source) => readFile(source.absolutePath, 'utf8'));
   diagnostics.push(...parsedDiagnostics);
   diagnostics.push(...validate(contexts, RULES, { blockedIpRanges: await readBlockedIpRanges(root) }));
+  diagnostics.push(...(await validateSyncConfig(root)));
 
   const reported = [...diagnostics];
   const sourceHash = await hashSources(root, ['endpoints', 'schemas']);

@@ -976,7 +976,7 @@ var PaymentEvents_default = {
 };
 
 // routes/index.ts
-var sourceHash = "3cf2ac0403b26f77e5dde9cd04c6525d465353de0c85f7a8359afaf506b4d314";
+var sourceHash = "535a4ee22c7a498509272ff462721118b94c5462f6b108021bc9687ac3f67d8a";
 var routes = [
   ShipOrder_default,
   Invoices_default,

@@ -130,6 +130,19 @@ export const COMMANDS: readonly CliCommand[] = [
     },
   },
   {
+    name: 'sync',
+    usage: [
+      'sync [--root DIR] [--health-port N]',
+      'sync --demo [--duration S] [--health-port N]',
+      'sync deadletters list [--json]',
+      'sync deadletters replay ID... | --all',
+      'sync deadletters purge ID... | --all',
+    ],
+    summary: 'the change-sync service: database changes to RabbitMQ, HTTP, files or another database (docs/sync.md); `--demo` runs on the embedded database',
+    options: 'own',
+    run: async (args) => (await import('../../runtime/sync/cli.js')).runSyncCommand(args.rest, { root: args.root }),
+  },
+  {
     name: 'docs',
     usage: [
       'docs serve [--port N] [--host H] [--base-path /prefix] [--base-url https://origin] [--theme NAME|DIR] [--strict]',

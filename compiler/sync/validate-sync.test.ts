@@ -1,0 +1,67 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatDiagnostic } from '../diagnostics.js';
+import { compile } from '../pipeline.js';
+import { validateSyncFile } from './validate-sync.js';
+
+const good = {
+  Provider: 'postgres',
+  ConnectionStrings: { main: 'postgres://h/db' },
+  TrackedObjects: [{ Name: 'Products', StoredProcedureName: 'sync.ProductChanges' }],
+  Destinations: [{ Type: 'File', Key: 'f', Path: 'out/{object}/{version}.json' }],
+};
+const file = 'environments/prod/sync.json';
+const lines = (doc: unknown) => validateSyncFile(file, typeof doc === 'string' ? doc : JSON.stringify(doc, null, 2), 'environment').map(formatDiagnostic);
+
+describe('sync.json validation', () => {
+  const cases: [string, unknown, string[]][] = [
+    ['a valid file', good, []],
+    ['syntax error', '{"Provider": "postgres",}', ['environments/prod/sync.json:1:25: error json-syntax: Invalid JSON: PropertyNameExpected at line 1, column 25']],
+    ['missing destinations', { ...good, Destinations: undefined }, ['environments/prod/sync.json:1:1: error schema-required at /Destinations: Destinations is required']],
+    [
+      'unknown provider and unknown property',
+      { ...good, Provider: 'oracle', Polling: 3 },
+      [
+        'environments/prod/sync.json:2:15: error schema-enum at /Provider: Provider value "oracle" is not one of postgres, mssql, embedded',
+        'environments/prod/sync.json:19:3: warning unknown-property at /Polling: \'Polling\' is not a known property of sync.json',
+      ],
+    ],
+    [
+      'destination fields per type',
+      { ...good, Destinations: [{ Type: 'RabbitMQ', Key: 'q', Url: 'http://x' }] },
+      [
+        'environments/prod/sync.json:13:5: error schema-required at /Destinations/0/Exchange: Exchange is required in Destinations[0]',
+        'environments/prod/sync.json:16:14: error schema-format at /Destinations/0/Url: Destinations[0].Url value "http://x" does not match ^amqps?://',
+      ],
+    ],
+    [
+      'procedure name that is not an identifier',
+      { ...good, TrackedObjects: [{ Name: 'P', StoredProcedureName: 'x; drop table y' }] },
+      ['environments/prod/sync.json:9:30: error schema-format at /TrackedObjects/0/StoredProcedureName: TrackedObjects[0].StoredProcedureName value "x; drop table y" does not match ^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*){0,2}$'],
+    ],
+    [
+      'semantic rules',
+      { ...good, TrackedObjects: [{ Name: 'P', StoredProcedureName: 'a.b', ConnectionKey: 'other' }, { Name: 'p', StoredProcedureName: 'a.c' }], Destinations: [good.Destinations[0], good.Destinations[0]] },
+      [
+        "environments/prod/sync.json:10:24: error sync-connection-key at /TrackedObjects/0/ConnectionKey: ConnectionKey 'other' is not a key of ConnectionStrings (main)",
+        "environments/prod/sync.json:13:15: error sync-duplicate-name at /TrackedObjects/1/Name: Tracked object 'p' is already defined at TrackedObjects[0] (names are case-insensitive)",
+        "environments/prod/sync.json:25:14: error sync-duplicate-key at /Destinations/1/Key: Destination key 'f' is already used by Destinations[0]",
+      ],
+    ],
+  ];
+  it.each(cases)('%s', (_name, doc, want) => {
+    expect(lines(doc)).toEqual(want);
+  });
+
+  it('wharf build fails on a bad sync.json and names file:line', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'wharf-sync-build-'));
+    await mkdir(path.join(root, 'environments', 'prod'), { recursive: true });
+    await mkdir(path.join(root, 'endpoints'), { recursive: true });
+    await writeFile(path.join(root, 'environments', 'sync.json'), JSON.stringify({ Health: { Port: 'x' } }, null, 2));
+    const result = await compile({ root, docs: false });
+    expect(result.outputs).toBeNull();
+    expect(result.diagnostics.map(formatDiagnostic)).toContain('environments/sync.json:3:13: error schema-type at /Health/Port: Health.Port must be integer');
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import type { ChangeSet } from '../source/change-set.js';
+import { splitBatches } from './batch.js';
+
+const rec = (v: number | null, size = 0) => ({ $operation: 'U', ...(v === null ? {} : { $version: v }), pad: 'x'.repeat(size) });
+const set = (records: Record<string, unknown>[], version: number, type: 'Full' | 'Diff' = 'Diff'): ChangeSet => ({ version, type, reasonCode: 0, records });
+
+describe('splitBatches', () => {
+  const cases: [string, { records: Record<string, unknown>[]; version: number; maxRecords: number; maxBytes?: number; type?: 'Full' | 'Diff' }, [number, number, number][]][] = [
+    ['one batch advances to the last version', { records: [rec(11), rec(12)], version: 12, maxRecords: 10 }, [[10, 12, 2]]],
+    ['count bound', { records: [rec(11), rec(12), rec(13)], version: 13, maxRecords: 2 }, [[10, 12, 2], [12, 13, 1]]],
+    ['changes of one version stay together', { records: [rec(11), rec(12), rec(12), rec(13)], version: 13, maxRecords: 2 }, [[10, 11, 1], [11, 12, 2], [12, 13, 1]]],
+    ['even past the record bound', { records: [rec(12), rec(12), rec(12)], version: 12, maxRecords: 1 }, [[10, 12, 3]]],
+    ['size bound', { records: [rec(11, 600), rec(12, 600), rec(13, 10)], version: 13, maxRecords: 100, maxBytes: 1024 }, [[10, 11, 1], [11, 13, 2]]],
+    ['Full export without versions advances only at the end', { records: [rec(null), rec(null), rec(null)], version: 40, maxRecords: 2, type: 'Full' }, [[10, 10, 2], [10, 40, 1]]],
+  ];
+  it.each(cases)('%s', (_name, given, want) => {
+    const batches = splitBatches('env', 'obj', 10, set(given.records, given.version, given.type), { maxRecords: given.maxRecords, maxBytes: given.maxBytes ?? 1 << 20 });
+    expect(batches.map((b) => [b.fromVersion, b.toVersion, b.records.length])).toEqual(want);
+  });
+});
+
+describe('file names of a Full export', () => {
+  it('batches that do not advance carry a part number, so their files stay apart', async () => {
+    const { filePathOf } = await import('./file.js');
+    const batches = splitBatches('env', 'obj', 0, set([rec(null), rec(null), rec(null)], 40, 'Full'), { maxRecords: 1, maxBytes: 1 << 20 });
+    const config = { type: 'File' as const, key: 'f', path: 'out/{object}/{version}.json' };
+    expect(batches.map((b) => filePathOf(config, '/p', b))).toEqual(['/p/out/obj/000000000000.part1.json', '/p/out/obj/000000000000.part2.json', '/p/out/obj/000000000040.json']);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Starts the whole sync process: the service (pollers), the health routes on Health:Host:Port
+ * (a fastify instance whose pino logger is the process logger, the gateway's log format) and the
+ * background connection prober. close() stops all three; SIGTERM/SIGINT call it in the CLI.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { SqlDriver } from '../sql/drivers/driver.js';
+import type { SyncConfig } from './config/model.js';
+import type { Batch } from './destinations/batch.js';
+import { SyncService } from './engine/sync-service.js';
+import { ConnectionProber } from './health/connection-prober.js';
+import { healthRoutes } from './health/health-routes.js';
+
+export interface StartSyncOptions {
+  readonly root: string;
+  readonly environmentsDir?: string;
+  readonly config?: SyncConfig;
+  readonly drivers?: ReadonlyMap<string, SqlDriver>;
+  readonly onDelivered?: (batch: Batch) => void;
+  /** Overrides Health:Port (tests: 0). */
+  readonly healthPort?: number;
+  readonly logLevel?: string;
+  /** Where log lines go (default stdout). */
+  readonly logStream?: NodeJS.WritableStream;
+}
+
+export interface RunningSync {
+  readonly service: SyncService;
+  readonly app: FastifyInstance;
+  readonly prober: ConnectionProber;
+  /** Bound health address (`http://127.0.0.1:2455`), null when Health:Enabled is false. */
+  readonly healthUrl: string | null;
+  close(): Promise<void>;
+}
+
+export async function startSync(options: StartSyncOptions): Promise<RunningSync> {
+  const level = options.logLevel ?? 'info';
+  const app = Fastify({ logger: options.logStream ? { level, stream: options.logStream } : { level } });
+  const service = await SyncService.start({
+    root: options.root,
+    log: app.log,
+    ...(options.environmentsDir ? { environmentsDir: options.environmentsDir } : {}),
+    ...(options.config ? { config: options.config } : {}),
+    ...(options.drivers ? { drivers: options.drivers } : {}),
+    ...(options.onDelivered ? { onDelivered: options.onDelivered } : {}),
+  });
+  // Embedded databases live in this process: probes query them instead of opening a connection.
+  const lookup = (connectionString: string) => options.drivers?.get(connectionString) ?? service.embedded.get(connectionString);
+  const prober = new ConnectionProber(() => service.config, lookup);
+  const health = service.config.service.health;
+  let healthUrl: string | null = null;
+  try {
+    if (health.enabled) {
+      await app.register(healthRoutes, {
+        config: () => service.config,
+        state: service.state,
+        deadLetters: service.deadLetters,
+        prober,
+        startedAt: Date.now(),
+        lookup,
+      } as never);
+      const port = options.healthPort ?? health.port;
+      await app.listen({ host: health.host, port });
+      const address = app.server.address();
+      healthUrl = `http://${health.host}:${typeof address === 'object' && address ? address.port : port}`;
+      prober.start();
+    }
+  } catch (error) {
+    await service.stop();
+    await app.close();
+    throw error;
+  }
+  return {
+    service,
+    app,
+    prober,
+    healthUrl,
+    async close() {
+      prober.stop();
+      await app.close();
+      await service.stop();
+    },
+  };
+}

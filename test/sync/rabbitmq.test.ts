@@ -1,0 +1,181 @@
+/**
+ * Real PostgreSQL -> wharf sync -> real RabbitMQ (started on loopback by test/setup/rabbitmq.ts):
+ * changes arrive at a consumer in order; the broker going down gives retries, a dead letter and
+ * a replay once it is back, nothing lost or skipped; kill -9 of the sync process mid-run and a
+ * restart deliver every change at least once with state.db intact.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import amqp, { type ChannelModel } from 'amqplib';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSync, type RunningSync } from '../../runtime/sync/run.js';
+import { startPostgres, type TestPostgres } from '../setup/postgres.js';
+import { rabbitAvailable, startRabbit, type TestRabbit } from '../setup/rabbitmq.js';
+import { insertProducts, installOutbox, pgEnvironment, projectWith, sql, until } from './sync-fixture.js';
+
+const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface Received {
+  readonly id: string;
+  readonly version: number;
+  readonly operation: string;
+  readonly body: Record<string, unknown>;
+}
+
+let db: TestPostgres;
+let rabbit: TestRabbit;
+const consumers: ChannelModel[] = [];
+let closing = false;
+
+/** A consumer that reconnects when the broker comes back (unacked messages are redelivered). */
+async function consume(queue: string, received: Received[] = []): Promise<Received[]> {
+  const connection = await amqp.connect(rabbit.url);
+  consumers.push(connection);
+  connection.on('error', () => undefined);
+  connection.on('close', () => {
+    if (closing) return;
+    const retry = (): void => void consume(queue, received).catch(() => setTimeout(retry, 500));
+    setTimeout(retry, 500);
+  });
+  const channel = await connection.createChannel();
+  channel.on('error', () => undefined);
+  await channel.assertQueue(queue, { durable: true });
+  await channel.prefetch(500);
+  await channel.consume(queue, (message) => {
+    if (!message) return;
+    received.push({
+      id: String(message.properties.messageId),
+      version: Number(message.properties.headers?.['x-wharf-version']),
+      operation: String(message.properties.type),
+      body: JSON.parse(message.content.toString()) as Record<string, unknown>,
+    });
+    channel.ack(message);
+  });
+  return received;
+}
+
+function rabbitDestination(queue: string) {
+  return { Type: 'RabbitMQ', Key: 'events', Url: rabbit.url, Exchange: `wharf.${queue}`, Queue: queue };
+}
+
+/** Versions in first-seen order; redeliveries are dropped the way a consumer de-duplicates. */
+function deduplicated(received: readonly Received[]): number[] {
+  const seen = new Set<string>();
+  return received.filter((r) => !seen.has(r.id) && seen.add(r.id)).map((r) => r.version);
+}
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
+  beforeAll(async () => {
+    [db, rabbit] = await Promise.all([startPostgres(), startRabbit()]);
+    await installOutbox(db.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    closing = true;
+    await Promise.all(consumers.map((c) => c.close().catch(() => undefined)));
+    await Promise.all([db?.stop(), rabbit?.stop()]);
+  });
+
+  describe('one running service', () => {
+    let sync: RunningSync;
+    let received: Received[];
+    let base = 0;
+
+    beforeAll(async () => {
+      received = await consume('orders-products');
+      const root = await projectWith(
+        { staging: pgEnvironment(db.url, [rabbitDestination('orders-products')], { MaxRecordsPerBatch: 3 }) },
+        { Health: { Enabled: false }, DeadLetters: { BackoffBaseSeconds: 0.5, ReplayIntervalSeconds: 0.2, MaxReplayAttempts: 100 } },
+      );
+      sync = await startSync({ root, logLevel: 'silent' });
+      base = (await until('initial state', () => sync.service.state.get('staging', 'Products'))).version;
+    });
+    afterAll(async () => sync?.close());
+
+    it('inserts, updates and deletes arrive in order, persistent, with object+version message ids', async () => {
+      const [a, b] = await insertProducts(db.url, 2, 'MQ-');
+      await sql(db.url, `UPDATE inventory."Products" SET "UnitPrice" = 1.50 WHERE "ProductId" = $1`, [a]);
+      await sql(db.url, `DELETE FROM inventory."Products" WHERE "ProductId" = $1`, [b]);
+      await until('4 messages', () => received.length >= 4);
+      expect(received.map((r) => [r.id, r.operation, r.body['ProductId']])).toEqual([
+        [`staging/Products/${base + 1}`, 'I', a],
+        [`staging/Products/${base + 2}`, 'I', b],
+        [`staging/Products/${base + 3}`, 'U', a],
+        [`staging/Products/${base + 4}`, 'D', b],
+      ]);
+      expect(received[2]?.body).toMatchObject({ $operation: 'U', $version: base + 3, UnitPrice: 1.5, Sku: 'MQ-1' });
+      await until('state advanced', () => sync.service.state.get('staging', 'Products')?.version === base + 4);
+    });
+
+    it('broker down: retries, a dead letter that blocks the object, replay after the restart, nothing lost or skipped', async () => {
+      const before = received.length;
+      const start = (sync.service.state.get('staging', 'Products')?.version ?? 0) + 1;
+      await sync.prober.round();
+      expect(sync.prober.snapshot()).toEqual({ 'rabbitmq:events': { is_healthy: true, last_error: null }, 'sql:staging/main': { is_healthy: true, last_error: null } });
+      await rabbit.halt();
+      await sync.prober.round();
+      expect(sync.prober.snapshot()['rabbitmq:events']?.last_error).toMatch(/^1 consecutive failure\(s\): /);
+      await insertProducts(db.url, 5, 'DOWN-');
+      const letter = await until('a dead letter', () => sync.service.deadLetters.list({ environment: 'staging', object: 'Products' })[0]);
+      expect(letter).toMatchObject({ sourceKey: 'staging/Products/events', destination: 'events', fromVersion: start - 1, toVersion: start + 2, status: 'pending' });
+      expect(sync.service.deadLetters.summary()).toMatchObject({ TotalCount: 1, LastHourCount: 1, Last24HoursCount: 1, Last7DaysCount: 1, MostCommonErrorCount: 1 });
+      // Blocked: the version stays before the dead-lettered batch while the broker is down.
+      await insertProducts(db.url, 2, 'WHILE-DOWN-');
+      expect(sync.service.state.get('staging', 'Products')?.version).toBe(start - 1);
+      await rabbit.start();
+      await until('all 7 changes', () => new Set(received.slice(before).map((r) => r.id)).size >= 7, 90_000);
+      expect(deduplicated(received.slice(before))).toEqual(range(start, start + 6));
+      await until('dead letter resolved', () => sync.service.deadLetters.list().length === 0);
+      await until('state caught up', () => sync.service.state.get('staging', 'Products')?.version === start + 6);
+    }, 180_000);
+  });
+
+  it('kill -9 mid-run, restart: every change delivered at least once, in order, state.db intact', async () => {
+    const received = await consume('kill-products');
+    const root = await projectWith({ staging: pgEnvironment(db.url, [rabbitDestination('kill-products')], { MaxRecordsPerBatch: 200 }) }, { Health: { Enabled: false } });
+    const state = path.join(root, 'data', 'sync', 'state.db');
+    const run = (): ChildProcess => spawn(process.execPath, [path.join(repo, 'scripts', 'wharf.mjs'), 'sync', '--root', root], { cwd: repo, stdio: 'ignore' });
+    const readVersion = (): number | null => {
+      if (!existsSync(state)) return null;
+      try {
+        const file = new Database(state, { readonly: true, fileMustExist: true });
+        try {
+          expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
+          return (file.prepare('SELECT LastVersion FROM LastVersions').get() as { LastVersion: number } | undefined)?.LastVersion ?? null;
+        } finally {
+          file.close();
+        }
+      } catch (error) {
+        if (String(error).includes('unable to open') || String(error).includes('no such table')) return null;
+        throw error;
+      }
+    };
+    let child = run();
+    const start = (await until('initial state', () => {
+      const v = readVersion();
+      return v === null ? null : { v };
+    }, 60_000)).v + 1;
+    const total = 6000;
+    await insertProducts(db.url, total, 'KILL-');
+    await until('some changes delivered', () => received.length >= 1000, 60_000);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const atKill = readVersion() as number;
+    expect(atKill).toBeGreaterThanOrEqual(start - 1);
+    expect(atKill).toBeLessThan(start + total - 1);
+    child = run();
+    try {
+      await until('every change delivered', () => new Set(received.map((r) => r.id)).size >= total, 120_000);
+      expect(deduplicated(received)).toEqual(range(start, start + total - 1));
+      await until('state caught up', () => readVersion() === start + total - 1, 60_000);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }, 240_000);
+});

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EndpointModel } from '../runtime/contract/index.js';
+import { emitConsoleUi } from './console-ui/build.js';
 import { buildDocsSite } from './docs-site/index.js';
 import { discover } from './discover.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics.js';
@@ -30,6 +31,8 @@ export interface CompileOptions {
   readonly mode?: 'build' | 'check';
   /** Also precompile docs/ into generated/docs/ (default: when the project has a docs/ folder). */
   readonly docs?: boolean;
+  /** Also emit the web console's assets into generated/ui/ (default true). */
+  readonly consoleUi?: boolean;
 }
 
 export interface CompileResult {
@@ -53,7 +56,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { root } = options;
   const mode = options.mode ?? 'build';
   const withDocs = options.docs ?? existsSync(path.join(root, 'docs'));
-  const owns = withDocs ? () => true : (p: string) => !p.startsWith('docs/');
+  const withUi = options.consoleUi !== false;
+  const owns = (p: string) => (withDocs || !p.startsWith('docs/')) && (withUi || !p.startsWith('ui/'));
   const diagnostics: Diagnostic[] = [];
 
   const found = await discover(root);
@@ -82,6 +86,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const models = normalize(contexts.filter((c) => !skipped.has(c.parsed.source.file)));
   const outputs: OutputFile[] = [{ path: 'README.md', content: GENERATED_README }];
   outputs.push(...(await emitAll({ models, sourceHash, root })));
+  if (withUi) outputs.push(...(await emitConsoleUi()));
   if (withDocs) {
     const docs = await buildDocsSite({ root, dates: 'front-matter' });
     reported.push(...docs.diagnostics);

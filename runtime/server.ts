@@ -16,6 +16,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'f
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { consoleApi } from './admin/console-api.js';
+import { consoleUiRoutes } from './admin/console-ui-routes.js';
 import { apiRoutes } from './api/api-routes.js';
 import { installAccessControl, isProtectedUrl } from './auth/access-hooks.js';
 import { createAccessRuntime, readAccessSettings } from './auth/access-runtime.js';
@@ -202,6 +203,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   installResponseCache(app, { cache: access.cache });
   await app.register(liveRoute);
   await consoleApi(app);
+  await app.register(consoleUiRoutes, { generatedDir });
   await healthRoutes(app, { env: options.env ?? process.env });
   await app.register(apiReferenceRoutes, { holder });
   const stages = withAccessStages(options.stages ?? API_STAGES, access.cache);

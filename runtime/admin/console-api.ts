@@ -23,6 +23,7 @@ import { tokenRoutes } from './token-routes.js';
 import { overviewRoutes } from './overview-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { environmentRoutes } from './environment-routes.js';
+import { sessionRoutes } from './session-routes.js';
 
 export const CONSOLE_PREFIX = '/ui/api';
 
@@ -98,6 +99,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       overviewRoutes(guarded, { runtime, console: state });
       settingsRoutes(guarded, { runtime, console: state });
       environmentRoutes(guarded, { runtime, console: state });
+      sessionRoutes(guarded);
     });
     },
     { prefix: CONSOLE_PREFIX },

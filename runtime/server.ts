@@ -12,11 +12,13 @@
  * Every refusal is a WharfError answered by the one error handler (errors/error-handler.ts).
  */
 import fastify from 'fastify';
+import pino from 'pino';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { consoleApi } from './admin/console-api.js';
 import { consoleUiRoutes } from './admin/console-ui-routes.js';
+import { LogRing } from './admin/log-ring.js';
 import { apiRoutes } from './api/api-routes.js';
 import { installAccessControl, isProtectedUrl } from './auth/access-hooks.js';
 import { createAccessRuntime, readAccessSettings } from './auth/access-runtime.js';
@@ -89,6 +91,8 @@ export interface WharfRuntime {
   readonly access: AccessRuntime;
   /** Absolute path of the data folder. */
   readonly dataDir: string;
+  /** The last log lines in memory, redacted (the console's GET /ui/api/logs). */
+  readonly logs: LogRing;
   /** Absolute path of environments/ (settings.json, the console's overrides, one folder per environment). */
   readonly environmentsDir: string;
   /** The SQL drivers per environment (null when a test brought its own SQL handler). */
@@ -103,11 +107,12 @@ declare module 'fastify' {
   }
 }
 
-function loggerOption(option: BuildServerOptions['logger'], settings: Settings): FastifyServerOptions['logger'] {
+function loggerOption(option: BuildServerOptions['logger'], settings: Settings, ring: LogRing): FastifyServerOptions['logger'] {
   if (option === false) return false;
   const level = (typeof option === 'object' && option.level) || settings.server.logging.minLevel;
-  if (typeof option === 'object' && option.stream) return { level, stream: option.stream };
-  return { level };
+  const out = (typeof option === 'object' && option.stream) || process.stdout;
+  // Every line also goes to the console's in-memory log (GET /ui/api/logs), redacted there.
+  return { level, stream: pino.multistream([{ stream: out, level: 'trace' }, { stream: ring, level: 'trace' }]) };
 }
 
 function describe(error: unknown): string {
@@ -148,9 +153,10 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   const holder = new RouteTableHolder(table);
   const handlers = new HandlerRegistry(options.handlers);
   const dataDir = path.resolve(options.dataDir ?? 'data');
+  const logs = new LogRing(settings.server.source.int('Logging:ConsoleBufferSize', 2000, { min: 10, max: 100_000 }));
 
   const app = fastify({
-    logger: loggerOption(options.logger ?? true, settings),
+    logger: loggerOption(options.logger ?? true, settings, logs),
     genReqId: () => randomUUID(),
     bodyLimit: settings.server.server.bodyLimitBytes,
     // Errors raised by the router before any route runs (malformed percent-encoding in the URL).
@@ -191,6 +197,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     access,
     dataDir,
     environmentsDir: path.resolve(options.environmentsDir ?? 'environments'),
+    logs,
     sql: null,
     reload: createReload(generatedDir, holder, app.log),
   };

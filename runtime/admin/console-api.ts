@@ -22,6 +22,8 @@ import { SignInLimiter } from './sign-in-limiter.js';
 import { tokenRoutes } from './token-routes.js';
 import { overviewRoutes } from './overview-routes.js';
 import { settingsRoutes } from './settings-routes.js';
+import { logsRoute } from './logs-route.js';
+import { eventsRoute } from './events-route.js';
 import { environmentRoutes } from './environment-routes.js';
 import { sessionRoutes } from './session-routes.js';
 
@@ -56,6 +58,18 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
     const stop = await events.shareOver(runtime.access.redis, readRedisSettings(runtime.settings.server.source).keyPrefix);
     app.addHook('onClose', async () => stop());
   }
+
+  // endpoint_reload: after every successful reload of generated/, one event per endpoint type.
+  const reload = runtime.reload.bind(runtime);
+  runtime.reload = async () => {
+    const result = await reload();
+    if (result.ok) {
+      const counts = new Map<string, number>();
+      for (const endpoint of runtime.routes.current.endpoints) counts.set(endpoint.kind, (counts.get(endpoint.kind) ?? 0) + 1);
+      for (const [type, count] of [...counts].sort()) events.emit('endpoint_reload', { type, count });
+    }
+    return result;
+  };
 
   const first = await accounts.ensureFirstAdmin(settings.seedPassword);
   if (first?.oneTimePassword) {
@@ -98,6 +112,12 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       tokenRoutes(guarded, { tokens: runtime.access.control.tokens, events });
       overviewRoutes(guarded, { runtime, console: state });
       settingsRoutes(guarded, { runtime, console: state });
+      logsRoute(guarded, runtime.logs);
+      eventsRoute(guarded, {
+        events,
+        heartbeatMs: runtime.settings.server.source.int('WebUi:SseHeartbeatSeconds', 15, { min: 1, max: 3600 }) * 1000,
+        currentHealth: async () => (app.hasDecorator('wharfHealth') ? (await app.wharfHealth.current()).status : null),
+      });
       environmentRoutes(guarded, { runtime, console: state });
       sessionRoutes(guarded);
     });

@@ -46,6 +46,11 @@ export class ConsoleEvents {
     return this.buffer.filter((event) => event.id > lastId);
   }
 
+  /** How many listeners (open event streams) there are. */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -1,0 +1,109 @@
+/**
+ * GET /events: server-sent events (text/event-stream, Cache-Control: no-cache, X-Accel-Buffering: no).
+ *   - on connect: `retry: 3000`, then the events after Last-Event-ID (header, or ?lastEventId=) still
+ *     in the replay buffer, then the current `health` status;
+ *   - every event as `id: <n>` / `event: <name>` / `data: <JSON>`;
+ *   - a `: heartbeat` comment every WebUi:SseHeartbeatSeconds (15) so proxies keep the stream open;
+ *   - a slow client never blocks the server: each client has a bounded queue (MAX_QUEUED_BYTES);
+ *     a client that falls further behind is disconnected (it reconnects and replays).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { ConsoleEvent, ConsoleEvents } from './console-events.js';
+
+export const MAX_QUEUED_BYTES = 1024 * 1024;
+
+export interface EventsRouteOptions {
+  readonly events: ConsoleEvents;
+  readonly heartbeatMs: number;
+  /** The current health status, for the first message (null: not known yet). */
+  readonly currentHealth: () => Promise<string | null>;
+}
+
+export function formatEvent(event: Pick<ConsoleEvent, 'name' | 'data'> & { id?: number }): string {
+  const id = event.id === undefined ? '' : `id: ${event.id}\n`;
+  return `${id}event: ${event.name}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
+
+/** One connected client: writes while the socket accepts them, queues (bounded) while it does not. */
+class EventClient {
+  private queued: string[] = [];
+  private queuedBytes = 0;
+  private waiting = false;
+  closed = false;
+
+  constructor(private readonly raw: ServerResponse) {
+    raw.on('drain', () => this.flush());
+  }
+
+  send(text: string): void {
+    if (this.closed) return;
+    if (this.waiting) {
+      this.queued.push(text);
+      this.queuedBytes += Buffer.byteLength(text);
+      if (this.queuedBytes > MAX_QUEUED_BYTES) this.close();
+      return;
+    }
+    if (!this.raw.write(text)) this.waiting = true;
+  }
+
+  private flush(): void {
+    this.waiting = false;
+    const pending = this.queued;
+    this.queued = [];
+    this.queuedBytes = 0;
+    for (const text of pending) this.send(text);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queued = [];
+    this.raw.destroy();
+  }
+}
+
+function lastEventId(request: FastifyRequest): number {
+  const header = request.headers['last-event-id'];
+  const raw = typeof header === 'string' ? header : (request.query as Record<string, string | undefined>)['lastEventId'];
+  return raw !== undefined && /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
+}
+
+export function eventsRoute(app: FastifyInstance, options: EventsRouteOptions): void {
+  const open = new Set<() => void>();
+  // Streams never end by themselves: close them before the server waits for its connections.
+  app.addHook('preClose', async () => {
+    for (const stop of [...open]) stop();
+  });
+  app.get('/events', (request, reply) => {
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    const client = new EventClient(raw);
+    client.send('retry: 3000\n\n');
+    const since = lastEventId(request);
+    if (since > 0) for (const event of options.events.since(since)) client.send(formatEvent(event));
+    const unsubscribe = options.events.subscribe((event) => client.send(formatEvent(event)));
+    void options.currentHealth().then(
+      (status) => {
+        if (status !== null) client.send(formatEvent({ name: 'health', data: { status } }));
+      },
+      () => undefined,
+    );
+    const heartbeat = setInterval(() => client.send(': heartbeat\n\n'), options.heartbeatMs);
+    heartbeat.unref();
+    const stop = (): void => {
+      open.delete(stop);
+      clearInterval(heartbeat);
+      unsubscribe();
+      client.close();
+    };
+    open.add(stop);
+    raw.on('close', stop);
+  });
+}

@@ -26,6 +26,7 @@ export function consoleHtml(script: string, style: string): string {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<title>Wharf console</title>',
+    '<link rel="icon" href="data:,">',
     `<link rel="stylesheet" href="/ui/assets/${style}">`,
     `<script type="module" src="/ui/assets/${script}"></script>`,
     '</head>',

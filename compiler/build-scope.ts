@@ -1,8 +1,22 @@
-/** Whether a build of a root also precompiles docs/, and which generated/ paths it owns (prunes). */
+/**
+ * What a build of a root also produces besides the endpoints' files: the docs pages of docs/ and
+ * the web console's assets (generated/ui/); and which generated/ paths it owns (prunes).
+ */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-export function buildScope(options: { readonly root: string; readonly docs?: boolean }): { withDocs: boolean; owns: (relativePath: string) => boolean } {
+export interface BuildScopeOptions {
+  readonly root: string;
+  readonly docs?: boolean;
+  readonly consoleUi?: boolean;
+}
+
+export function buildScope(options: BuildScopeOptions): { withDocs: boolean; withUi: boolean; owns: (relativePath: string) => boolean } {
   const withDocs = options.docs ?? existsSync(path.join(options.root, 'docs'));
-  return { withDocs, owns: withDocs ? () => true : (p: string) => !p.startsWith('docs/') };
+  const withUi = options.consoleUi !== false;
+  return {
+    withDocs,
+    withUi,
+    owns: (p: string) => (withDocs || !p.startsWith('docs/')) && (withUi || !p.startsWith('ui/')),
+  };
 }

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { EndpointModel } from '../runtime/contract/index.js';
+import { emitConsoleUi } from './console-ui/build.js';
 import { buildDocsSite } from './docs-site/index.js';
 import { buildScope } from './build-scope.js';
 import { discover } from './discover.js';
@@ -35,6 +36,8 @@ export interface CompileOptions {
   readonly mode?: 'build' | 'check';
   /** Also precompile docs/ into generated/docs/ (default: when the project has a docs/ folder). */
   readonly docs?: boolean;
+  /** Also emit the web console's assets into generated/ui/ (default true). */
+  readonly consoleUi?: boolean;
 }
 
 export interface CompileResult {
@@ -56,7 +59,7 @@ files differ from a fresh build. Review \`openapi.json\` diffs in pull requests.
 
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { root } = options;
-  const { withDocs, owns } = buildScope(options);
+  const { withDocs, withUi, owns } = buildScope(options);
   const diagnostics: Diagnostic[] = [];
 
   const found = await discover(root);
@@ -78,6 +81,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   outputs.push(...(await emitAll({ models, sourceHash, root })));
   // Independent of the endpoints: the compiler's own rules, for the console's validate route.
   outputs.push(...(await emitValidatorBundle()));
+  if (withUi) outputs.push(...(await emitConsoleUi()));
   if (withDocs) {
     const docs = await buildDocsSite({ root, dates: 'front-matter' });
     reported.push(...docs.diagnostics);

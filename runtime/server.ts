@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import { consoleApi } from './admin/console-api.js';
+import { consoleUiRoutes } from './admin/console-ui-routes.js';
 import { LogRing } from './admin/log-ring.js';
 import { apiRoutes } from './api/api-routes.js';
 import { installAccessControl, isProtectedUrl } from './auth/access-hooks.js';
@@ -235,6 +236,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   await app.register(liveRoute);
   if (metrics) metricsRoute(app, metrics);
   await consoleApi(app);
+  await app.register(consoleUiRoutes, { generatedDir });
   await healthRoutes(app, { env: options.env ?? process.env });
   await app.register(apiReferenceRoutes, { holder });
   await app.register(landingRoute, { enabled: readLandingPage(settings.server.source), serverName: settings.server.environment.serverName, holder });

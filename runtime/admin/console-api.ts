@@ -26,6 +26,7 @@ import { logsRoute } from './logs-route.js';
 import { validateRoute } from './validate-route.js';
 import { eventsRoute } from './events-route.js';
 import { environmentRoutes } from './environment-routes.js';
+import { sessionRoutes } from './session-routes.js';
 
 export const CONSOLE_PREFIX = '/ui/api';
 
@@ -120,6 +121,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
         currentHealth: async () => (app.hasDecorator('wharfHealth') ? (await app.wharfHealth.current()).status : null),
       });
       environmentRoutes(guarded, { runtime, console: state });
+      sessionRoutes(guarded);
     });
     },
     { prefix: CONSOLE_PREFIX },

@@ -64,7 +64,15 @@ function dump(app: FastifyInstance, request: FastifyRequest, options: SettingsRo
       known_proxies: forwarded.knownProxies,
       known_networks: forwarded.knownNetworks,
     },
-    writable: WRITABLE_SETTINGS.map((setting) => ({ key: setting.key, kind: setting.kind, requires_restart: setting.requiresRestart })),
+    writable: WRITABLE_SETTINGS.map((setting) => ({
+      key: setting.key,
+      kind: setting.kind,
+      requires_restart: setting.requiresRestart,
+      // the bounds the check applies, so a form can offer them (ranges, choices, lengths)
+      ...(setting.min !== undefined ? { min: setting.min, max: setting.max } : {}),
+      ...(setting.choices ? { choices: setting.choices } : {}),
+      ...(setting.maxLength !== undefined ? { max_length: setting.maxLength } : {}),
+    })),
   };
 }
 

@@ -209,7 +209,8 @@ describe('console data routes', () => {
       });
       expect(body['features']).toEqual({ oidc: false, openapi: true, traffic_logging: false, landing_page: false, oidc_providers: 0 });
       expect(body['deployment']).toEqual({ public_origins: ['https://console.example.com'], known_proxies: ['127.0.0.1'], known_networks: [] });
-      expect(body['writable']).toContainEqual({ key: 'RateLimiting:IpLimit', kind: 'int', requires_restart: true });
+      expect(body['writable']).toContainEqual({ key: 'RateLimiting:IpLimit', kind: 'int', requires_restart: true, min: 1, max: 1_000_000 });
+      expect(body['writable']).toContainEqual({ key: 'Logging:MinLevel', kind: 'choice', requires_restart: false, choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] });
       expect(body['writable']).toContainEqual({ key: 'WebUi:PublicOrigins', kind: 'originlist', requires_restart: false });
     });
 

@@ -1,0 +1,51 @@
+/**
+ * Serves the precompiled web console (generated/ui, built by compiler/console-ui/build.ts):
+ *   GET /ui            -> 301 /ui/
+ *   GET /ui/           -> index.html, Cache-Control: no-cache
+ *   GET /ui/assets/*   -> content-hashed files, Cache-Control: public, max-age=31536000, immutable
+ * Every response carries a strict Content-Security-Policy: scripts, styles and connections only
+ * from the gateway itself, no inline script, no framing. Files are read from disk per request
+ * (they are small) so a rebuild is served without a restart; names are checked against the
+ * hashed-asset pattern, so no path can leave the folder.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+export const CONSOLE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const ASSET = /^app\.[0-9a-f]{12}\.(js|css)$/;
+const TYPES: Readonly<Record<string, string>> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+
+function secure(reply: FastifyReply): FastifyReply {
+  return reply
+    .header('content-security-policy', CONSOLE_CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-frame-options', 'DENY');
+}
+
+function notBuilt(reply: FastifyReply) {
+  return secure(reply).code(404).type('application/json; charset=utf-8')
+    .send({ success: false, error: 'The console is not built: run npm run build (it writes generated/ui/).' });
+}
+
+export async function consoleUiRoutes(app: FastifyInstance, options: { readonly generatedDir: string }): Promise<void> {
+  const dir = path.join(options.generatedDir, 'ui');
+  app.get('/ui', async (_request, reply) => reply.redirect('/ui/', 301));
+  app.get('/ui/', async (_request, reply) => {
+    const html = await readFile(path.join(dir, 'index.html')).catch(() => null);
+    if (!html) return notBuilt(reply);
+    return secure(reply).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+  });
+  app.get<{ Params: { file: string } }>('/ui/assets/:file', async (request, reply) => {
+    const match = ASSET.exec(request.params.file);
+    const content = match ? await readFile(path.join(dir, 'assets', request.params.file)).catch(() => null) : null;
+    if (!match || !content) {
+      return secure(reply).code(404).type('application/json; charset=utf-8').send({ success: false, error: `No console asset ${request.params.file.slice(0, 100)}` });
+    }
+    return secure(reply).header('cache-control', 'public, max-age=31536000, immutable').type(TYPES[match[1] as string] as string).send(content);
+  });
+}

@@ -32,7 +32,7 @@ export function banner(server: StartedServer, demoToken: string | null = null): 
     `  API reference  ${url}/docs`,
     `  OpenAPI        ${url}/openapi.json`,
     `  Liveness       ${url}/health/live`,
-    `  Console API    ${url}/ui/api (first start: the administrator and its one-time password are in the log above; docs/console-api.md)`,
+    `  Console        ${url}/ui/ (first start: sign in with the administrator and one-time password in the log above; API: ${url}/ui/api, docs/console-api.md)`,
   ];
   if (demoToken !== null) return [...lines, ...demoTokenLines(demoToken, example)];
   return [

@@ -21,4 +21,16 @@ describe('loggerOptions', () => {
     });
     if (!('transport' in want)) expect(got).not.toHaveProperty('transport');
   });
+
+  it('with a log ring, every line (pretty or JSON) is also written to the ring', () => {
+    const seen: string[] = [];
+    const ring = { tee: (out: NodeJS.WritableStream) => ({ write: (chunk: string) => (seen.push(chunk), out.write(chunk)) }) as unknown as NodeJS.WritableStream };
+    const target = new PassThrough();
+    const teed = loggerOptions({ stream: target }, 'info', ring) as { stream: NodeJS.WritableStream };
+    teed.stream.write('{"msg":"x"}\n');
+    expect(seen).toEqual(['{"msg":"x"}\n']);
+    const pretty = loggerOptions({ pretty: true }, 'info', ring) as { stream?: unknown; transport?: unknown };
+    expect(pretty.transport).toBeUndefined();
+    expect(pretty.stream).toBeDefined();
+  });
 });

@@ -32,9 +32,11 @@ export function loggerOptions(option: boolean | LoggerOptions, defaultLevel: str
   const teed = (out: NodeJS.WritableStream): NodeJS.WritableStream => (ring ? ring.tee(out) : out);
   if (given.stream) return { level, stream: teed(given.stream), serializers };
   if (given.pretty ?? process.stdout.isTTY === true) {
-    // in-process pino-pretty (loaded only for a terminal), so the ring still sees the JSON line
+    const options = { singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: PRETTY_IGNORE };
+    if (!ring) return { level, serializers, transport: { target: 'pino-pretty', options } };
+    // with a ring: pino-pretty in-process (loaded only for a terminal), so the ring still gets the JSON line
     const pretty = require('pino-pretty') as (options: Record<string, unknown>) => NodeJS.WritableStream;
-    return { level, serializers, stream: teed(pretty({ singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: PRETTY_IGNORE, sync: true })) };
+    return { level, serializers, stream: teed(pretty({ ...options, sync: true })) };
   }
   return ring ? { level, serializers, stream: teed(process.stdout) } : { level, serializers };
 }

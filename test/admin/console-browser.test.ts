@@ -38,9 +38,10 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
+  // bounded: a browser that does not close must not hold the server (and the run) open
+  await Promise.race([browser?.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
   await server?.close();
-});
+}, 120_000);
 
 function watchErrors(page: Page): string[] {
   const errors: string[] = [];

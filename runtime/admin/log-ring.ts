@@ -1,8 +1,9 @@
 /**
  * The server's own structured log (pino JSON lines), kept in memory for GET /ui/api/logs: the last
- * `capacity` entries (Logging:ConsoleBufferSize, default 2000), oldest dropped first. Each entry is
- * redacted on the way in: Wharf tokens, bearer values, connection strings and the first
- * administrator's one-time password never reach the buffer (and so never the console).
+ * `capacity` entries (Logging:ConsoleBufferSize, default 2000), oldest dropped first. Lines are
+ * kept as written (a ring of strings: no parsing on the request path) and parsed and redacted the
+ * first time a query reads them: Wharf tokens, bearer values, connection strings and the first
+ * administrator's one-time password never reach the console.
  */
 import { Writable } from 'node:stream';
 import { CONNECTION_STRING_MASK, SECRET_MASK } from '../settings/redact.js';
@@ -61,20 +62,23 @@ function messageOf(line: Record<string, unknown>): string {
 }
 
 export class LogRing extends Writable {
-  private readonly entries: LogEntry[] = [];
+  /** Circular buffer: a raw JSON line until a query parses it, then its entry (null: not JSON). */
+  private readonly slots: (string | LogEntry | null)[] = [];
+  private next = 0;
 
   constructor(readonly capacity: number) {
     super();
   }
 
   override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
-    for (const text of chunk.toString().split('\n')) {
-      if (text.trim() === '') continue;
-      try {
-        this.add(JSON.parse(text) as Record<string, unknown>);
-      } catch {
-        // not a JSON log line: ignored
-      }
+    const text = chunk.toString();
+    let start = 0;
+    for (;;) {
+      const end = text.indexOf('\n', start);
+      const line = end < 0 ? text.slice(start) : text.slice(start, end);
+      if (line.trim() !== '') this.push(line);
+      if (end < 0) break;
+      start = end + 1;
     }
     callback();
   }
@@ -90,26 +94,50 @@ export class LogRing extends Writable {
   }
 
   add(line: Record<string, unknown>): void {
-    const time = typeof line['time'] === 'number' ? line['time'] : Date.now();
-    this.entries.push({
-      timestamp: new Date(time).toISOString(),
-      level: levelName(typeof line['level'] === 'number' ? line['level'] : 30),
-      message: messageOf(line),
-      source: sourceOf(line),
-    });
-    if (this.entries.length > this.capacity) this.entries.shift();
+    this.push(toEntry(line));
+  }
+
+  private push(slot: string | LogEntry): void {
+    if (this.slots.length < this.capacity) this.slots.push(slot);
+    else this.slots[this.next] = slot;
+    this.next = (this.next + 1) % this.capacity;
+  }
+
+  private entryAt(index: number): LogEntry | null {
+    const slot = this.slots[index];
+    if (typeof slot !== 'string') return slot ?? null;
+    let entry: LogEntry | null = null;
+    try {
+      entry = toEntry(JSON.parse(slot) as Record<string, unknown>);
+    } catch {
+      // not a JSON log line: ignored
+    }
+    this.slots[index] = entry;
+    return entry;
   }
 
   /** Newest first, filtered by level (exact) and a case-insensitive text search in the message. */
   query(level: LogLevelName | null, search: string | null): LogEntry[] {
     const needle = search?.toLowerCase() ?? null;
     const out: LogEntry[] = [];
-    for (let index = this.entries.length - 1; index >= 0; index--) {
-      const entry = this.entries[index]!;
+    const count = this.slots.length;
+    for (let k = 1; k <= count; k++) {
+      const entry = this.entryAt((this.next - k + count) % count);
+      if (!entry) continue;
       if (level !== null && entry.level !== level) continue;
       if (needle !== null && !entry.message.toLowerCase().includes(needle)) continue;
       out.push(entry);
     }
     return out;
   }
+}
+
+function toEntry(line: Record<string, unknown>): LogEntry {
+  const time = typeof line['time'] === 'number' ? line['time'] : Date.now();
+  return {
+    timestamp: new Date(time).toISOString(),
+    level: levelName(typeof line['level'] === 'number' ? line['level'] : 30),
+    message: messageOf(line),
+    source: sourceOf(line),
+  };
 }

@@ -51,9 +51,9 @@ async function wharf(origin: string, fallback: string) {
   const project = await createTempProject({
     generated: {
       endpoints: [
-        { kind: 'proxy', routePath: 'Small', methods: ['GET'], model: { url: `${origin}/small` } },
-        { kind: 'proxy', routePath: 'Large', methods: ['GET'], model: { url: `${origin}/large` } },
-        { kind: 'proxy', routePath: 'SmallRetry', methods: ['GET'], model: { url: `${origin}/small`, retry: { attempts: 3, delayMs: 100 }, fallbackUrls: [`${fallback}/small`] } },
+        { kind: 'proxy', routePath: 'Small', methods: ['GET'], overrides: { url: `${origin}/small` } },
+        { kind: 'proxy', routePath: 'Large', methods: ['GET'], overrides: { url: `${origin}/large` } },
+        { kind: 'proxy', routePath: 'SmallRetry', methods: ['GET'], overrides: { url: `${origin}/small`, retry: { attempts: 3, delayMs: 100 }, fallbackUrls: [`${fallback}/small`] } },
       ],
     },
     serverSettings: {

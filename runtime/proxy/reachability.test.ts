@@ -26,7 +26,7 @@ afterAll(async () => {
   await upstream.close();
 });
 
-const endpoint = (url: string) => endpointModel({ kind: 'proxy', routePath: 'R', model: { url } }) as ProxyEndpoint;
+const endpoint = (url: string) => endpointModel({ kind: 'proxy', routePath: 'R', overrides: { url } }) as ProxyEndpoint;
 
 describe('checkReachability', () => {
   it.each([

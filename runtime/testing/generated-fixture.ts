@@ -21,12 +21,8 @@ export interface EndpointSpec {
   readonly functionPathParameters?: number;
   /** SQL and Proxy: per-endpoint cache duration override (default null = server default). */
   readonly cacheDurationSeconds?: number | null;
-  /** Kind-specific model fields laid over the defaults (e.g. Files `allowedExtensions`). */
+  /** Model fields laid over the defaults (e.g. Files `allowedExtensions`, a Proxy's `url`, `retry`). */
   readonly overrides?: Readonly<Record<string, unknown>>;
-  /** Model fields laid over the defaults (e.g. a Proxy's url, retry, fallbackUrls). */
-  readonly model?: Readonly<Record<string, unknown>>;
-  /** Proxy only: the upstream URL (default http://127.0.0.1:9/upstream). */
-  readonly url?: string;
 }
 
 const DEFAULT_METHODS: Record<EndpointKind, readonly HttpMethod[]> = {
@@ -40,7 +36,7 @@ const DEFAULT_METHODS: Record<EndpointKind, readonly HttpMethod[]> = {
 
 export function endpointModel(spec: EndpointSpec): EndpointModel {
   const model = defaultModel(spec);
-  return spec.overrides || spec.model ? ({ ...model, ...spec.overrides, ...spec.model } as EndpointModel) : model;
+  return spec.overrides ? ({ ...model, ...spec.overrides } as EndpointModel) : model;
 }
 
 function defaultModel(spec: EndpointSpec): EndpointModel {
@@ -97,7 +93,7 @@ function defaultModel(spec: EndpointSpec): EndpointModel {
       return {
         ...base,
         kind: 'proxy',
-        url: spec.url ?? 'http://127.0.0.1:9/upstream',
+        url: 'http://127.0.0.1:9/upstream',
         fallbackUrls: [],
         retry: { attempts: 1, delayMs: 200 },
         responseTransforms: transforms,

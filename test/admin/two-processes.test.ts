@@ -5,43 +5,26 @@
  * one process reach the event stream of the other; a console session signed in on one process works
  * on the other (sessions live in the shared store).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../setup/redis.js';
-import { copyProject, REPO_ROOT, type TempProject } from '../support/project.js';
+import { startGatewayProcess, WHARF_CLI, type GatewayProcess } from '../support/gateway-process.js';
+import { copyProject, type TempProject } from '../support/project.js';
 import { openSse } from './sse-client.js';
 
 const run = promisify(execFile);
-const WHARF = path.join(REPO_ROOT, 'scripts/wharf.mjs');
 
 let redis: TestRedis;
 let project: TempProject;
 let env: NodeJS.ProcessEnv;
-const gateways: { child: ChildProcess; url: string }[] = [];
+const gateways: GatewayProcess[] = [];
 
 async function wharf(...args: string[]): Promise<string[]> {
-  const { stdout } = await run(process.execPath, [WHARF, ...args], { cwd: project.root, env });
+  const { stdout } = await run(process.execPath, [WHARF_CLI, ...args], { cwd: project.root, env });
   return stdout.trim().split('\n');
-}
-
-function startGateway(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [WHARF, 'start', '--root', project.root, '--port', '0'], { cwd: project.root, env });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 90_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /Wharf is serving \d+ endpoints on (http:\/\/\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] as string });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
-  });
 }
 
 const call = (gateway: { url: string }, bearer: string) =>
@@ -71,7 +54,7 @@ beforeAll(async () => {
     HEALTHCHECK_SKIP_PROXY: 'true',
   };
   await wharf('token', 'create', '--username', 'admin-token');
-  gateways.push(await startGateway(), await startGateway());
+  gateways.push(await startGatewayProcess(project.root, env, 90_000), await startGatewayProcess(project.root, env, 90_000));
 }, 240_000);
 
 afterAll(async () => {

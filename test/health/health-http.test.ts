@@ -43,7 +43,7 @@ afterAll(async () => {
 
 function healthServer(environments: Record<string, unknown>, proxies: { routePath: string; url: string; methods?: ('GET' | 'POST')[] }[], env: Record<string, string> = {}) {
   return createTestServer({
-    generated: { endpoints: proxies.map((proxy) => ({ kind: 'proxy' as const, ...proxy })) },
+    generated: { endpoints: proxies.map(({ url, ...proxy }) => ({ kind: 'proxy' as const, ...proxy, overrides: { url } })) },
     handlers: ECHO_HANDLERS,
     environments,
     serverSettings: { Environment: { ServerName: 'health', AllowedEnvironments: Object.keys(environments) }, WebUi: { SeedPassword: 'seed-password-1' } },

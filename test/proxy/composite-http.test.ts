@@ -48,10 +48,10 @@ beforeAll(async () => {
     proxy('Shipping/Notify', { url: `${o}/echo/notify` }, ['POST']),
     proxy('Shipping/Broken', { url: `${o}/status/409` }, ['POST']),
     proxy('Shipping/Down', { url: `${o}/status/503` }, ['POST']),
-    { kind: 'composite', routePath: 'Shipping/ShipOrder', aliases: ['composite/ShipOrder'], model: { steps: shipOrder } },
-    { kind: 'composite', routePath: 'Shipping/FailsSecond', model: { steps: [step('First', 'Shipping/Labels'), step('Second', 'Shipping/Broken'), step('Third', 'Shipping/Labels')] } },
-    { kind: 'composite', routePath: 'Shipping/Unreachable', model: { steps: [step('Only', 'Shipping/Down')] } },
-    { kind: 'composite', routePath: 'Shipping/BadPrev', model: { steps: [step('A', 'Shipping/Labels'), step('B', 'Shipping/Labels', { templateTransformations: { x: '$prev.A.nothing.here' } })] } },
+    { kind: 'composite', routePath: 'Shipping/ShipOrder', aliases: ['composite/ShipOrder'], overrides: { steps: shipOrder } },
+    { kind: 'composite', routePath: 'Shipping/FailsSecond', overrides: { steps: [step('First', 'Shipping/Labels'), step('Second', 'Shipping/Broken'), step('Third', 'Shipping/Labels')] } },
+    { kind: 'composite', routePath: 'Shipping/Unreachable', overrides: { steps: [step('Only', 'Shipping/Down')] } },
+    { kind: 'composite', routePath: 'Shipping/BadPrev', overrides: { steps: [step('A', 'Shipping/Labels'), step('B', 'Shipping/Labels', { templateTransformations: { x: '$prev.A.nothing.here' } })] } },
   ]);
 });
 

@@ -4,7 +4,7 @@ import { createTestServer } from '../../runtime/testing/test-server.js';
 import type { TestServer } from '../../runtime/testing/test-server.js';
 
 export function proxy(routePath: string, model: Record<string, unknown>, methods?: EndpointSpec['methods']): EndpointSpec {
-  return { kind: 'proxy', routePath, model, ...(methods ? { methods } : {}) };
+  return { kind: 'proxy', routePath, overrides: model, ...(methods ? { methods } : {}) };
 }
 
 export async function proxyServer(

@@ -10,11 +10,11 @@ export interface GatewayProcess {
   readonly url: string;
 }
 
-export function startGatewayProcess(root: string, env: NodeJS.ProcessEnv): Promise<GatewayProcess> {
+export function startGatewayProcess(root: string, env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [WHARF_CLI, 'start', '--root', root, '--port', '0'], { cwd: root, env });
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), timeoutMs);
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /Wharf is serving \d+ endpoints on (http:\/\/\S+)/.exec(out);

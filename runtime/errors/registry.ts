@@ -132,11 +132,6 @@ export const ERROR_REGISTRY = {
     status: 501,
     message: '{kind} endpoints are not implemented yet in this version of Wharf.',
   },
-  HANDLER_METHOD_NOT_IMPLEMENTED: {
-    area: 'handler',
-    status: 501,
-    message: '{method} on {kind} endpoints is not implemented yet in this version of Wharf.',
-  },
 
   // sql: the SQL read path (OData options, function parameters, keys); texts are the spec's where it has them
   SQL_BAD_REQUEST: { area: 'sql', status: 400, message: '{reason}' },

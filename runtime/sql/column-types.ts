@@ -43,14 +43,15 @@ export async function readColumnKinds(driver: SqlDriver, ref: ObjectRef): Promis
   return out;
 }
 
-const cache = new WeakMap<SqlDriver, Map<string, Promise<ColumnKinds>>>();
+const cache = new WeakMap<SqlDriver, Map<string, ColumnKinds | Promise<ColumnKinds>>>();
 
 /**
- * The kinds of an object's columns for this driver, read at first use and then kept. A failed
- * read is not kept (the next request tries again) and yields no kinds, so the request proceeds
- * and reports the database's own error if there is one.
+ * The kinds of an object's columns for this driver, read at first use and then kept: once read,
+ * the answer is synchronous (no await on the per-request path). A failed read is not kept (the
+ * next request tries again) and yields no kinds, so the request proceeds and reports the
+ * database's own error if there is one.
  */
-export async function columnKindsFor(driver: SqlDriver, ref: ObjectRef | null): Promise<ColumnKinds> {
+export function columnKindsFor(driver: SqlDriver, ref: ObjectRef | null): ColumnKinds | Promise<ColumnKinds> {
   if (ref === null) return NONE;
   let perDriver = cache.get(driver);
   if (!perDriver) {
@@ -58,15 +59,13 @@ export async function columnKindsFor(driver: SqlDriver, ref: ObjectRef | null): 
     cache.set(driver, perDriver);
   }
   const key = `${ref.schema}\u0000${ref.object}`;
-  let pending = perDriver.get(key);
-  if (!pending) {
-    pending = readColumnKinds(driver, ref);
-    perDriver.set(key, pending);
-    pending.catch(() => perDriver.delete(key));
-  }
-  try {
-    return await pending;
-  } catch {
-    return NONE;
-  }
+  const known = perDriver.get(key);
+  if (known !== undefined) return known;
+  const map = perDriver;
+  const pending = readColumnKinds(driver, ref).then(
+    (kinds) => (map.set(key, kinds), kinds),
+    () => (map.delete(key), NONE),
+  );
+  map.set(key, pending);
+  return pending;
 }

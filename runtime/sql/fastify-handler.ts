@@ -62,7 +62,8 @@ export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
     try {
       const driver = await drivers.get(env.name, env);
       const model = ctx.endpoint.model;
-      const columnKinds = await columnKindsFor(driver, model.objectType === 'TableValuedFunction' ? null : { schema: model.schema, object: model.objectName });
+      const kinds = columnKindsFor(driver, model.objectType === 'TableValuedFunction' ? null : { schema: model.schema, object: model.objectName });
+      const columnKinds = kinds instanceof Promise ? await kinds : kinds;
       let response: SqlReadResponse;
       ctx.timing.start('sql');
       try {

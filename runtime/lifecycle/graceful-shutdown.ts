@@ -34,10 +34,11 @@ const FLUSH_MS = 100;
  */
 const SETTLE_MAX_MS = 1000;
 /**
- * The port stays open until no request has arrived for this long (each was answered 503 with
- * Connection: close): closing it earlier resets connections waiting in the kernel's accept queue.
+ * The port stays open until, for this long, no request has arrived (each was answered 503 with
+ * Connection: close) and none in flight has finished (its client reconnects at once): closing it
+ * earlier resets connections waiting in the kernel's accept queue. Generous for a loaded machine.
  */
-const QUIET_MS = 250;
+const QUIET_MS = 500;
 const SETTLE_POLL_MS = 20;
 
 function openConnections(server: NetServer): Promise<number> {

@@ -13,8 +13,11 @@ const RETRY = { 'retry-after': '1' } as const;
 
 export class RequestGate {
   #closing = false;
-  /** performance.now() of the last request that reached the gate. */
-  #lastArrival = 0;
+  /**
+   * performance.now() of the last drain activity: the gate closing, a request refused while
+   * closing, or a request in flight finishing while closing (its client reconnects at once).
+   */
+  #lastActivity = 0;
   readonly #inFlight = new Map<FastifyRequest, FastifyReply>();
 
   /** `maxConcurrent` 0 = no bound. */
@@ -34,15 +37,17 @@ export class RequestGate {
    */
   close(): void {
     this.#closing = true;
+    this.#lastActivity = performance.now();
     for (const reply of this.#inFlight.values()) if (!reply.raw.headersSent) reply.header('connection', 'close');
   }
 
   /**
-   * Resolves when no request is in flight and none has arrived for `quietMs` (polled; used while
-   * draining, so clients that were just told to go away have done so before the port closes).
+   * Resolves when no request is in flight and, for `quietMs`, none has arrived or finished (polled;
+   * used while draining, so clients that were just told to go away, or whose last answer came with
+   * Connection: close, have reconnected and been refused before the port closes).
    */
   async drained(quietMs = 0, pollMs = 20): Promise<void> {
-    while (this.#inFlight.size > 0 || performance.now() - this.#lastArrival < quietMs) {
+    while (this.#inFlight.size > 0 || performance.now() - this.#lastActivity < quietMs) {
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }
@@ -50,7 +55,7 @@ export class RequestGate {
   /** Admits a request, or returns the error that refuses it. */
   admit(request: FastifyRequest, reply: FastifyReply): WharfError | null {
     if (this.#closing) {
-      this.#lastArrival = performance.now();
+      this.#lastActivity = performance.now();
       reply.header('connection', 'close');
       return new WharfError('SERVER_SHUTTING_DOWN', {}, { headers: RETRY });
     }
@@ -62,7 +67,7 @@ export class RequestGate {
   }
 
   done(request: FastifyRequest): void {
-    this.#inFlight.delete(request);
+    if (this.#inFlight.delete(request) && this.#closing) this.#lastActivity = performance.now();
   }
 
   /** Shutdown deadline: answers every request still in flight with SERVER_SHUTTING_DOWN. Returns how many. */

@@ -130,7 +130,7 @@ describe('stopping the server', () => {
       await Promise.all(workers);
       expect(await exitWithin(server, 10_000)).toBe(0);
       const resets = outcomes.filter((o) => o.error !== undefined && o.error !== 'ECONNREFUSED');
-      expect(resets, JSON.stringify(outcomes.map((o) => o.error ?? o.status))).toEqual([]);
+      expect(resets, `${JSON.stringify(outcomes.map((o) => o.error ?? o.status))}\n${server.output().slice(-4000)}`).toEqual([]);
       for (const o of outcomes.filter((x) => x.status !== undefined && x.status !== 200)) {
         expect(o).toMatchObject({ status: 503, body: SHUTTING_DOWN });
       }

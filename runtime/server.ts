@@ -53,6 +53,7 @@ import { registerSqlEndpoints } from './sql/register.js';
 import { filesPathRefusal } from './files/path-refusal.js';
 import { registerFilesEndpoints } from './files/register.js';
 import { registerStaticEndpoints } from './static/register.js';
+import { lazySchemaCompilers } from './serve/lazy-schema-compilers.js';
 import { openUpstreamClient, registerProxyEndpoints } from './proxy/register.js';
 import { registerCompositeEndpoints } from './composite/register.js';
 import type { Settings } from './settings/load-settings.js';
@@ -164,6 +165,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     // one line per request, written by installRequestLog (runtime/logging/request-log.ts)
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
+    schemaController: lazySchemaCompilers(),
     bodyLimit: limits.bodyLimitBytes,
     // Time limits (docs/operations.md): the request gate answers the shutdown 503 itself.
     return503OnClosing: false,

@@ -1,13 +1,16 @@
-// The production build of the runtime: runtime/**/*.ts (tests and runtime/testing left out) compiled
-// file by file with esbuild into plain JavaScript under .wharf/dist/runtime/, the folder layout kept so
-// paths relative to a module (the demo SQL, the docs-site assets) stay valid; non-TypeScript files are
-// copied. Source maps are linked (relative paths), so stack traces name the .ts lines.
+// The production build of the runtime: runtime/main.ts bundled by esbuild into plain JavaScript under
+// .wharf/dist/runtime/ (main.js plus one chunk per lazily imported part, e.g. the SQL Server driver);
+// npm packages stay external. One file instead of hundreds of modules is what makes the cold start
+// fast (the ES module loader pays per file). Each module's `import.meta.url` is rewritten to the URL
+// its own compiled file would have, and the non-TypeScript files of runtime/ are copied with the
+// folder layout kept, so paths relative to a module (the demo SQL, the docs-site assets) stay valid.
+// Source maps are linked (relative paths), so stack traces name the .ts lines.
 // Deterministic: same sources, same bytes. `stamp.json` holds a hash of the sources; the `wharf`
 // binary runs the compiled server only when that hash matches the sources on disk (plain JS here:
 // this module is loaded without any TypeScript loader).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,14 +57,47 @@ async function readStamp() {
   }
 }
 
+/**
+ * `size:mtimeMs` of every file the source hash reads (this script first): when none changed since
+ * the build, the sources are those of the build and the cold start skips reading ~500 files.
+ */
+async function sourceStats() {
+  const rels = (await runtimeFiles()).filter((rel) => isSource(rel) || isAsset(rel));
+  const files = [fileURLToPath(import.meta.url), ...rels.map((rel) => path.join(RUNTIME_DIR, rel))];
+  const stats = await Promise.all(files.map((f) => stat(f).then((s) => `${s.size}:${s.mtimeMs}`)));
+  return files.map((f, i) => `${path.relative(PACKAGE_ROOT, f)}=${stats[i]}`).join('\n');
+}
+
+function stampText(sourceHash, files, sourceStats) {
+  return `${JSON.stringify({ sourceHash, files, sourceStats }, null, 2)}\n`;
+}
+
 /** True when .wharf/dist holds a build of the runtime sources on disk (or no sources are present). */
 export async function isDistCurrent() {
   if (!existsSync(DIST_MAIN)) return false;
   const stamp = await readStamp();
   if (!stamp) return false;
-  const current = await runtimeSourceHash();
-  return current === null || stamp.sourceHash === current;
+  if (!existsSync(RUNTIME_DIR)) return true;
+  if (stamp.sourceStats && stamp.sourceStats === (await sourceStats())) return true;
+  return stamp.sourceHash === (await runtimeSourceHash());
 }
+
+/**
+ * Bundled, every module shares the bundle's `import.meta.url`: each module's own is rewritten to the
+ * URL its compiled file would have in the folder layout (`runtime/a/b.ts` -> `<dist>/runtime/a/b.js`),
+ * relative to the bundle file (main.js and the chunks sit in <dist>/runtime/).
+ */
+const moduleUrlPlugin = {
+  name: 'module-url',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]runtime[\\/].*\.ts$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes('import.meta.url')) return undefined;
+      const rel = path.relative(RUNTIME_DIR, args.path).split(path.sep).join('/').replace(/\.ts$/, '.js');
+      return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(`./${rel}`)}, import.meta.url).href`), loader: 'ts' };
+    });
+  },
+};
 
 /** Writes a file through a temporary name (concurrent builds write the same bytes; readers never see half a file). */
 async function writeAtomic(file, contents) {
@@ -74,23 +110,44 @@ async function writeAtomic(file, contents) {
   return true;
 }
 
+/**
+ * Removes compiled files of older builds (the one-file-per-module layout, chunks of other sources),
+ * so the folder holds exactly this build. Counted as written.
+ */
+async function removeStale(keep) {
+  const entries = await readdir(path.join(DIST_DIR, 'runtime'), { recursive: true, withFileTypes: true });
+  let removed = 0;
+  for (const e of entries) {
+    const file = path.join(e.parentPath ?? e.path, e.name);
+    if (!e.isFile() || keep.has(file) || !/\.js(\.map)?$/.test(e.name)) continue;
+    await rm(file, { force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
 /** Compiles runtime/ into .wharf/dist/runtime/ unless the stamp says it is current. */
 export async function buildRuntime() {
   const started = performance.now();
+  // stats before the hash: a file edited meanwhile has a newer mtime than recorded, so it is rehashed
+  const stats = await sourceStats();
   const sourceHash = await runtimeSourceHash();
   const stamp = await readStamp();
   if (stamp && stamp.sourceHash === sourceHash && existsSync(DIST_MAIN)) {
+    if (stamp.sourceStats !== stats) await writeAtomic(STAMP, stampText(sourceHash, stamp.files, stats));
     return { written: 0, files: stamp.files, ms: Math.round(performance.now() - started), upToDate: true };
   }
   const { build } = await import('esbuild');
   const files = await runtimeFiles();
-  const sources = files.filter(isSource);
   const result = await build({
     absWorkingDir: PACKAGE_ROOT,
-    entryPoints: sources.map((rel) => `runtime/${rel}`),
+    entryPoints: ['runtime/main.ts'],
     outbase: 'runtime',
     outdir: path.join(DIST_DIR, 'runtime'),
-    bundle: false,
+    bundle: true,
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    packages: 'external',
     format: 'esm',
     platform: 'node',
     target: 'node20',
@@ -98,13 +155,15 @@ export async function buildRuntime() {
     sourcesContent: false,
     write: false,
     logLevel: 'silent',
+    plugins: [moduleUrlPlugin],
   });
   let written = 0;
   for (const out of result.outputFiles) if (await writeAtomic(out.path, out.contents)) written += 1;
   for (const rel of files.filter(isAsset)) {
     if (await writeAtomic(path.join(DIST_DIR, 'runtime', rel), await readFile(path.join(RUNTIME_DIR, rel)))) written += 1;
   }
+  written += await removeStale(new Set([...result.outputFiles.map((o) => o.path), ...files.filter(isAsset).map((rel) => path.join(DIST_DIR, 'runtime', rel))]));
   const files_ = result.outputFiles.length + files.filter(isAsset).length;
-  await writeAtomic(STAMP, `${JSON.stringify({ sourceHash, files: files_ }, null, 2)}\n`);
+  await writeAtomic(STAMP, stampText(sourceHash, files_, stats));
   return { written, files: files_, ms: Math.round(performance.now() - started), upToDate: false };
 }

@@ -2,7 +2,6 @@
  * Reachability of one upstream URL: GET with a timeout, the body discarded. Kept as one small
  * function so the proxy module's own reachability check can replace it later.
  */
-import { request } from 'undici';
 
 export interface ProbeResult {
   readonly ok: boolean;
@@ -24,6 +23,8 @@ const REASONS: Readonly<Record<number, string>> = {
 /** 2xx, 3xx and 401 (reachable, it only wants credentials) count as reachable. */
 export const probeUrl: ProxyProbe = async (url, timeoutMs) => {
   try {
+    // imported here, not at start: a gateway without Proxy endpoints never loads undici
+    const { request } = await import('undici');
     const response = await request(url, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
     await response.body.dump();
     const statusCode = response.statusCode;

@@ -5,7 +5,6 @@
  * The execute stage of the proxy pipeline: the only place that talks to an upstream.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Agent } from 'undici';
 import type { ProxyEndpoint } from '../contract/model.js';
 import type { RouteTarget } from '../routing/route-table.js';
 import { CircuitBreaker } from './circuit-breaker.js';
@@ -15,6 +14,7 @@ import { appendMethodHeaders, upstreamMethod } from './method-rules.js';
 import type { NetworkPolicy } from './network-policy.js';
 import type { ProxySettings } from './proxy-settings.js';
 import { upstreamRequestHeaders } from './request-headers.js';
+import type { UpstreamAgent } from './upstream-agent.js';
 import { targetUrl } from './target-url.js';
 
 export interface UpstreamRequest {
@@ -39,7 +39,7 @@ export class UpstreamClient {
   readonly breaker: CircuitBreaker;
 
   constructor(
-    readonly agent: Agent,
+    readonly agent: UpstreamAgent,
     readonly policy: NetworkPolicy,
     readonly settings: ProxySettings,
   ) {

@@ -3,7 +3,7 @@
  * the embedded databases, creating the demo token on an empty token store.
  */
 import { demoTokenLines, ensureDemoToken } from '../auth/cli.js';
-import { demoSeedProgress } from '../sql/drivers/pglite.js';
+import { demoSeedProgress } from '../sql/drivers/demo-seed-progress.js';
 import type { StartedServer } from '../start.js';
 
 export interface Printer {

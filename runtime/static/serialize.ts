@@ -3,7 +3,8 @@
  * handler), XML as `<root><item>…</item></root>` with one child element per field, CSV with a
  * header line of the returned fields (RFC 4180 quoting, null as an empty field).
  */
-import { XMLBuilder } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XMLBuilder } from 'fast-xml-parser';
 import type { StaticDataset, StaticRow } from '../contract/static-content.js';
 
 function csvField(value: unknown): string {
@@ -18,7 +19,13 @@ export function toCsv(rows: readonly StaticRow[], columns: readonly string[]): s
   return `${lines.join('\r\n')}\r\n`;
 }
 
-const builder = new XMLBuilder({ format: true, indentBy: '  ', suppressEmptyNode: true });
+const require = createRequire(import.meta.url);
+let builder: XMLBuilder | null = null;
+/** Required on first use: a gateway without XML Static endpoints never loads fast-xml-parser. */
+function xmlBuilder(): XMLBuilder {
+  const { XMLBuilder: Builder } = require('fast-xml-parser') as typeof import('fast-xml-parser');
+  return (builder ??= new Builder({ format: true, indentBy: '  ', suppressEmptyNode: true }));
+}
 
 export function toXml(rows: readonly StaticRow[], columns: readonly string[], dataset: StaticDataset): string {
   const items = rows.map((row) => {
@@ -31,6 +38,6 @@ export function toXml(rows: readonly StaticRow[], columns: readonly string[], da
   });
   const root = dataset.xmlRoot ?? 'items';
   const item = dataset.xmlItem ?? 'item';
-  const body = builder.build({ [root]: { [item]: items } }) as string;
+  const body = xmlBuilder().build({ [root]: { [item]: items } }) as string;
   return `<?xml version="1.0" encoding="UTF-8"?>\n${items.length === 0 ? `<${root}></${root}>\n` : body}`;
 }

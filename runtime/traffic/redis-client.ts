@@ -4,7 +4,7 @@
  * connection is down (no offline queue), so a Redis outage degrades to per-instance behaviour
  * instead of stalling requests.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { ConfigSource } from '../settings/config-source.js';
 
 export interface RedisSettings {
@@ -21,6 +21,8 @@ export function readRedisSettings(source: ConfigSource): RedisSettings {
 
 /** Connects and waits until the server answers (rejects after `timeoutMs`). */
 export async function connectRedis(url: string, timeoutMs = 5000): Promise<Redis> {
+  // imported here, not at start: a gateway without Redis never loads ioredis
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPgliteDriver, demoSeedProgress } from './pglite.js';
+import { createPgliteDriver } from './pglite.js';
+import { demoSeedProgress } from './demo-seed-progress.js';
 
 const cacheDir = mkdtempSync(path.join(tmpdir(), 'wharf-pglite-'));
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));

@@ -6,7 +6,7 @@
  * every start begins from the seed. Any other `embedded://<path>` opens a persistent data dir.
  */
 import { createHash } from 'node:crypto';
-import { EventEmitter } from 'node:events';
+import { demoSeedProgress } from './demo-seed-progress.js';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,7 +65,6 @@ export const DEMO_START_PARAMS: readonly string[] = [...PGlite.defaultStartParam
  * Progress of the first start's seeding (seconds of work): `step` events with a line such as
  * `initialising PostgreSQL (1/4)`. The CLI prints them; nothing listens in tests or the runtime.
  */
-export const demoSeedProgress = new EventEmitter<{ start: []; step: [line: string]; done: [ms: number] }>();
 
 async function openDemo(cacheDir: string | null): Promise<{ db: PGlite; source: 'cache' | 'seeded' }> {
   const sql = await readDemoSql();

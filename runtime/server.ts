@@ -38,6 +38,7 @@ import { installBodyTimeout } from './lifecycle/body-timeout.js';
 import { installRequestGate } from './lifecycle/request-gate.js';
 import { installMetrics } from './metrics/metrics.js';
 import { metricsRoute } from './metrics/metrics-route.js';
+import { MetricsListener, parseMetricsAddress } from './metrics/metrics-listener.js';
 import { loadGenerated } from './load/load-generated.js';
 import { loggerOptions, type LoggerOptions } from './logging/logger-options.js';
 import { installRequestLog } from './logging/request-log.js';
@@ -228,6 +229,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   if (!options.handlers?.static) registerStaticEndpoints(app);
   // Proxy and Composite share one upstream client (keep-alive pools, circuit breaker, network policy).
   const upstream = await openUpstreamClient(app, { environmentsDir: options.environmentsDir });
+  if (metrics) upstream.observe((endpoint, result) => metrics.upstreamFailures(endpoint, result.failures, result.sent));
   if (!options.handlers?.proxy) registerProxyEndpoints(app, upstream);
   if (!options.handlers?.composite) registerCompositeEndpoints(app, upstream);
 
@@ -237,6 +239,8 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   installResponseCache(app, { cache: access.cache });
   await app.register(liveRoute);
   if (metrics) metricsRoute(app, metrics);
+  const metricsAddress = metrics ? parseMetricsAddress(settings.server.metrics.listenAddress) : null;
+  app.decorate('metricsListener', metrics && metricsAddress ? new MetricsListener(app, metrics, metricsAddress) : null);
   await consoleApi(app);
   await app.register(consoleUiRoutes, { generatedDir });
   await healthRoutes(app, { env: options.env ?? process.env });

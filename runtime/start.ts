@@ -22,6 +22,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Sta
   const app = await buildServer(options);
   try {
     await app.listen({ port, host });
+    await app.metricsListener?.open();
   } catch (error) {
     await app.close();
     throw error;

@@ -1,7 +1,8 @@
 /**
  * Prometheus metrics (prom-client), one registry per server: requests by endpoint, method and
  * status; latency histograms; requests in flight; database pool usage per environment; response
- * cache hits and misses; rate-limit rejections; and Node's process metrics. Counting happens in one
+ * cache hits and misses; rate-limit rejections; upstream failed attempts and retries; and Node's
+ * process metrics. Counting happens in one
  * synchronous onResponse hook from facts the request already carries (resolved endpoint id,
  * X-Cache, X-RateLimit-Resource), so the hot path gains no await.
  */
@@ -13,6 +14,8 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 export interface WharfMetrics {
   readonly registry: Registry;
+  /** An upstream exchange with failed attempts: each failed attempt by kind, and the retries it led to. */
+  upstreamFailures(endpoint: string, failures: readonly { readonly kind: string }[], sent: number): void;
 }
 
 /** The endpoint label: the resolved endpoint id for /api, else the route pattern (`/api/*` before resolution), `none` without a route. */
@@ -46,6 +49,18 @@ export function installMetrics(app: FastifyInstance): WharfMetrics {
     name: 'wharf_rate_limit_rejections_total',
     help: 'Requests refused with 429, by limited resource (ip or token).',
     labelNames: ['resource'] as const,
+    registers: [registry],
+  });
+  const upstreamFailed = new Counter({
+    name: 'wharf_upstream_failed_attempts_total',
+    help: 'Proxy and Composite upstream attempts that failed, by endpoint and kind (connection, timeout, status, blocked, circuit-open).',
+    labelNames: ['endpoint', 'kind'] as const,
+    registers: [registry],
+  });
+  const upstreamRetries = new Counter({
+    name: 'wharf_upstream_retries_total',
+    help: 'Upstream requests sent after the first of an exchange (a retry or a fallback URL), by endpoint.',
+    labelNames: ['endpoint'] as const,
     registers: [registry],
   });
   new Gauge({
@@ -83,5 +98,11 @@ export function installMetrics(app: FastifyInstance): WharfMetrics {
     if (status === 429) rateLimited.inc({ resource: String(reply.getHeader('x-ratelimit-resource') ?? 'unknown') });
     done();
   });
-  return { registry };
+  return {
+    registry,
+    upstreamFailures(endpoint, failures, sent) {
+      for (const failure of failures) upstreamFailed.inc({ endpoint, kind: failure.kind });
+      if (sent > 1) upstreamRetries.inc({ endpoint }, sent - 1);
+    },
+  };
 }

@@ -32,8 +32,8 @@ export interface FailoverPlan {
 }
 
 export type FailoverResult =
-  | { readonly ok: true; readonly response: Dispatcher.ResponseData; readonly url: URL; readonly failures: readonly AttemptFailure[] }
-  | { readonly ok: false; readonly failures: readonly AttemptFailure[] };
+  | { readonly ok: true; readonly response: Dispatcher.ResponseData; readonly url: URL; readonly failures: readonly AttemptFailure[]; readonly sent: number }
+  | { readonly ok: false; readonly failures: readonly AttemptFailure[]; readonly sent: number };
 
 export interface FailoverDeps {
   readonly breaker: CircuitBreaker;
@@ -68,6 +68,8 @@ export async function withFailover(
   deps: FailoverDeps,
 ): Promise<FailoverResult> {
   const failures: AttemptFailure[] = [];
+  /** Requests that went out (a blocked URL or an open circuit sends none). */
+  let sent = 0;
   const urls = plan.replayable ? plan.urls : plan.urls.slice(0, 1);
   const attempts = plan.replayable ? Math.max(1, plan.attempts) : 1;
   for (const url of urls) {
@@ -83,6 +85,7 @@ export async function withFailover(
         break;
       }
       let response: Dispatcher.ResponseData;
+      sent += 1;
       try {
         response = await send(url);
       } catch (error) {
@@ -95,14 +98,14 @@ export async function withFailover(
       }
       if (!TRANSIENT_STATUS.has(response.statusCode)) {
         deps.breaker.success(url.origin);
-        return { ok: true, response, url, failures };
+        return { ok: true, response, url, failures, sent };
       }
       await response.body.dump().catch(() => undefined);
       failures.push({ url: href, kind: 'status', status: response.statusCode, detail: `upstream answered ${response.statusCode}` });
       deps.breaker.failure(url.origin);
     }
   }
-  return { ok: false, failures };
+  return { ok: false, failures, sent };
 }
 
 /** The status the client gets when every attempt failed: 403 blocked, 504 timeout, else 502. */

@@ -35,8 +35,12 @@ export interface UpstreamRequest {
 
 const BODYLESS = new Set(['GET', 'HEAD']);
 
+/** Told of every exchange that needed more than one attempt or failed (metrics count it). */
+export type ExchangeObserver = (endpointId: string, result: FailoverResult) => void;
+
 export class UpstreamClient {
   readonly breaker: CircuitBreaker;
+  #observers: ExchangeObserver[] = [];
 
   constructor(
     readonly agent: UpstreamAgent,
@@ -46,7 +50,17 @@ export class UpstreamClient {
     this.breaker = new CircuitBreaker(settings.circuitFailureThreshold, settings.circuitOpenMs);
   }
 
+  observe(observer: ExchangeObserver): void {
+    this.#observers.push(observer);
+  }
+
   async exchange(endpoint: ProxyEndpoint, request: UpstreamRequest): Promise<FailoverResult> {
+    const result = await this.#exchange(endpoint, request);
+    if (result.failures.length > 0) for (const observer of this.#observers) observer(endpoint.id, result);
+    return result;
+  }
+
+  async #exchange(endpoint: ProxyEndpoint, request: UpstreamRequest): Promise<FailoverResult> {
     const method = upstreamMethod(request.method, endpoint.methodTranslation);
     const body = BODYLESS.has(method) || request.body === undefined || request.body.length === 0 ? undefined : request.body;
     const headers = upstreamRequestHeaders(request.clientHeaders, {

@@ -45,6 +45,8 @@ export interface ServerSettings {
   readonly metrics: {
     /** GET /metrics (Prometheus text, token with scope `*`). */
     readonly enabled: boolean;
+    /** `host:port` of a second listener serving GET /metrics without a token; '' = none. */
+    readonly listenAddress: string;
   };
   readonly logging: {
     readonly minLevel: LogLevel;
@@ -94,7 +96,7 @@ export function readServerSettings(source: ConfigSource): ServerSettings {
       maxConcurrentRequests: source.int('Server:MaxConcurrentRequests', 1000, { min: 0, max: 1_000_000 }),
     },
     sqlPooling,
-    metrics: { enabled: source.bool('Metrics:Enabled', true) },
+    metrics: { enabled: source.bool('Metrics:Enabled', true), listenAddress: source.string('Metrics:ListenAddress', '').trim() },
     logging: {
       minLevel: source.choice('Logging:MinLevel', LOG_LEVELS, 'info'),
       sinks: source.stringList('Logging:Sinks') ?? ['console'],

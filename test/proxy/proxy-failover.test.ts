@@ -5,6 +5,7 @@ import { startUpstream } from './upstream-server.js';
 import type { Upstream } from './upstream-server.js';
 import type { TestServer } from '../../runtime/testing/test-server.js';
 import { freePort } from '../setup/free-port.js';
+import { parsePrometheusText, sampleValue } from '../operations/prometheus-text.js';
 
 let upstream: Upstream;
 let server: TestServer;
@@ -29,6 +30,8 @@ beforeAll(async () => {
       proxy('Reset', { url: `${o}/reset`, retry: { attempts: 2, delayMs: 1 } }, ['GET']),
       proxy('Metadata', { url: 'http://169.254.169.254/latest/meta-data' }, ['GET']),
       proxy('MetadataThenOk', { url: 'http://169.254.169.254/x', fallbackUrls: [`${o}/echo/safe`] }, ['GET']),
+      proxy('CountedRetry', { url: `${o}/flaky/counted?fail=1`, fallbackUrls: [`${dead}/y`], retry: { attempts: 2, delayMs: 1 } }, ['GET']),
+      proxy('CountedAllFail', { url: `${dead}/z`, fallbackUrls: ['http://169.254.169.254/z'], retry: { attempts: 2, delayMs: 1 } }, ['GET']),
     ],
     { ReplayBodyLimitBytes: 16, CircuitBreaker: { ConsecutiveFailures: 0 } },
   );
@@ -149,5 +152,22 @@ describe('network access policy', () => {
     const res = await server.inject({ method: 'GET', url: '/api/demo/MetadataThenOk' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ path: '/echo/safe' });
+  });
+});
+
+describe('metrics of upstream attempts', () => {
+  it('counts failed attempts by kind and the retries they led to, per endpoint', async () => {
+    expect((await server.inject({ method: 'GET', url: '/api/demo/CountedRetry' })).statusCode).toBe(200);
+    expect((await server.inject({ method: 'GET', url: '/api/demo/CountedAllFail' })).statusCode).toBe(502);
+    const families = parsePrometheusText((await server.inject({ method: 'GET', url: '/metrics' })).body);
+    const failed = (endpoint: string, kind: string): number | undefined => sampleValue(families, 'wharf_upstream_failed_attempts_total', { endpoint, kind });
+    const retries = (endpoint: string): number | undefined => sampleValue(families, 'wharf_upstream_retries_total', { endpoint });
+    // one 503, then the retry answered: two requests sent, one retry
+    expect(failed('proxy:CountedRetry', 'status')).toBe(1);
+    expect(retries('proxy:CountedRetry')).toBe(1);
+    // two refused connections, then a blocked fallback that is never sent: one retry
+    expect(failed('proxy:CountedAllFail', 'connection')).toBe(2);
+    expect(failed('proxy:CountedAllFail', 'blocked')).toBe(1);
+    expect(retries('proxy:CountedAllFail')).toBe(1);
   });
 });

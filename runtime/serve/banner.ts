@@ -4,6 +4,7 @@
  */
 import { demoTokenLines, ensureDemoToken } from '../auth/cli.js';
 import { demoSeedProgress } from '../sql/drivers/demo-seed-progress.js';
+import { collectGarbage } from './collect-garbage.js';
 import type { StartedServer } from '../start.js';
 
 export interface Printer {
@@ -57,9 +58,11 @@ export async function warmEmbeddedDatabases(server: StartedServer, print: Printe
   const onStart = (): void => print.out('Seeding the demo database… (first start only; later starts load it from .wharf/)');
   const onStep = (line: string): void => print.out(`  ${line}`);
   demoSeedProgress.on('start', onStart).on('step', onStep);
+  let opened = false;
   try {
     for (const [name, env] of settings.environments) {
       if (env.provider !== 'embedded') continue;
+      opened = true;
       const started = performance.now();
       try {
         await sql.get(name, env);
@@ -71,4 +74,5 @@ export async function warmEmbeddedDatabases(server: StartedServer, print: Printe
   } finally {
     demoSeedProgress.off('start', onStart).off('step', onStep);
   }
+  if (opened) collectGarbage();
 }

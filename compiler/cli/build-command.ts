@@ -41,7 +41,7 @@ export async function runBuild(root: string, print: Printer, docs?: boolean): Pr
     print.out(`Compiled ${cache.endpoints} endpoints into generated/ in ${ms} ms (unchanged since the last build: 0 file(s) written).`);
     return { cached: true, outputs: true, endpoints: cache.endpoints };
   }
-  // loaded only when there is work: the compiler's dependencies (ts-morph, esbuild, ajv) take seconds
+  // loaded only when there is work: the compiler's dependencies (esbuild, ajv, json-schema-to-typescript) take a while to load
   const { compile } = await import('../pipeline.js');
   const result = await compile(options);
   printDiagnostics(result.diagnostics, print);

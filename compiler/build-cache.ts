@@ -11,11 +11,10 @@ import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listFiles } from './output-tree.js';
+import { mapLimited } from './map-limited.js';
 import type { OutputFile } from './stages.js';
 
 const CACHE_VERSION = 2;
-/** Files read at once while hashing (a large tree is thousands of small files). */
-const PARALLEL = 64;
 /** The code whose changes change the output (the emitters bundle runtime code). */
 const TOOL_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOOL_FOLDERS = ['compiler', 'runtime'];
@@ -30,19 +29,6 @@ export interface BuildCacheEntry {
   readonly outputs: Readonly<Record<string, string>>;
   /** path -> `size:mtimeMs` right after the write: an unchanged stat skips reading the file. */
   readonly stats: Readonly<Record<string, string>>;
-}
-
-async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
-  return out;
 }
 
 /** SHA-256 over the sorted files of `folders` under `root` (relative path + NUL + bytes), read in parallel. */

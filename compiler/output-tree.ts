@@ -1,6 +1,7 @@
 /** Listing of an output directory (generated/), shared by write and the drift check. */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { mapLimited } from './map-limited.js';
 import type { OutputFile } from './stages.js';
 
 /** All files below dir, relative, posix separators, sorted. Missing dir = empty. */
@@ -12,11 +13,13 @@ export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
     return [];
   }
   const out: string[] = [];
+  const below: Promise<string[]>[] = [];
   for (const e of entries) {
     const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...(await listFiles(dir, rel)));
+    if (e.isDirectory()) below.push(listFiles(dir, rel));
     else if (e.isFile()) out.push(rel);
   }
+  for (const files of await Promise.all(below)) out.push(...files);
   return out.sort();
 }
 
@@ -41,16 +44,30 @@ export interface DriftReport {
   readonly stale: string[];
 }
 
-export async function diffOutputs(dir: string, files: readonly OutputFile[], owned: OwnedScope): Promise<DriftReport> {
+/**
+ * What differs between `files` and dir, comparing real bytes. `sameOnDisk` may vouch that a file
+ * still holds given bytes without reading it (the build's record of what it wrote last time);
+ * `wharf check` passes none.
+ */
+export async function diffOutputs(
+  dir: string,
+  files: readonly OutputFile[],
+  owned: OwnedScope,
+  sameOnDisk?: (file: OutputFile) => Promise<boolean>,
+): Promise<DriftReport> {
   const changed: string[] = [];
   const missing: string[] = [];
-  const wanted = new Set<string>();
-  for (const f of files) {
-    wanted.add(f.path);
+  const wanted = new Set(files.map((f) => f.path));
+  const states = await mapLimited(files, async (f) => {
+    if (sameOnDisk && (await sameOnDisk(f))) return 'same';
     const current = await readIfExists(path.join(dir, f.path));
-    if (current === null) missing.push(f.path);
-    else if (!current.equals(toBuffer(f.content))) changed.push(f.path);
-  }
+    if (current === null) return 'missing';
+    return current.equals(toBuffer(f.content)) ? 'same' : 'changed';
+  });
+  files.forEach((f, i) => {
+    if (states[i] === 'missing') missing.push(f.path);
+    else if (states[i] === 'changed') changed.push(f.path);
+  });
   const stale = (await listFiles(dir)).filter((p) => owned(p) && !wanted.has(p));
   return { changed: changed.sort(), missing: missing.sort(), stale };
 }

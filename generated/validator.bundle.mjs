@@ -7771,8 +7771,9 @@ async function listDir(dir) {
     return [];
   }
 }
-async function walk(root, typeFolder, dir, folders, out) {
-  const entries = (await listDir(dir)).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+async function walk(root, typeFolder, dir, folders) {
+  const entries = await listDir(dir);
+  const out = [];
   if (folders.length > 0 && entries.some((e) => e.isFile() && e.name === ENTITY_FILE)) {
     const absolutePath = path.join(dir, ENTITY_FILE);
     out.push({
@@ -7783,10 +7784,9 @@ async function walk(root, typeFolder, dir, folders, out) {
       name: folders[folders.length - 1]
     });
   }
-  for (const entry of entries) {
-    if (!entry.isDirectory() || entry.name.startsWith(".") || entry.name === "node_modules") continue;
-    await walk(root, typeFolder, path.join(dir, entry.name), [...folders, entry.name], out);
-  }
+  const below = entries.filter((e) => e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules");
+  for (const found of await Promise.all(below.map((e) => walk(root, typeFolder, path.join(dir, e.name), [...folders, e.name])))) out.push(...found);
+  return out;
 }
 async function discover(root, endpointsDir = "endpoints") {
   const base = path.join(root, endpointsDir);
@@ -7818,7 +7818,7 @@ async function discover(root, endpointsDir = "endpoints") {
     if ((await listDir(path.join(base, entry.name))).some((e) => e.isFile() && e.name === ENTITY_FILE)) {
       diagnostics.push(fileDiagnostic(`${rel}/${ENTITY_FILE}`, "misplaced-entity", "entity.json directly inside a type folder has no endpoint name; it is ignored", `Move it to ${rel}/<Name>/entity.json.`));
     }
-    await walk(root, typeFolder, path.join(base, entry.name), [], entities);
+    entities.push(...await walk(root, typeFolder, path.join(base, entry.name), []));
   }
   entities.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   return { entities, diagnostics };
@@ -7861,6 +7861,21 @@ function identify(parsed) {
     context: { parsed, kind, config, name, namespace, namespaceSource, routePath, routeAliases },
     diagnostics: []
   };
+}
+
+// compiler/map-limited.ts
+var FILE_PARALLELISM = 64;
+async function mapLimited(items2, fn, limit = FILE_PARALLELISM) {
+  const out = new Array(items2.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items2.length) {
+      const i = next++;
+      out[i] = await fn(items2[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items2.length) }, worker));
+  return out;
 }
 
 // node_modules/jsonc-parser/lib/esm/impl/scanner.js
@@ -8955,14 +8970,15 @@ function parseEntity(source, rawText) {
 async function parseAndIdentify(sources, textOf) {
   const diagnostics = [];
   const contexts = [];
-  for (const source of sources) {
-    const parsed = parseEntity(source, await textOf(source));
+  const texts = await mapLimited(sources, textOf);
+  sources.forEach((source, i) => {
+    const parsed = parseEntity(source, texts[i]);
     diagnostics.push(...parsed.diagnostics);
-    if (parsed.entity.value === void 0) continue;
+    if (parsed.entity.value === void 0) return;
     const identified = identify(parsed.entity);
     diagnostics.push(...identified.diagnostics);
     if (identified.context) contexts.push(identified.context);
-  }
+  });
   return { contexts, diagnostics };
 }
 

@@ -59,8 +59,13 @@ export async function buildKey(root: string, options: { docs: boolean }): Promis
   return sha256(`${CACHE_VERSION}\0${await toolHash}\0${sources}\0docs=${options.docs}`);
 }
 
+/** The build's memory: `<root>/.wharf` (git-ignored). */
+export function cacheDir(root: string): string {
+  return path.join(root, '.wharf');
+}
+
 function cacheFile(root: string): string {
-  return path.join(root, '.wharf', 'build-cache.json');
+  return path.join(cacheDir(root), 'build-cache.json');
 }
 
 export async function readBuildCache(root: string): Promise<BuildCacheEntry | null> {

@@ -4,9 +4,10 @@
  * Every stage collects diagnostics; one run reports them all; any blocking error means no outputs.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { EndpointModel } from '../runtime/contract/index.js';
-import { emitConsoleUi } from './console-ui/build.js';
-import { buildDocsSite } from './docs-site/index.js';
+import { artifactCache } from './artifact-cache.js';
+import { makeConsoleUi } from './console-ui/build.js';
 import { buildScope } from './build-scope.js';
 import { discover } from './discover.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics.js';
@@ -26,7 +27,7 @@ import { validateSyncConfig } from './sync/validate-sync.js';
  */
 import { SKIP_CODES } from './skip-codes.js';
 import { parseAndIdentify } from './entity-contexts.js';
-import { emitValidatorBundle } from './emit/validator-bundle.js';
+import { makeValidatorBundle } from './emit/validator-bundle.js';
 
 export { SKIP_CODES };
 
@@ -38,6 +39,8 @@ export interface CompileOptions {
   readonly docs?: boolean;
   /** Also emit the web console's assets into generated/ui/ (default true). */
   readonly consoleUi?: boolean;
+  /** Folder of the build's memory (`<root>/.wharf`); none = compute everything (what `wharf check` does). */
+  readonly cacheDir?: string;
 }
 
 export interface CompileResult {
@@ -77,12 +80,15 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   }
 
   const models = normalize(contexts);
+  const artifacts = artifactCache(options.cacheDir === undefined ? null : path.join(options.cacheDir, 'artifacts'));
   const outputs: OutputFile[] = [{ path: 'README.md', content: GENERATED_README }];
-  outputs.push(...(await emitAll({ models, sourceHash, root })));
+  outputs.push(...(await emitAll({ models, sourceHash, root, artifacts })));
   // Independent of the endpoints: the compiler's own rules, for the console's validate route.
-  outputs.push(...(await emitValidatorBundle()));
-  if (withUi) outputs.push(...(await emitConsoleUi()));
+  outputs.push(...(await artifacts.get('validator-bundle', '', makeValidatorBundle)));
+  if (withUi) outputs.push(...(await artifacts.get('console-ui', '', makeConsoleUi)));
   if (withDocs) {
+    // loaded only when docs are built: markdown-it, shiki and their grammars take a while to load
+    const { buildDocsSite } = await import('./docs-site/index.js');
     const docs = await buildDocsSite({ root, dates: 'front-matter' });
     reported.push(...docs.diagnostics);
     outputs.push(...docs.files.map((f) => ({ path: `docs/${f.path}`, content: f.content })));

@@ -2,12 +2,12 @@
 import path from 'node:path';
 import { formatDiagnostic, type Diagnostic } from '../diagnostics.js';
 import { diffOutputs, isClean } from '../output-tree.js';
-import { buildKey, outputsIntact, readBuildCache, writeBuildCache } from '../build-cache.js';
+import { buildKey, cacheDir, outputsIntact, readBuildCache, writeBuildCache } from '../build-cache.js';
 import { buildScope } from '../build-scope.js';
 import type { CompileResult } from '../pipeline.js';
 import { writeOutputs } from '../write.js';
 
-import { consolePrinter, type Printer } from '../../runtime/serve/banner.js';
+import { consolePrinter, type Printer } from '../../runtime/serve/printer.js';
 
 export { consolePrinter, type Printer };
 
@@ -43,7 +43,7 @@ export async function runBuild(root: string, print: Printer, docs?: boolean): Pr
   }
   // loaded only when there is work: the compiler's dependencies (esbuild, ajv, json-schema-to-typescript) take a while to load
   const { compile } = await import('../pipeline.js');
-  const result = await compile(options);
+  const result = await compile({ ...options, cacheDir: cacheDir(root) });
   printDiagnostics(result.diagnostics, print);
   if (!result.outputs) {
     print.err('Build failed: nothing was written to generated/.');

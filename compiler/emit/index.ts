@@ -4,9 +4,10 @@
  * write stage puts the files on disk. Output order is sorted by path.
  */
 import type { EndpointModel } from '../../runtime/contract/index.js';
+import { artifactCache, type ArtifactCache } from '../artifact-cache.js';
 import type { OutputFile } from '../stages.js';
 import { compareCodeUnits } from './canonical-json.js';
-import { emitConfigTypes } from './config-types.js';
+import { makeConfigTypes, schemaFileNames } from './config-types.js';
 import { emitManifest } from './manifest.js';
 import { emitOpenApi } from './openapi/document.js';
 import { emitRouteFiles, routeModuleSource, type RouteModuleSource } from './route-files.js';
@@ -20,6 +21,8 @@ export interface EmitInput {
   readonly root: string;
   /** Each endpoint's printed route module (default: printed now; the incremental build passes its cache). */
   readonly routeSource?: (model: EndpointModel) => RouteModuleSource;
+  /** Where endpoint-independent outputs (the config types) are remembered; default: made each time. */
+  readonly artifacts?: ArtifactCache;
 }
 
 export async function emitAll(input: EmitInput): Promise<OutputFile[]> {
@@ -29,7 +32,7 @@ export async function emitAll(input: EmitInput): Promise<OutputFile[]> {
     ...emitRouteFiles(input.models, input.sourceHash, routeSource),
     ...emitRoutesBundle(input.models, input.sourceHash, routeSource),
     ...emitOpenApi(input.models),
-    ...(await emitConfigTypes(input.root)),
+    ...(await (input.artifacts ?? artifactCache(null)).get('config-types', (await schemaFileNames(input.root)).join('\n'), () => makeConfigTypes(input.root))),
   ];
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }

@@ -17,7 +17,7 @@ import type { OutputFile } from './stages.js';
 const CACHE_VERSION = 2;
 /** The code whose changes change the output (the emitters bundle runtime code). */
 const TOOL_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TOOL_FOLDERS = ['compiler', 'runtime'];
+const TOOL_FOLDERS = ['compiler', 'runtime', 'schemas'];
 
 export interface BuildCacheEntry {
   readonly version: number;
@@ -49,14 +49,19 @@ function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** The key over every input of a build of `root`. */
-export async function buildKey(root: string, options: { docs: boolean }): Promise<string> {
+/** SHA-256 over the code that shapes a build's output: the compiler, the runtime, the schemas, the lock file. */
+export function toolKey(): Promise<string> {
   toolHash ??= (async () => {
     const lock = await readFile(path.join(TOOL_ROOT, 'package-lock.json')).catch(() => Buffer.alloc(0));
-    return sha256(`${await hashFolders(TOOL_ROOT, TOOL_FOLDERS)}\0${sha256(lock)}`);
+    return sha256(`${CACHE_VERSION}\0${await hashFolders(TOOL_ROOT, TOOL_FOLDERS)}\0${sha256(lock)}`);
   })();
+  return toolHash;
+}
+
+/** The key over every input of a build of `root`. */
+export async function buildKey(root: string, options: { docs: boolean }): Promise<string> {
   const sources = await hashFolders(root, options.docs ? ['endpoints', 'schemas', 'docs'] : ['endpoints', 'schemas']);
-  return sha256(`${CACHE_VERSION}\0${await toolHash}\0${sources}\0docs=${options.docs}`);
+  return sha256(`${CACHE_VERSION}\0${await toolKey()}\0${sources}\0docs=${options.docs}`);
 }
 
 /** The build's memory: `<root>/.wharf` (git-ignored). */

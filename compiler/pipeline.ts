@@ -12,10 +12,11 @@ import { buildScope } from './build-scope.js';
 import { discover } from './discover.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { emitAll } from './emit/index.js';
-import { normalize } from './model/normalize.js';
 import { hashSources } from './source-hash.js';
 import type { OutputFile } from './stages.js';
-import { validate } from './validate/index.js';
+import { validateAcross } from './validate/index.js';
+import { analyzeEntities, modelsOf } from './endpoint-analysis.js';
+import { readEntityCache, writeEntityCache } from './entity-cache.js';
 import { RULES } from './validate/rules/index.js';
 import { readBlockedIpRanges } from './network-policy.js';
 import { validateSyncConfig } from './sync/validate-sync.js';
@@ -41,6 +42,8 @@ export interface CompileOptions {
   readonly consoleUi?: boolean;
   /** Folder of the build's memory (`<root>/.wharf`); none = compute everything (what `wharf check` does). */
   readonly cacheDir?: string;
+  /** With cacheDir: the hash of the tool (compiler, runtime, schemas, lock file) that made the cached results. */
+  readonly toolHash?: string;
 }
 
 export interface CompileResult {
@@ -51,6 +54,8 @@ export interface CompileResult {
   readonly sourceHash: string;
   /** Which paths of generated/ this compile owns (prunable). */
   readonly owns: (relativePath: string) => boolean;
+  /** Entities analysed in this compile (validated alone, normalized, printed); the others came from the cache. */
+  readonly analysed: number;
 }
 
 export const GENERATED_README = `# generated/
@@ -70,19 +75,29 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
 
   const { contexts, diagnostics: parsedDiagnostics } = await parseAndIdentify(found.entities, (source) => readFile(source.absolutePath, 'utf8'));
   diagnostics.push(...parsedDiagnostics);
-  diagnostics.push(...validate(contexts, RULES, { blockedIpRanges: await readBlockedIpRanges(root) }));
+  const blockedIpRanges = await readBlockedIpRanges(root);
+  const cache = options.cacheDir !== undefined && options.toolHash !== undefined ? { dir: options.cacheDir, tool: options.toolHash } : null;
+  const analysis = await analyzeEntities(contexts, {
+    blockedIpRanges,
+    ...(cache ? { cache: { records: await readEntityCache(cache.dir, cache.tool), inputs: JSON.stringify(blockedIpRanges) } } : {}),
+  });
+  if (cache) await writeEntityCache(cache.dir, cache.tool, analysis.records);
+  const verdicts = new Map(contexts.map((ctx, i) => [ctx, analysis.results[i]] as const));
+  diagnostics.push(...analysis.results.flatMap((r) => r.diagnostics));
+  diagnostics.push(...validateAcross(contexts, (ctx) => verdicts.get(ctx)?.schemaValid === true, RULES, { blockedIpRanges }));
   diagnostics.push(...(await validateSyncConfig(root)));
 
   const reported = [...diagnostics];
   const sourceHash = await hashSources(root, ['endpoints', 'schemas']);
+  const { analysed } = analysis;
   if (hasErrors(reported)) {
-    return { diagnostics: sortDiagnostics(reported), models: null, outputs: null, sourceHash, owns };
+    return { diagnostics: sortDiagnostics(reported), models: null, outputs: null, sourceHash, owns, analysed };
   }
 
-  const models = normalize(contexts);
+  const { models, routeSource } = modelsOf(contexts, analysis.results);
   const artifacts = artifactCache(options.cacheDir === undefined ? null : path.join(options.cacheDir, 'artifacts'));
   const outputs: OutputFile[] = [{ path: 'README.md', content: GENERATED_README }];
-  outputs.push(...(await emitAll({ models, sourceHash, root, artifacts })));
+  outputs.push(...(await emitAll({ models, sourceHash, root, artifacts, routeSource })));
   // Independent of the endpoints: the compiler's own rules, for the console's validate route.
   outputs.push(...(await artifacts.get('validator-bundle', '', makeValidatorBundle)));
   if (withUi) outputs.push(...(await artifacts.get('console-ui', '', makeConsoleUi)));
@@ -101,5 +116,6 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     outputs: fatal ? null : outputs,
     sourceHash,
     owns,
+    analysed,
   };
 }

@@ -9085,6 +9085,7 @@ var PREV = /^\$prev\.([^.]+)/;
 var compositeStepsRule = {
   name: "composite-steps",
   scope: "entity",
+  readsOtherEntities: true,
   codes: ["composite-step-duplicate", "composite-step-target", "composite-step-method", "composite-step-depends-on", "composite-template-prev"],
   kinds: ["composite"],
   check(ctx, project) {
@@ -9665,6 +9666,7 @@ function columnProblem(columns, column, side) {
 var relationshipsRule = {
   name: "relationships",
   scope: "entity",
+  readsOtherEntities: true,
   codes: ["relationship-not-supported", "relationship-target", "relationship-column", "relationship-duplicate"],
   kinds: ["sql"],
   check(ctx, project) {
@@ -16248,17 +16250,35 @@ function validateSchema(ctx) {
 }
 
 // compiler/validate/index.ts
-function validate2(contexts, rules = RULES, options = {}) {
-  const out = [];
-  const schemaValid = /* @__PURE__ */ new Set();
-  for (const ctx of contexts) {
-    const found = validateSchema(ctx);
-    out.push(...found);
-    if (!hasErrors(found)) schemaValid.add(ctx);
+function applies(rule, ctx, schemaValid) {
+  if (rule.kinds && !rule.kinds.includes(ctx.kind)) return false;
+  if (!rule.evenIfSchemaInvalid && !schemaValid) return false;
+  return !(isSkipped(ctx) && !rule.evenIfSchemaInvalid);
+}
+function validateEntity(ctx, rules = RULES, options = {}) {
+  const diagnostics = validateSchema(ctx);
+  const schemaValid = !hasErrors(diagnostics);
+  const alone = {
+    get contexts() {
+      throw new Error("validate: a rule read other entities; mark it readsOtherEntities");
+    },
+    isSchemaValid: (other) => {
+      if (other !== ctx) throw new Error("validate: a rule read other entities; mark it readsOtherEntities");
+      return schemaValid;
+    },
+    blockedIpRanges: options.blockedIpRanges ?? DEFAULT_BLOCKED_RANGES
+  };
+  for (const rule of rules) {
+    if (rule.scope !== "entity" || rule.readsOtherEntities || !applies(rule, ctx, schemaValid)) continue;
+    diagnostics.push(...rule.check(ctx, alone));
   }
+  return { diagnostics, schemaValid };
+}
+function validateAcross(contexts, isSchemaValid, rules = RULES, options = {}) {
+  const out = [];
   const project = {
     contexts: contexts.filter((c) => !isSkipped(c)),
-    isSchemaValid: (ctx) => schemaValid.has(ctx),
+    isSchemaValid,
     blockedIpRanges: options.blockedIpRanges ?? DEFAULT_BLOCKED_RANGES
   };
   for (const rule of rules) {
@@ -16266,14 +16286,17 @@ function validate2(contexts, rules = RULES, options = {}) {
       out.push(...rule.check(project));
       continue;
     }
-    for (const ctx of contexts) {
-      if (rule.kinds && !rule.kinds.includes(ctx.kind)) continue;
-      if (!rule.evenIfSchemaInvalid && !schemaValid.has(ctx)) continue;
-      if (isSkipped(ctx) && !rule.evenIfSchemaInvalid) continue;
-      out.push(...rule.check(ctx, project));
-    }
+    if (!rule.readsOtherEntities) continue;
+    for (const ctx of contexts) if (applies(rule, ctx, isSchemaValid(ctx))) out.push(...rule.check(ctx, project));
   }
   return out;
+}
+function validate2(contexts, rules = RULES, options = {}) {
+  const verdicts = new Map(contexts.map((ctx) => [ctx, validateEntity(ctx, rules, options)]));
+  return [
+    ...[...verdicts.values()].flatMap((v) => v.diagnostics),
+    ...validateAcross(contexts, (ctx) => verdicts.get(ctx)?.schemaValid === true, rules, options)
+  ];
 }
 
 // compiler/validate/single-file.ts

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { formatDiagnostic, type Diagnostic } from '../diagnostics.js';
 import { diffOutputs, isClean } from '../output-tree.js';
-import { buildKey, cacheDir, outputsIntact, readBuildCache, writeBuildCache } from '../build-cache.js';
+import { buildKey, cacheDir, outputsIntact, readBuildCache, toolKey, writeBuildCache } from '../build-cache.js';
 import { buildScope } from '../build-scope.js';
 import type { CompileResult } from '../pipeline.js';
 import { writeOutputs } from '../write.js';
@@ -43,7 +43,7 @@ export async function runBuild(root: string, print: Printer, docs?: boolean): Pr
   }
   // loaded only when there is work: the compiler's dependencies (esbuild, ajv, json-schema-to-typescript) take a while to load
   const { compile } = await import('../pipeline.js');
-  const result = await compile({ ...options, cacheDir: cacheDir(root) });
+  const result = await compile({ ...options, cacheDir: cacheDir(root), toolHash: await toolKey() });
   printDiagnostics(result.diagnostics, print);
   if (!result.outputs) {
     print.err('Build failed: nothing was written to generated/.');
@@ -59,7 +59,7 @@ export async function runBuild(root: string, print: Printer, docs?: boolean): Pr
   const ms = Math.round(performance.now() - started);
   print.out(
     `Compiled ${result.models?.length ?? 0} endpoints into generated/ in ${ms} ms ` +
-      `(${report.written.length} file(s) written, ${report.removed.length} removed).`,
+      `(${result.analysed} entity file(s) analysed, ${report.written.length} file(s) written, ${report.removed.length} removed).`,
   );
   return result;
 }

@@ -8,12 +8,14 @@
  * or an unreadable record, makes them again. Not committed (.gitignore).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { mapLimited } from './map-limited.js';
 import type { OutputFile } from './stages.js';
 
 const RECORD_VERSION = 1;
+/** File times come from a coarse kernel clock (a few ms behind Date.now()); anything this close to the start counts as during. */
+const MTIME_SLACK_MS = 100;
 
 /** What making an artifact produced: its files and every file whose bytes they depend on (absolute). */
 export interface MadeArtifact {
@@ -36,9 +38,9 @@ interface ArtifactRecord {
 
 const sha256 = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');
 
-async function digest(file: string): Promise<string | null> {
+function digest(file: string): string | null {
   try {
-    return sha256(await readFile(file));
+    return sha256(readFileSync(file));
   } catch {
     return null;
   }
@@ -56,7 +58,7 @@ async function readRecord(file: string): Promise<ArtifactRecord | null> {
 
 async function isCurrent(record: ArtifactRecord, key: string): Promise<boolean> {
   if (record.key !== key) return false;
-  const now = await mapLimited(record.inputs, ([file]) => digest(file));
+  const now = record.inputs.map(([file]) => digest(file));
   return record.inputs.every(([, sha], i) => now[i] === sha);
 }
 
@@ -82,9 +84,9 @@ export function artifactCache(dir: string | null): ArtifactCache {
 async function remember(file: string, key: string, made: MadeArtifact, started: number): Promise<void> {
   if (made.files.some((f) => typeof f.content !== 'string')) return; // only text artifacts are remembered
   const inputs = [...new Set(made.inputs)].sort();
-  const modified = await mapLimited(inputs, async (input) => (await stat(input).catch(() => null))?.mtimeMs ?? Infinity);
-  if (modified.some((ms) => ms >= started - 1)) return;
-  const digests = await mapLimited(inputs, digest);
+  const modified = inputs.map((input) => statSync(input, { throwIfNoEntry: false })?.mtimeMs ?? Infinity);
+  if (modified.some((ms) => ms >= started - MTIME_SLACK_MS)) return;
+  const digests = inputs.map(digest);
   if (digests.some((d) => d === null)) return;
   const record: ArtifactRecord = {
     version: RECORD_VERSION,

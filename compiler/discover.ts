@@ -2,7 +2,7 @@
  * Stage 1: find every endpoints/<TypeFolder>/[namespace folders/]<Name>/entity.json.
  * Pure over the file system listing; reads no file contents.
  */
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
 import { TYPE_FOLDERS, type DiscoveredEntity, type TypeFolder } from './stages.js';
@@ -24,7 +24,7 @@ function fileDiagnostic(file: string, code: string, message: string, hint?: stri
 
 async function listDir(dir: string) {
   try {
-    return await readdir(dir, { withFileTypes: true });
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }

@@ -7,13 +7,12 @@
  * A full build is the same code with an empty cache, so both give the same bytes.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EndpointModel } from '../runtime/contract/index.js';
 import { hasErrors } from './diagnostics.js';
 import { routeModuleSource } from './emit/route-files.js';
 import type { EntityRecord, EntityRecords } from './entity-cache.js';
-import { mapLimited } from './map-limited.js';
 import { containedPath } from './model/contained-path.js';
 import { normalizeOne } from './model/normalize.js';
 import type { EntityContext } from './stages.js';
@@ -27,22 +26,26 @@ export function standsAlone(ctx: EntityContext): boolean {
 }
 
 /** The bytes of a Static ContentFile (the static-content rule reads it), or a marker when absent. */
-async function referencedBytes(ctx: EntityContext): Promise<Buffer | string> {
+function referencedBytes(ctx: EntityContext): Buffer | string {
   const file = ctx.config.ContentFile;
   if (ctx.kind !== 'static' || typeof file !== 'string') return '';
   const relative = containedPath(file);
   if (relative === null) return 'outside';
-  return readFile(path.join(path.dirname(ctx.parsed.source.absolutePath), relative)).catch(() => 'missing');
+  try {
+    return readFileSync(path.join(path.dirname(ctx.parsed.source.absolutePath), relative));
+  } catch {
+    return 'missing';
+  }
 }
 
 /**
  * SHA-256 over what the entity's own results are made from: `inputs` (the tool and the options),
  * its path (identity comes from the folders), its text and any file it references.
  */
-export async function entityKey(ctx: EntityContext, inputs: string): Promise<string> {
+export function entityKey(ctx: EntityContext, inputs: string): string {
   return createHash('sha256')
     .update(`${inputs}\0${ctx.parsed.source.file}\0${ctx.parsed.text}\0`)
-    .update(await referencedBytes(ctx))
+    .update(referencedBytes(ctx))
     .digest('hex');
 }
 
@@ -63,18 +66,18 @@ export interface Analysis {
   readonly analysed: number;
 }
 
-export async function analyzeEntities(
+export function analyzeEntities(
   contexts: readonly EntityContext[],
   options: ValidateOptions & { readonly cache?: { readonly records: EntityRecords; readonly inputs: string } },
-): Promise<Analysis> {
+): Analysis {
   const records = new Map<string, EntityRecord>();
   let analysed = 0;
-  const results = await mapLimited(contexts, async (ctx) => {
+  const results = contexts.map((ctx) => {
     if (!standsAlone(ctx) || !options.cache) {
       analysed += 1;
       return standsAlone(ctx) ? analyze(ctx, options) : { ...validateEntity(ctx, undefined, options), model: null, route: null };
     }
-    const key = await entityKey(ctx, options.cache.inputs);
+    const key = entityKey(ctx, options.cache.inputs);
     const file = ctx.parsed.source.file;
     let record = options.cache.records.get(file);
     if (record?.key !== key) {

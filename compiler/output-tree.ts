@@ -1,26 +1,29 @@
 /** Listing of an output directory (generated/), shared by write and the drift check. */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { mapLimited } from './map-limited.js';
 import type { OutputFile } from './stages.js';
 
 /** All files below dir, relative, posix separators, sorted. Missing dir = empty. */
-export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+export async function listFiles(dir: string): Promise<string[]> {
+  return listFilesSync(dir, '').sort();
+}
+
+/** Synchronous listing: for thousands of entries far faster than fs/promises (no thread-pool round trips). */
+function listFilesSync(dir: string, prefix: string): string[] {
   let entries;
   try {
-    entries = await readdir(path.join(dir, prefix), { withFileTypes: true });
+    entries = readdirSync(path.join(dir, prefix), { withFileTypes: true });
   } catch {
     return [];
   }
   const out: string[] = [];
-  const below: Promise<string[]>[] = [];
   for (const e of entries) {
     const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) below.push(listFiles(dir, rel));
+    if (e.isDirectory()) out.push(...listFilesSync(dir, rel));
     else if (e.isFile()) out.push(rel);
   }
-  for (const files of await Promise.all(below)) out.push(...files);
-  return out.sort();
+  return out;
 }
 
 export function toBuffer(content: OutputFile['content']): Buffer {
@@ -29,7 +32,7 @@ export function toBuffer(content: OutputFile['content']): Buffer {
 
 export async function readIfExists(file: string): Promise<Buffer | null> {
   try {
-    return await readFile(file);
+    return readFileSync(file);
   } catch {
     return null;
   }

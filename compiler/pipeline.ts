@@ -3,7 +3,7 @@
  * Pure with respect to generated/: returns the outputs; `write` (write.ts) puts them on disk.
  * Every stage collects diagnostics; one run reports them all; any blocking error means no outputs.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EndpointModel } from '../runtime/contract/index.js';
 import { artifactCache } from './artifact-cache.js';
@@ -73,11 +73,11 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const found = await discover(root);
   diagnostics.push(...found.diagnostics);
 
-  const { contexts, diagnostics: parsedDiagnostics } = await parseAndIdentify(found.entities, (source) => readFile(source.absolutePath, 'utf8'));
+  const { contexts, diagnostics: parsedDiagnostics } = await parseAndIdentify(found.entities, async (source) => readFileSync(source.absolutePath, 'utf8'));
   diagnostics.push(...parsedDiagnostics);
   const blockedIpRanges = await readBlockedIpRanges(root);
   const cache = options.cacheDir !== undefined && options.toolHash !== undefined ? { dir: options.cacheDir, tool: options.toolHash } : null;
-  const analysis = await analyzeEntities(contexts, {
+  const analysis = analyzeEntities(contexts, {
     blockedIpRanges,
     ...(cache ? { cache: { records: await readEntityCache(cache.dir, cache.tool), inputs: JSON.stringify(blockedIpRanges) } } : {}),
   });

@@ -7750,7 +7750,7 @@ function sortDiagnostics(list) {
 }
 
 // compiler/discover.ts
-import { readdir } from "node:fs/promises";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 
 // compiler/stages.ts
@@ -7766,7 +7766,7 @@ function fileDiagnostic(file, code, message, hint) {
 }
 async function listDir(dir) {
   try {
-    return await readdir(dir, { withFileTypes: true });
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }

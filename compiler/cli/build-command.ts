@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { formatDiagnostic, type Diagnostic } from '../diagnostics.js';
 import { diffOutputs, isClean } from '../output-tree.js';
-import { buildKey, cacheDir, outputsIntact, readBuildCache, toolKey, writeBuildCache } from '../build-cache.js';
+import { buildKey, cacheDir, outputsIntact, readBuildCache, sameAsRecorded, toolKey, writeBuildCache } from '../build-cache.js';
 import { buildScope } from '../build-scope.js';
 import type { CompileResult } from '../pipeline.js';
 import { writeOutputs } from '../write.js';
@@ -49,7 +49,7 @@ export async function runBuild(root: string, print: Printer, docs?: boolean): Pr
     print.err('Build failed: nothing was written to generated/.');
     return result;
   }
-  const report = await writeOutputs(generatedDir(root), result.outputs, result.owns);
+  const report = await writeOutputs(generatedDir(root), result.outputs, result.owns, sameAsRecorded(generatedDir(root), cache));
   await writeBuildCache(
     root,
     generatedDir(root),

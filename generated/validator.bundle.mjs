@@ -16217,25 +16217,25 @@ function schemaErrorToDiagnostic(ctx, err) {
 }
 
 // compiler/validate/schema.ts
-var cache = null;
-function compiled() {
-  if (cache) return cache;
-  const ajv = new import_ajv.Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false });
-  for (const [file, schema] of loadSchemas()) {
-    ajv.addSchema(schema, file);
+var ajv = null;
+var validators = /* @__PURE__ */ new Map();
+function validatorOf(kind) {
+  const known = validators.get(kind);
+  if (known) return known;
+  if (!ajv) {
+    ajv = new import_ajv.Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false });
+    for (const [file, schema] of loadSchemas()) {
+      ajv.addSchema(schema, file);
+    }
   }
-  const validators = /* @__PURE__ */ new Map();
-  for (const [kind, file] of Object.entries(SCHEMA_FILE)) {
-    const validate3 = ajv.getSchema(file);
-    if (!validate3) throw new Error(`schema ${file} did not compile`);
-    validators.set(kind, validate3);
-  }
-  cache = validators;
-  return cache;
+  const validate3 = ajv.getSchema(SCHEMA_FILE[kind]);
+  if (!validate3) throw new Error(`schema ${SCHEMA_FILE[kind]} did not compile`);
+  validators.set(kind, validate3);
+  return validate3;
 }
 function validateSchema(ctx) {
-  const validate3 = compiled().get(ctx.kind);
-  if (!validate3 || validate3(ctx.config)) return [];
+  const validate3 = validatorOf(ctx.kind);
+  if (validate3(ctx.config)) return [];
   const seen = /* @__PURE__ */ new Set();
   const out = [];
   for (const err of validate3.errors ?? []) {

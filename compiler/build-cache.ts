@@ -7,7 +7,7 @@
  * build, whose bytes are by construction those of a fresh build. Never committed (.gitignore).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,10 +59,23 @@ export function toolKey(): Promise<string> {
   return toolHash;
 }
 
+/** What a build reads from environments/: the network policy (url-blocked warnings) and the sync files it validates. */
+function environmentInputs(root: string): string {
+  const dir = path.join(root, 'environments');
+  let folders: string[] = [];
+  try {
+    folders = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  } catch {
+    // no environments/: nothing read
+  }
+  const files = ['network-access-policy.json', 'sync.json', ...folders.map((f) => `${f}/sync.json`)];
+  return sha256(files.map((rel) => `${rel}\0${sha256(readIfExists(path.join(dir, rel)) ?? 'absent')}`).join('\n'));
+}
+
 /** The key over every input of a build of `root`. */
 export async function buildKey(root: string, options: { docs: boolean }): Promise<string> {
   const sources = await hashFolders(root, options.docs ? ['endpoints', 'schemas', 'docs'] : ['endpoints', 'schemas']);
-  return sha256(`${CACHE_VERSION}\0${await toolKey()}\0${sources}\0docs=${options.docs}`);
+  return sha256(`${CACHE_VERSION}\0${await toolKey()}\0${sources}\0${environmentInputs(root)}\0docs=${options.docs}`);
 }
 
 /** The build's memory: `<root>/.wharf` (git-ignored). */

@@ -57,8 +57,9 @@ async function build(root: string): Promise<Built> {
 
 /** A full build of the same sources in another folder, with no cache: the reference. */
 async function freshBuild(): Promise<{ files: Record<string, string>; built: Built }> {
-  for (const folder of ['endpoints', 'generated', '.wharf']) await rm(path.join(fresh.root, folder), { recursive: true, force: true });
+  for (const folder of ['endpoints', 'environments', 'generated', '.wharf']) await rm(path.join(fresh.root, folder), { recursive: true, force: true });
   await cp(path.join(project.root, 'endpoints'), path.join(fresh.root, 'endpoints'), { recursive: true });
+  await cp(path.join(project.root, 'environments'), path.join(fresh.root, 'environments'), { recursive: true });
   const built = await build(fresh.root);
   expect(built.analysed).toBe(built.ok ? await entityCount(fresh.root) : built.analysed);
   return { files: await tree(fresh.root), built };
@@ -80,6 +81,9 @@ async function relabel(): Promise<void> {
   const rel = 'SQL/Inventory/Categories/entity.json';
   await writeFile(at(rel), (await readFile(at(rel), 'utf8')).replace(/"Name;\w+"/, `"Name;Label${++labels}"`));
 }
+async function policy(blockedIpRanges: string[]): Promise<void> {
+  await writeFile(path.join(project.root, 'environments/network-access-policy.json'), JSON.stringify({ blockedIpRanges }));
+}
 async function add(rel: string, content: unknown): Promise<void> {
   await mkdir(path.dirname(at(rel)), { recursive: true });
   await writeFile(at(rel), `${JSON.stringify(content, null, 2)}\n`);
@@ -100,7 +104,8 @@ describe('incremental build', () => {
     expect(bytes).toEqual((await freshBuild()).files);
   });
 
-  const changes: Array<[string, { change: () => Promise<unknown>; analysed: number; warns?: RegExp }]> = [
+  // 'all': the network policy is an input of every entity's key
+  const changes: Array<[string, { change: () => Promise<unknown>; analysed: number | 'all'; warns?: RegExp }]> = [
     ['a changed entity', { change: () => edit('SQL/Inventory/Categories/entity.json', '"Name"', '"Name;Title"'), analysed: 1 + ALWAYS }],
     ['an added entity', { change: () => add('SQL/Sales/Orders/entity.json', { DatabaseObjectName: 'Orders', PrimaryKey: 'Id', AllowedColumns: ['Id', 'Total'] }), analysed: 1 + ALWAYS }],
     ['a renamed entity folder', { change: () => rename(at('Proxy/Weather'), at('Proxy/Forecast')), analysed: 1 + ALWAYS }],
@@ -112,11 +117,13 @@ describe('incremental build', () => {
       'a change that adds a warning',
       { change: () => edit('SQL/Inventory/Categories/entity.json', '"PrimaryKey"', '"FunctionParameters": [{ "Name": "p", "SqlType": "int", "Source": "Query" }],\n  "PrimaryKey"'), analysed: 1 + ALWAYS, warns: /function-parameters-unused/ },
     ],
+    ['a network policy that blocks the proxy', { change: () => policy(['127.0.0.0/8']), analysed: 'all', warns: /url-blocked/ }],
+    ['a network policy that blocks nothing', { change: () => policy([]), analysed: 'all' }],
   ];
   it.each(changes)('%s rebuilds only what changed, to the bytes and diagnostics of a full build', async (_name, { change, analysed, warns }) => {
     await change();
     const built = await build(project.root);
-    expect(built).toMatchObject({ ok: true, cached: false, analysed });
+    expect(built).toMatchObject({ ok: true, cached: false, analysed: analysed === 'all' ? await entityCount(project.root) : analysed });
     const reference = await freshBuild();
     expect(await tree(project.root)).toEqual(reference.files);
     expect(built.diagnostics).toEqual(reference.built.diagnostics);

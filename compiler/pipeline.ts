@@ -2,6 +2,10 @@
  * The compiler pipeline: discover -> parse -> identify -> validate -> normalize -> emit.
  * Pure with respect to generated/: returns the outputs; `write` (write.ts) puts them on disk.
  * Every stage collects diagnostics; one run reports them all; any blocking error means no outputs.
+ * With a cache folder (`wharf build`), each entity's own validation, model and route module come
+ * from `.wharf/entities.json` while its key is unchanged (endpoint-analysis.ts), and the
+ * endpoint-independent outputs from `.wharf/artifacts/`; without one (`wharf check`) everything is
+ * computed. Either way the same code runs over the same values, so the bytes are the same.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

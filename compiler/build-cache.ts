@@ -7,18 +7,17 @@
  * build, whose bytes are by construction those of a fresh build. Never committed (.gitignore).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listFiles } from './output-tree.js';
 import type { OutputFile } from './stages.js';
 
 const CACHE_VERSION = 2;
-/** Files read at once while hashing (a large tree is thousands of small files). */
-const PARALLEL = 64;
 /** The code whose changes change the output (the emitters bundle runtime code). */
 const TOOL_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TOOL_FOLDERS = ['compiler', 'runtime'];
+const TOOL_FOLDERS = ['compiler', 'runtime', 'schemas'];
 
 export interface BuildCacheEntry {
   readonly version: number;
@@ -32,28 +31,16 @@ export interface BuildCacheEntry {
   readonly stats: Readonly<Record<string, string>>;
 }
 
-async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
-  return out;
-}
-
 /** SHA-256 over the sorted files of `folders` under `root` (relative path + NUL + bytes), read in parallel. */
 async function hashFolders(root: string, folders: readonly string[]): Promise<string> {
   const files = (await Promise.all([...folders].sort().map(async (f) => (await listFiles(path.join(root, f))).map((rel) => `${f}/${rel}`)))).flat();
-  const digests = await mapLimited(files, async (rel) => sha256(await readFile(path.join(root, rel))));
+  // Synchronous reads: for thousands of small files in the page cache, ~10x faster than fs/promises.
+  const digests = files.map((rel) => sha256(readFileSync(path.join(root, rel))));
   return sha256(files.map((rel, i) => `${rel}\0${digests[i]}`).join('\n'));
 }
 
-const statKey = async (file: string): Promise<string | null> => {
-  const s = await stat(file).catch(() => null);
+const statKey = (file: string): string | null => {
+  const s = statSync(file, { throwIfNoEntry: false });
   return s ? `${s.size}:${s.mtimeMs}` : null;
 };
 
@@ -63,18 +50,41 @@ function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** The key over every input of a build of `root`. */
-export async function buildKey(root: string, options: { docs: boolean }): Promise<string> {
+/** SHA-256 over the code that shapes a build's output: the compiler, the runtime, the schemas, the lock file. */
+export function toolKey(): Promise<string> {
   toolHash ??= (async () => {
     const lock = await readFile(path.join(TOOL_ROOT, 'package-lock.json')).catch(() => Buffer.alloc(0));
-    return sha256(`${await hashFolders(TOOL_ROOT, TOOL_FOLDERS)}\0${sha256(lock)}`);
+    return sha256(`${CACHE_VERSION}\0${await hashFolders(TOOL_ROOT, TOOL_FOLDERS)}\0${sha256(lock)}`);
   })();
+  return toolHash;
+}
+
+/** What a build reads from environments/: the network policy (url-blocked warnings) and the sync files it validates. */
+function environmentInputs(root: string): string {
+  const dir = path.join(root, 'environments');
+  let folders: string[] = [];
+  try {
+    folders = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  } catch {
+    // no environments/: nothing read
+  }
+  const files = ['network-access-policy.json', 'sync.json', ...folders.map((f) => `${f}/sync.json`)];
+  return sha256(files.map((rel) => `${rel}\0${sha256(readIfExists(path.join(dir, rel)) ?? 'absent')}`).join('\n'));
+}
+
+/** The key over every input of a build of `root`. */
+export async function buildKey(root: string, options: { docs: boolean }): Promise<string> {
   const sources = await hashFolders(root, options.docs ? ['endpoints', 'schemas', 'docs'] : ['endpoints', 'schemas']);
-  return sha256(`${CACHE_VERSION}\0${await toolHash}\0${sources}\0docs=${options.docs}`);
+  return sha256(`${CACHE_VERSION}\0${await toolKey()}\0${sources}\0${environmentInputs(root)}\0docs=${options.docs}`);
+}
+
+/** The build's memory: `<root>/.wharf` (git-ignored). */
+export function cacheDir(root: string): string {
+  return path.join(root, '.wharf');
 }
 
 function cacheFile(root: string): string {
-  return path.join(root, '.wharf', 'build-cache.json');
+  return path.join(cacheDir(root), 'build-cache.json');
 }
 
 export async function readBuildCache(root: string): Promise<BuildCacheEntry | null> {
@@ -94,8 +104,7 @@ export async function writeBuildCache(
   files: readonly OutputFile[],
 ): Promise<void> {
   const outputs = Object.fromEntries(files.map((f) => [f.path, sha256(f.content)]));
-  const statList = await mapLimited(files, (f) => statKey(path.join(generatedDir, f.path)));
-  const stats = Object.fromEntries(files.map((f, i) => [f.path, statList[i] ?? '']));
+  const stats = Object.fromEntries(files.map((f) => [f.path, statKey(path.join(generatedDir, f.path)) ?? '']));
   const file = cacheFile(root);
   await mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
@@ -103,16 +112,38 @@ export async function writeBuildCache(
   await rename(tmp, file);
 }
 
+/** True when the file still has the size and mtime recorded right after the last build wrote it. */
+function unchangedSince(generatedDir: string, entry: BuildCacheEntry, rel: string): boolean {
+  const recorded = entry.stats[rel];
+  return recorded !== undefined && recorded !== '' && statKey(path.join(generatedDir, rel)) === recorded;
+}
+
 /** True when generated/ holds exactly the recorded files (among those this build owns). */
 export async function outputsIntact(generatedDir: string, entry: BuildCacheEntry, owns: (p: string) => boolean): Promise<boolean> {
   const onDisk = (await listFiles(generatedDir)).filter(owns).sort();
   const recorded = Object.keys(entry.outputs).sort();
   if (onDisk.length !== recorded.length || onDisk.some((p, i) => p !== recorded[i])) return false;
-  const same = await mapLimited(recorded, async (rel) => {
-    const file = path.join(generatedDir, rel);
-    if ((await statKey(file)) === entry.stats[rel]) return true;
-    const bytes = await readFile(file).catch(() => null);
+  return recorded.every((rel) => {
+    if (unchangedSince(generatedDir, entry, rel)) return true;
+    const bytes = readIfExists(path.join(generatedDir, rel));
     return bytes !== null && sha256(bytes) === entry.outputs[rel];
   });
-  return same.every(Boolean);
+}
+
+/**
+ * For the write stage of `wharf build`: vouches that generated/ already holds a file's new bytes
+ * without reading it, when the last build recorded those bytes' hash and the file's stat is still
+ * the one recorded right after that write. (`wharf check` never uses it: it compares real bytes.)
+ */
+export function sameAsRecorded(generatedDir: string, entry: BuildCacheEntry | null): ((file: OutputFile) => Promise<boolean>) | undefined {
+  if (entry === null) return undefined;
+  return async (file) => entry.outputs[file.path] === sha256(file.content) && unchangedSince(generatedDir, entry, file.path);
+}
+
+function readIfExists(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
+  }
 }

@@ -2,7 +2,7 @@
  * Stage 1: find every endpoints/<TypeFolder>/[namespace folders/]<Name>/entity.json.
  * Pure over the file system listing; reads no file contents.
  */
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
 import { TYPE_FOLDERS, type DiscoveredEntity, type TypeFolder } from './stages.js';
@@ -24,21 +24,16 @@ function fileDiagnostic(file: string, code: string, message: string, hint?: stri
 
 async function listDir(dir: string) {
   try {
-    return await readdir(dir, { withFileTypes: true });
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
 }
 
-/** Depth-first walk of one type folder; `folders` are the directories above the current one. */
-async function walk(
-  root: string,
-  typeFolder: TypeFolder,
-  dir: string,
-  folders: string[],
-  out: DiscoveredEntity[],
-): Promise<void> {
-  const entries = (await listDir(dir)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+/** Walk of one type folder, sibling folders listed concurrently; `folders` are the directories above `dir`. */
+async function walk(root: string, typeFolder: TypeFolder, dir: string, folders: string[]): Promise<DiscoveredEntity[]> {
+  const entries = await listDir(dir);
+  const out: DiscoveredEntity[] = [];
   if (folders.length > 0 && entries.some((e) => e.isFile() && e.name === ENTITY_FILE)) {
     const absolutePath = path.join(dir, ENTITY_FILE);
     out.push({
@@ -49,10 +44,9 @@ async function walk(
       name: folders[folders.length - 1] as string,
     });
   }
-  for (const entry of entries) {
-    if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    await walk(root, typeFolder, path.join(dir, entry.name), [...folders, entry.name], out);
-  }
+  const below = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules');
+  for (const found of await Promise.all(below.map((e) => walk(root, typeFolder, path.join(dir, e.name), [...folders, e.name])))) out.push(...found);
+  return out;
 }
 
 export async function discover(root: string, endpointsDir = 'endpoints'): Promise<DiscoverResult> {
@@ -85,7 +79,7 @@ export async function discover(root: string, endpointsDir = 'endpoints'): Promis
     if ((await listDir(path.join(base, entry.name))).some((e) => e.isFile() && e.name === ENTITY_FILE)) {
       diagnostics.push(fileDiagnostic(`${rel}/${ENTITY_FILE}`, 'misplaced-entity', 'entity.json directly inside a type folder has no endpoint name; it is ignored', `Move it to ${rel}/<Name>/entity.json.`));
     }
-    await walk(root, typeFolder, path.join(base, entry.name), [], entities);
+    entities.push(...(await walk(root, typeFolder, path.join(base, entry.name), [])));
   }
   entities.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { entities, diagnostics };

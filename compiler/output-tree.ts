@@ -1,23 +1,29 @@
 /** Listing of an output directory (generated/), shared by write and the drift check. */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { mapLimited } from './map-limited.js';
 import type { OutputFile } from './stages.js';
 
 /** All files below dir, relative, posix separators, sorted. Missing dir = empty. */
-export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+export async function listFiles(dir: string): Promise<string[]> {
+  return listFilesSync(dir, '').sort();
+}
+
+/** Synchronous listing: for thousands of entries far faster than fs/promises (no thread-pool round trips). */
+function listFilesSync(dir: string, prefix: string): string[] {
   let entries;
   try {
-    entries = await readdir(path.join(dir, prefix), { withFileTypes: true });
+    entries = readdirSync(path.join(dir, prefix), { withFileTypes: true });
   } catch {
     return [];
   }
   const out: string[] = [];
   for (const e of entries) {
     const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...(await listFiles(dir, rel)));
+    if (e.isDirectory()) out.push(...listFilesSync(dir, rel));
     else if (e.isFile()) out.push(rel);
   }
-  return out.sort();
+  return out;
 }
 
 export function toBuffer(content: OutputFile['content']): Buffer {
@@ -26,7 +32,7 @@ export function toBuffer(content: OutputFile['content']): Buffer {
 
 export async function readIfExists(file: string): Promise<Buffer | null> {
   try {
-    return await readFile(file);
+    return readFileSync(file);
   } catch {
     return null;
   }
@@ -41,16 +47,30 @@ export interface DriftReport {
   readonly stale: string[];
 }
 
-export async function diffOutputs(dir: string, files: readonly OutputFile[], owned: OwnedScope): Promise<DriftReport> {
+/**
+ * What differs between `files` and dir, comparing real bytes. `sameOnDisk` may vouch that a file
+ * still holds given bytes without reading it (the build's record of what it wrote last time);
+ * `wharf check` passes none.
+ */
+export async function diffOutputs(
+  dir: string,
+  files: readonly OutputFile[],
+  owned: OwnedScope,
+  sameOnDisk?: (file: OutputFile) => Promise<boolean>,
+): Promise<DriftReport> {
   const changed: string[] = [];
   const missing: string[] = [];
-  const wanted = new Set<string>();
-  for (const f of files) {
-    wanted.add(f.path);
+  const wanted = new Set(files.map((f) => f.path));
+  const states = await mapLimited(files, async (f) => {
+    if (sameOnDisk && (await sameOnDisk(f))) return 'same';
     const current = await readIfExists(path.join(dir, f.path));
-    if (current === null) missing.push(f.path);
-    else if (!current.equals(toBuffer(f.content))) changed.push(f.path);
-  }
+    if (current === null) return 'missing';
+    return current.equals(toBuffer(f.content)) ? 'same' : 'changed';
+  });
+  files.forEach((f, i) => {
+    if (states[i] === 'missing') missing.push(f.path);
+    else if (states[i] === 'changed') changed.push(f.path);
+  });
   const stale = (await listFiles(dir)).filter((p) => owned(p) && !wanted.has(p));
   return { changed: changed.sort(), missing: missing.sort(), stale };
 }

@@ -2,19 +2,25 @@
  * The compiler pipeline: discover -> parse -> identify -> validate -> normalize -> emit.
  * Pure with respect to generated/: returns the outputs; `write` (write.ts) puts them on disk.
  * Every stage collects diagnostics; one run reports them all; any blocking error means no outputs.
+ * With a cache folder (`wharf build`), each entity's own validation, model and route module come
+ * from `.wharf/entities.json` while its key is unchanged (endpoint-analysis.ts), and the
+ * endpoint-independent outputs from `.wharf/artifacts/`; without one (`wharf check`) everything is
+ * computed. Either way the same code runs over the same values, so the bytes are the same.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { EndpointModel } from '../runtime/contract/index.js';
-import { emitConsoleUi } from './console-ui/build.js';
-import { buildDocsSite } from './docs-site/index.js';
+import { artifactCache } from './artifact-cache.js';
+import { makeConsoleUi } from './console-ui/build.js';
 import { buildScope } from './build-scope.js';
 import { discover } from './discover.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { emitAll } from './emit/index.js';
-import { normalize } from './model/normalize.js';
 import { hashSources } from './source-hash.js';
 import type { OutputFile } from './stages.js';
-import { validate } from './validate/index.js';
+import { validateAcross } from './validate/index.js';
+import { analyzeEntities, modelsOf } from './endpoint-analysis.js';
+import { readEntityCache, writeEntityCache } from './entity-cache.js';
 import { RULES } from './validate/rules/index.js';
 import { readBlockedIpRanges } from './network-policy.js';
 import { validateSyncConfig } from './sync/validate-sync.js';
@@ -26,7 +32,7 @@ import { validateSyncConfig } from './sync/validate-sync.js';
  */
 import { SKIP_CODES } from './skip-codes.js';
 import { parseAndIdentify } from './entity-contexts.js';
-import { emitValidatorBundle } from './emit/validator-bundle.js';
+import { makeValidatorBundle } from './emit/validator-bundle.js';
 
 export { SKIP_CODES };
 
@@ -38,6 +44,10 @@ export interface CompileOptions {
   readonly docs?: boolean;
   /** Also emit the web console's assets into generated/ui/ (default true). */
   readonly consoleUi?: boolean;
+  /** Folder of the build's memory (`<root>/.wharf`); none = compute everything (what `wharf check` does). */
+  readonly cacheDir?: string;
+  /** With cacheDir: the hash of the tool (compiler, runtime, schemas, lock file) that made the cached results. */
+  readonly toolHash?: string;
 }
 
 export interface CompileResult {
@@ -48,6 +58,8 @@ export interface CompileResult {
   readonly sourceHash: string;
   /** Which paths of generated/ this compile owns (prunable). */
   readonly owns: (relativePath: string) => boolean;
+  /** Entities analysed in this compile (validated alone, normalized, printed); the others came from the cache. */
+  readonly analysed: number;
 }
 
 export const GENERATED_README = `# generated/
@@ -65,24 +77,37 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const found = await discover(root);
   diagnostics.push(...found.diagnostics);
 
-  const { contexts, diagnostics: parsedDiagnostics } = await parseAndIdentify(found.entities, (source) => readFile(source.absolutePath, 'utf8'));
+  const { contexts, diagnostics: parsedDiagnostics } = await parseAndIdentify(found.entities, async (source) => readFileSync(source.absolutePath, 'utf8'));
   diagnostics.push(...parsedDiagnostics);
-  diagnostics.push(...validate(contexts, RULES, { blockedIpRanges: await readBlockedIpRanges(root) }));
+  const blockedIpRanges = await readBlockedIpRanges(root);
+  const cache = options.cacheDir !== undefined && options.toolHash !== undefined ? { dir: options.cacheDir, tool: options.toolHash } : null;
+  const analysis = analyzeEntities(contexts, {
+    blockedIpRanges,
+    ...(cache ? { cache: { records: await readEntityCache(cache.dir, cache.tool), inputs: JSON.stringify(blockedIpRanges) } } : {}),
+  });
+  if (cache) await writeEntityCache(cache.dir, cache.tool, analysis.records);
+  const verdicts = new Map(contexts.map((ctx, i) => [ctx, analysis.results[i]] as const));
+  diagnostics.push(...analysis.results.flatMap((r) => r.diagnostics));
+  diagnostics.push(...validateAcross(contexts, (ctx) => verdicts.get(ctx)?.schemaValid === true, RULES, { blockedIpRanges }));
   diagnostics.push(...(await validateSyncConfig(root)));
 
   const reported = [...diagnostics];
   const sourceHash = await hashSources(root, ['endpoints', 'schemas']);
+  const { analysed } = analysis;
   if (hasErrors(reported)) {
-    return { diagnostics: sortDiagnostics(reported), models: null, outputs: null, sourceHash, owns };
+    return { diagnostics: sortDiagnostics(reported), models: null, outputs: null, sourceHash, owns, analysed };
   }
 
-  const models = normalize(contexts);
+  const { models, routeSource } = modelsOf(contexts, analysis.results);
+  const artifacts = artifactCache(options.cacheDir === undefined ? null : path.join(options.cacheDir, 'artifacts'));
   const outputs: OutputFile[] = [{ path: 'README.md', content: GENERATED_README }];
-  outputs.push(...(await emitAll({ models, sourceHash, root })));
+  outputs.push(...(await emitAll({ models, sourceHash, root, artifacts, routeSource })));
   // Independent of the endpoints: the compiler's own rules, for the console's validate route.
-  outputs.push(...(await emitValidatorBundle()));
-  if (withUi) outputs.push(...(await emitConsoleUi()));
+  outputs.push(...(await artifacts.get('validator-bundle', '', makeValidatorBundle)));
+  if (withUi) outputs.push(...(await artifacts.get('console-ui', '', makeConsoleUi)));
   if (withDocs) {
+    // loaded only when docs are built: markdown-it, shiki and their grammars take a while to load
+    const { buildDocsSite } = await import('./docs-site/index.js');
     const docs = await buildDocsSite({ root, dates: 'front-matter' });
     reported.push(...docs.diagnostics);
     outputs.push(...docs.files.map((f) => ({ path: `docs/${f.path}`, content: f.content })));
@@ -95,5 +120,6 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     outputs: fatal ? null : outputs,
     sourceHash,
     owns,
+    analysed,
   };
 }

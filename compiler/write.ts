@@ -33,8 +33,14 @@ async function removeEmptyDirs(dir: string, isRoot = true): Promise<void> {
   if (!isRoot && (await readdir(dir)).length === 0) await rmdir(dir);
 }
 
-export async function writeOutputs(dir: string, files: readonly OutputFile[], owned: OwnedScope): Promise<WriteReport> {
-  const drift = await diffOutputs(dir, files, owned);
+/** `sameOnDisk`: see diffOutputs (the build passes its record of the last write; compiler/build-cache.ts). */
+export async function writeOutputs(
+  dir: string,
+  files: readonly OutputFile[],
+  owned: OwnedScope,
+  sameOnDisk?: (file: OutputFile) => Promise<boolean>,
+): Promise<WriteReport> {
+  const drift = await diffOutputs(dir, files, owned, sameOnDisk);
   const toWrite = new Set([...drift.changed, ...drift.missing]);
   const ordered = files
     .filter((f) => toWrite.has(f.path))

@@ -7750,7 +7750,7 @@ function sortDiagnostics(list) {
 }
 
 // compiler/discover.ts
-import { readdir } from "node:fs/promises";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 
 // compiler/stages.ts
@@ -7766,13 +7766,14 @@ function fileDiagnostic(file, code, message, hint) {
 }
 async function listDir(dir) {
   try {
-    return await readdir(dir, { withFileTypes: true });
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
 }
-async function walk(root, typeFolder, dir, folders, out) {
-  const entries = (await listDir(dir)).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+async function walk(root, typeFolder, dir, folders) {
+  const entries = await listDir(dir);
+  const out = [];
   if (folders.length > 0 && entries.some((e) => e.isFile() && e.name === ENTITY_FILE)) {
     const absolutePath = path.join(dir, ENTITY_FILE);
     out.push({
@@ -7783,10 +7784,9 @@ async function walk(root, typeFolder, dir, folders, out) {
       name: folders[folders.length - 1]
     });
   }
-  for (const entry of entries) {
-    if (!entry.isDirectory() || entry.name.startsWith(".") || entry.name === "node_modules") continue;
-    await walk(root, typeFolder, path.join(dir, entry.name), [...folders, entry.name], out);
-  }
+  const below = entries.filter((e) => e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules");
+  for (const found of await Promise.all(below.map((e) => walk(root, typeFolder, path.join(dir, e.name), [...folders, e.name])))) out.push(...found);
+  return out;
 }
 async function discover(root, endpointsDir = "endpoints") {
   const base = path.join(root, endpointsDir);
@@ -7818,7 +7818,7 @@ async function discover(root, endpointsDir = "endpoints") {
     if ((await listDir(path.join(base, entry.name))).some((e) => e.isFile() && e.name === ENTITY_FILE)) {
       diagnostics.push(fileDiagnostic(`${rel}/${ENTITY_FILE}`, "misplaced-entity", "entity.json directly inside a type folder has no endpoint name; it is ignored", `Move it to ${rel}/<Name>/entity.json.`));
     }
-    await walk(root, typeFolder, path.join(base, entry.name), [], entities);
+    entities.push(...await walk(root, typeFolder, path.join(base, entry.name), []));
   }
   entities.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   return { entities, diagnostics };
@@ -7861,6 +7861,21 @@ function identify(parsed) {
     context: { parsed, kind, config, name, namespace, namespaceSource, routePath, routeAliases },
     diagnostics: []
   };
+}
+
+// compiler/map-limited.ts
+var FILE_PARALLELISM = 64;
+async function mapLimited(items2, fn, limit = FILE_PARALLELISM) {
+  const out = new Array(items2.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items2.length) {
+      const i = next++;
+      out[i] = await fn(items2[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items2.length) }, worker));
+  return out;
 }
 
 // node_modules/jsonc-parser/lib/esm/impl/scanner.js
@@ -8955,14 +8970,15 @@ function parseEntity(source, rawText) {
 async function parseAndIdentify(sources, textOf) {
   const diagnostics = [];
   const contexts = [];
-  for (const source of sources) {
-    const parsed = parseEntity(source, await textOf(source));
+  const texts = await mapLimited(sources, textOf);
+  sources.forEach((source, i) => {
+    const parsed = parseEntity(source, texts[i]);
     diagnostics.push(...parsed.diagnostics);
-    if (parsed.entity.value === void 0) continue;
+    if (parsed.entity.value === void 0) return;
     const identified = identify(parsed.entity);
     diagnostics.push(...identified.diagnostics);
     if (identified.context) contexts.push(identified.context);
-  }
+  });
   return { contexts, diagnostics };
 }
 
@@ -9069,6 +9085,7 @@ var PREV = /^\$prev\.([^.]+)/;
 var compositeStepsRule = {
   name: "composite-steps",
   scope: "entity",
+  readsOtherEntities: true,
   codes: ["composite-step-duplicate", "composite-step-target", "composite-step-method", "composite-step-depends-on", "composite-template-prev"],
   kinds: ["composite"],
   check(ctx, project) {
@@ -9649,6 +9666,7 @@ function columnProblem(columns, column, side) {
 var relationshipsRule = {
   name: "relationships",
   scope: "entity",
+  readsOtherEntities: true,
   codes: ["relationship-not-supported", "relationship-target", "relationship-column", "relationship-duplicate"],
   kinds: ["sql"],
   check(ctx, project) {
@@ -10313,25 +10331,25 @@ function schemaErrorToDiagnostic(ctx, err) {
 }
 
 // compiler/validate/schema.ts
-var cache = null;
-function compiled() {
-  if (cache) return cache;
-  const ajv = new import_ajv.Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false });
-  for (const [file, schema] of loadSchemas()) {
-    ajv.addSchema(schema, file);
+var ajv = null;
+var validators = /* @__PURE__ */ new Map();
+function validatorOf(kind) {
+  const known = validators.get(kind);
+  if (known) return known;
+  if (!ajv) {
+    ajv = new import_ajv.Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false });
+    for (const [file, schema] of loadSchemas()) {
+      ajv.addSchema(schema, file);
+    }
   }
-  const validators = /* @__PURE__ */ new Map();
-  for (const [kind, file] of Object.entries(SCHEMA_FILE)) {
-    const validate2 = ajv.getSchema(file);
-    if (!validate2) throw new Error(`schema ${file} did not compile`);
-    validators.set(kind, validate2);
-  }
-  cache = validators;
-  return cache;
+  const validate2 = ajv.getSchema(SCHEMA_FILE[kind]);
+  if (!validate2) throw new Error(`schema ${SCHEMA_FILE[kind]} did not compile`);
+  validators.set(kind, validate2);
+  return validate2;
 }
 function validateSchema(ctx) {
-  const validate2 = compiled().get(ctx.kind);
-  if (!validate2 || validate2(ctx.config)) return [];
+  const validate2 = validatorOf(ctx.kind);
+  if (validate2(ctx.config)) return [];
   const seen = /* @__PURE__ */ new Set();
   const out = [];
   for (const err of validate2.errors ?? []) {
@@ -10346,17 +10364,35 @@ function validateSchema(ctx) {
 }
 
 // compiler/validate/index.ts
-function validate(contexts, rules = RULES, options = {}) {
-  const out = [];
-  const schemaValid = /* @__PURE__ */ new Set();
-  for (const ctx of contexts) {
-    const found = validateSchema(ctx);
-    out.push(...found);
-    if (!hasErrors(found)) schemaValid.add(ctx);
+function applies(rule, ctx, schemaValid) {
+  if (rule.kinds && !rule.kinds.includes(ctx.kind)) return false;
+  if (!rule.evenIfSchemaInvalid && !schemaValid) return false;
+  return !(isSkipped(ctx) && !rule.evenIfSchemaInvalid);
+}
+function validateEntity(ctx, rules = RULES, options = {}) {
+  const diagnostics = validateSchema(ctx);
+  const schemaValid = !hasErrors(diagnostics);
+  const alone = {
+    get contexts() {
+      throw new Error("validate: a rule read other entities; mark it readsOtherEntities");
+    },
+    isSchemaValid: (other) => {
+      if (other !== ctx) throw new Error("validate: a rule read other entities; mark it readsOtherEntities");
+      return schemaValid;
+    },
+    blockedIpRanges: options.blockedIpRanges ?? DEFAULT_BLOCKED_RANGES
+  };
+  for (const rule of rules) {
+    if (rule.scope !== "entity" || rule.readsOtherEntities || !applies(rule, ctx, schemaValid)) continue;
+    diagnostics.push(...rule.check(ctx, alone));
   }
+  return { diagnostics, schemaValid };
+}
+function validateAcross(contexts, isSchemaValid, rules = RULES, options = {}) {
+  const out = [];
   const project = {
     contexts: contexts.filter((c) => !isSkipped(c)),
-    isSchemaValid: (ctx) => schemaValid.has(ctx),
+    isSchemaValid,
     blockedIpRanges: options.blockedIpRanges ?? DEFAULT_BLOCKED_RANGES
   };
   for (const rule of rules) {
@@ -10364,14 +10400,17 @@ function validate(contexts, rules = RULES, options = {}) {
       out.push(...rule.check(project));
       continue;
     }
-    for (const ctx of contexts) {
-      if (rule.kinds && !rule.kinds.includes(ctx.kind)) continue;
-      if (!rule.evenIfSchemaInvalid && !schemaValid.has(ctx)) continue;
-      if (isSkipped(ctx) && !rule.evenIfSchemaInvalid) continue;
-      out.push(...rule.check(ctx, project));
-    }
+    if (!rule.readsOtherEntities) continue;
+    for (const ctx of contexts) if (applies(rule, ctx, isSchemaValid(ctx))) out.push(...rule.check(ctx, project));
   }
   return out;
+}
+function validate(contexts, rules = RULES, options = {}) {
+  const verdicts = new Map(contexts.map((ctx) => [ctx, validateEntity(ctx, rules, options)]));
+  return [
+    ...[...verdicts.values()].flatMap((v) => v.diagnostics),
+    ...validateAcross(contexts, (ctx) => verdicts.get(ctx)?.schemaValid === true, rules, options)
+  ];
 }
 
 // compiler/validate/single-file.ts

@@ -2,12 +2,12 @@
 import path from 'node:path';
 import { formatDiagnostic, type Diagnostic } from '../diagnostics.js';
 import { diffOutputs, isClean } from '../output-tree.js';
-import { buildKey, outputsIntact, readBuildCache, writeBuildCache } from '../build-cache.js';
+import { buildKey, cacheDir, outputsIntact, readBuildCache, sameAsRecorded, toolKey, writeBuildCache } from '../build-cache.js';
 import { buildScope } from '../build-scope.js';
 import type { CompileResult } from '../pipeline.js';
 import { writeOutputs } from '../write.js';
 
-import { consolePrinter, type Printer } from '../../runtime/serve/banner.js';
+import { consolePrinter, type Printer } from '../../runtime/serve/printer.js';
 
 export { consolePrinter, type Printer };
 
@@ -41,15 +41,15 @@ export async function runBuild(root: string, print: Printer, docs?: boolean): Pr
     print.out(`Compiled ${cache.endpoints} endpoints into generated/ in ${ms} ms (unchanged since the last build: 0 file(s) written).`);
     return { cached: true, outputs: true, endpoints: cache.endpoints };
   }
-  // loaded only when there is work: the compiler's dependencies (ts-morph, esbuild, ajv) take seconds
+  // loaded only when there is work: the compiler's dependencies (esbuild, ajv, json-schema-to-typescript) take a while to load
   const { compile } = await import('../pipeline.js');
-  const result = await compile(options);
+  const result = await compile({ ...options, cacheDir: cacheDir(root), toolHash: await toolKey() });
   printDiagnostics(result.diagnostics, print);
   if (!result.outputs) {
     print.err('Build failed: nothing was written to generated/.');
     return result;
   }
-  const report = await writeOutputs(generatedDir(root), result.outputs, result.owns);
+  const report = await writeOutputs(generatedDir(root), result.outputs, result.owns, sameAsRecorded(generatedDir(root), cache));
   await writeBuildCache(
     root,
     generatedDir(root),
@@ -59,7 +59,7 @@ export async function runBuild(root: string, print: Printer, docs?: boolean): Pr
   const ms = Math.round(performance.now() - started);
   print.out(
     `Compiled ${result.models?.length ?? 0} endpoints into generated/ in ${ms} ms ` +
-      `(${report.written.length} file(s) written, ${report.removed.length} removed).`,
+      `(${result.analysed} entity file(s) analysed, ${report.written.length} file(s) written, ${report.removed.length} removed).`,
   );
   return result;
 }

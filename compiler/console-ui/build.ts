@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import type { MadeArtifact } from '../artifact-cache.js';
 import type { OutputFile } from '../stages.js';
 
 export const CONSOLE_UI_DIR = 'ui';
@@ -38,7 +38,16 @@ export function consoleHtml(script: string, style: string): string {
   ].join('\n');
 }
 
+/** Besides the files esbuild reads: this emitter and esbuild itself. */
+const TOOL_INPUTS = [fileURLToPath(import.meta.url), path.resolve(SOURCE_DIR, '../../node_modules/esbuild/package.json')];
+
 export async function emitConsoleUi(): Promise<OutputFile[]> {
+  return [...(await makeConsoleUi()).files];
+}
+
+/** The console's assets and the files they were made from. */
+export async function makeConsoleUi(): Promise<MadeArtifact> {
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [path.join(SOURCE_DIR, 'main.tsx')],
     absWorkingDir: SOURCE_DIR,
@@ -57,15 +66,19 @@ export async function emitConsoleUi(): Promise<OutputFile[]> {
     jsx: 'automatic',
     jsxImportSource: 'preact',
     tsconfigRaw: { compilerOptions: { jsx: 'react-jsx', jsxImportSource: 'preact' } },
+    metafile: true,
   });
   const js = result.outputFiles.find((f) => f.path.endsWith('.js'));
   const css = result.outputFiles.find((f) => f.path.endsWith('.css'));
   if (!js || !css) throw new Error('console UI: esbuild produced no script or stylesheet');
   const script = `app.${hash(js.text)}.js`;
   const style = `app.${hash(css.text)}.css`;
-  return [
-    { path: `${CONSOLE_UI_DIR}/assets/${script}`, content: js.text },
-    { path: `${CONSOLE_UI_DIR}/assets/${style}`, content: css.text },
-    { path: `${CONSOLE_UI_DIR}/index.html`, content: consoleHtml(script, style) },
-  ];
+  return {
+    files: [
+      { path: `${CONSOLE_UI_DIR}/assets/${script}`, content: js.text },
+      { path: `${CONSOLE_UI_DIR}/assets/${style}`, content: css.text },
+      { path: `${CONSOLE_UI_DIR}/index.html`, content: consoleHtml(script, style) },
+    ],
+    inputs: [...Object.keys(result.metafile.inputs).map((input) => path.resolve(SOURCE_DIR, input)), ...TOOL_INPUTS],
+  };
 }

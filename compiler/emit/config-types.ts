@@ -7,7 +7,9 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compile } from 'json-schema-to-typescript';
+import { fileURLToPath } from 'node:url';
+import type { compile } from 'json-schema-to-typescript';
+import type { MadeArtifact } from '../artifact-cache.js';
 import type { OutputFile } from '../stages.js';
 import { compareCodeUnits } from './canonical-json.js';
 
@@ -37,18 +39,35 @@ const STYLE = {
 
 /**
  * The output depends only on the schema files, and json-schema-to-typescript is the slowest
- * emitter (~0.5 s), so watch mode reuses the last result while the schema texts are unchanged.
+ * emitter (~0.5 s with loading it), so watch mode reuses the last result while the schema texts
+ * are unchanged, and a build reuses the remembered one (compiler/artifact-cache.ts).
  */
 let memo: { readonly key: string; readonly files: OutputFile[] } | null = null;
 
+/** Besides the schemas: this emitter and the packages that print the types. */
+const TOOL_INPUTS = [
+  fileURLToPath(import.meta.url),
+  fileURLToPath(new URL('../../node_modules/json-schema-to-typescript/package.json', import.meta.url)),
+  fileURLToPath(new URL('../../node_modules/prettier/package.json', import.meta.url)),
+];
+
+/** The schema files the types are made from (their names are the cache key; their bytes its inputs). */
+export async function schemaFileNames(root: string): Promise<string[]> {
+  return (await readdir(join(root, 'schemas'))).filter((f) => f.endsWith(SCHEMA_SUFFIX)).sort(compareCodeUnits);
+}
+
 export async function emitConfigTypes(root: string): Promise<OutputFile[]> {
+  return [...(await makeConfigTypes(root)).files];
+}
+
+export async function makeConfigTypes(root: string): Promise<MadeArtifact> {
   const schemasDir = join(root, 'schemas');
-  const names = (await readdir(schemasDir)).filter((f) => f.endsWith(SCHEMA_SUFFIX)).sort(compareCodeUnits);
+  const names = await schemaFileNames(root);
   const texts = new Map<string, string>();
   for (const name of names) texts.set(name, await readFile(join(schemasDir, name), 'utf8'));
   const key = JSON.stringify([...texts]);
   if (memo?.key !== key) memo = { key, files: await compileConfigTypes(schemasDir, texts) };
-  return memo.files;
+  return { files: memo.files, inputs: [...names.map((name) => join(schemasDir, name)), ...TOOL_INPUTS] };
 }
 
 async function compileConfigTypes(schemasDir: string, texts: ReadonlyMap<string, string>): Promise<OutputFile[]> {
@@ -65,6 +84,7 @@ async function compileConfigTypes(schemasDir: string, texts: ReadonlyMap<string,
     oneOf: Object.keys(definitions).map((name) => ({ $ref: `#/definitions/${name}` })),
     definitions,
   };
+  const { compile } = await import('json-schema-to-typescript');
   const text = await compile(document, 'EntityConfig', {
     cwd: schemasDir,
     bannerComment: BANNER,

@@ -50,6 +50,6 @@ describe('emitAll determinism', () => {
     const files = text(await emitAll({ models: goldenModels, sourceHash: 'c'.repeat(64), root: ROOT }));
     expect(JSON.parse(files['manifest.json'] ?? '{}')).toMatchObject({ schemaVersion: 1, sourceHash: 'c'.repeat(64) });
     expect(files['routes/index.ts']).toContain(`export const sourceHash = '${'c'.repeat(64)}';`);
-    expect(files['routes.bundle.mjs']).toContain(`var sourceHash = "${'c'.repeat(64)}";`);
+    expect(files['routes.bundle.mjs']).toContain(`export const sourceHash = '${'c'.repeat(64)}';`);
   });
 });

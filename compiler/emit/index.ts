@@ -4,12 +4,13 @@
  * write stage puts the files on disk. Output order is sorted by path.
  */
 import type { EndpointModel } from '../../runtime/contract/index.js';
+import { artifactCache, type ArtifactCache } from '../artifact-cache.js';
 import type { OutputFile } from '../stages.js';
 import { compareCodeUnits } from './canonical-json.js';
-import { emitConfigTypes } from './config-types.js';
+import { makeConfigTypes, schemaFileNames } from './config-types.js';
 import { emitManifest } from './manifest.js';
 import { emitOpenApi } from './openapi/document.js';
-import { emitRouteFiles } from './route-files.js';
+import { emitRouteFiles, routeModuleSource, type RouteModuleSource } from './route-files.js';
 import { emitRoutesBundle } from './routes-bundle.js';
 
 export interface EmitInput {
@@ -18,17 +19,30 @@ export interface EmitInput {
   readonly sourceHash: string;
   /** Project root: schemas/*.schema.json are read from here for the config types. */
   readonly root: string;
+  /** Each endpoint's printed route module (default: printed now; the incremental build passes its cache). */
+  readonly routeSource?: (model: EndpointModel) => RouteModuleSource;
+  /** Where endpoint-independent outputs (the config types) are remembered; default: made each time. */
+  readonly artifacts?: ArtifactCache;
 }
 
 export async function emitAll(input: EmitInput): Promise<OutputFile[]> {
-  const routeFiles = emitRouteFiles(input.models, input.sourceHash);
-  const [bundle, configTypes] = await Promise.all([emitRoutesBundle(routeFiles), emitConfigTypes(input.root)]);
+  const routeSource = input.routeSource ?? memoized(routeModuleSource);
   const files = [
     ...emitManifest(input.models, input.sourceHash),
-    ...routeFiles,
-    ...bundle,
+    ...emitRouteFiles(input.models, input.sourceHash, routeSource),
+    ...emitRoutesBundle(input.models, input.sourceHash, routeSource),
     ...emitOpenApi(input.models),
-    ...configTypes,
+    ...(await (input.artifacts ?? artifactCache(null)).get('config-types', (await schemaFileNames(input.root)).join('\n'), () => makeConfigTypes(input.root))),
   ];
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));
+}
+
+/** Prints each endpoint's module once for both the .ts file and the bundle. */
+function memoized(print: (model: EndpointModel) => RouteModuleSource): (model: EndpointModel) => RouteModuleSource {
+  const printed = new Map<EndpointModel, RouteModuleSource>();
+  return (model) => {
+    let source = printed.get(model);
+    if (source === undefined) printed.set(model, (source = print(model)));
+    return source;
+  };
 }

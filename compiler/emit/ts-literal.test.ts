@@ -1,14 +1,9 @@
-import { CodeBlockWriter } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
-import { quote, writeLiteral } from './ts-literal.js';
+import { printLiteral, quote } from './ts-literal.js';
 
-function print(value: unknown): string {
-  const writer = new CodeBlockWriter({ indentNumberOfSpaces: 2, newLine: '\n', useSingleQuote: true });
-  writeLiteral(writer, value);
-  return writer.toString();
-}
+const print = (value: unknown): string => printLiteral(value);
 
-describe('writeLiteral', () => {
+describe('printLiteral', () => {
   const cases: [string, { given: unknown; want: string }][] = [
     ['scalars', { given: [1, true, null, 'a'], want: "[1, true, null, 'a']" }],
     ['empty containers', { given: { a: [], b: {} }, want: '{\n  a: [],\n  b: {},\n}' }],

@@ -1,46 +1,42 @@
 /**
- * Prints a JSON-compatible value as a TypeScript expression through ts-morph's CodeBlockWriter:
- * single quotes, 2-space indentation, trailing commas, short scalar arrays on one line. Output
- * depends only on the value (key order as inserted), never on the machine.
+ * Prints a JSON-compatible value as a TypeScript (and JavaScript) expression: single quotes,
+ * 2-space indentation, trailing commas, short scalar arrays on one line. Output depends only on
+ * the value (key order as inserted), never on the machine. Plain string building: no printer
+ * library to load (ts-morph took longer to import than a thousand modules take to print).
  */
-import type { CodeBlockWriter } from 'ts-morph';
 
 const INLINE_ARRAY_LIMIT = 100;
+const STEP = '  ';
 
-export function writeLiteral(writer: CodeBlockWriter, value: unknown): void {
-  if (Array.isArray(value)) return writeArray(writer, value);
-  if (value !== null && typeof value === 'object') return writeObject(writer, value as Record<string, unknown>);
-  writer.write(scalar(value));
+/**
+ * The expression for `value`. Its first line continues the caller's line; every further line is
+ * indented relative to `indent`, the indentation of the line the expression starts on.
+ */
+export function printLiteral(value: unknown, indent = ''): string {
+  if (Array.isArray(value)) return printArray(value, indent);
+  if (value !== null && typeof value === 'object') return printObject(value as Record<string, unknown>, indent);
+  return scalar(value);
 }
 
-function writeArray(writer: CodeBlockWriter, items: readonly unknown[]): void {
-  if (items.length === 0) return void writer.write('[]');
+function printArray(items: readonly unknown[], indent: string): string {
+  if (items.length === 0) return '[]';
   if (items.every(isScalar)) {
     const inline = `[${items.map(scalar).join(', ')}]`;
-    if (inline.length <= INLINE_ARRAY_LIMIT) return void writer.write(inline);
+    if (inline.length <= INLINE_ARRAY_LIMIT) return inline;
   }
-  writer.write('[').newLine();
-  writer.indent(() => {
-    for (const item of items) {
-      writeLiteral(writer, item);
-      writer.write(',').newLine();
-    }
-  });
-  writer.write(']');
+  const inner = indent + STEP;
+  let out = '[\n';
+  for (const item of items) out += `${inner}${printLiteral(item, inner)},\n`;
+  return `${out}${indent}]`;
 }
 
-function writeObject(writer: CodeBlockWriter, record: Record<string, unknown>): void {
+function printObject(record: Record<string, unknown>, indent: string): string {
   const keys = Object.keys(record).filter((k) => record[k] !== undefined);
-  if (keys.length === 0) return void writer.write('{}');
-  writer.write('{').newLine();
-  writer.indent(() => {
-    for (const key of keys) {
-      writer.write(`${propertyName(key)}: `);
-      writeLiteral(writer, record[key]);
-      writer.write(',').newLine();
-    }
-  });
-  writer.write('}');
+  if (keys.length === 0) return '{}';
+  const inner = indent + STEP;
+  let out = '{\n';
+  for (const key of keys) out += `${inner}${propertyName(key)}: ${printLiteral(record[key], inner)},\n`;
+  return `${out}${indent}}`;
 }
 
 function isScalar(value: unknown): boolean {

@@ -24,6 +24,13 @@ export interface EntityRule {
   readonly kinds?: readonly EndpointKind[];
   /** Identity rules (namespace, name) also run on entities with schema errors. */
   readonly evenIfSchemaInvalid?: boolean;
+  /**
+   * The rule looks at other entities (`project.contexts`, `project.isSchemaValid`), so its verdict
+   * on an entity can change when another one does: it runs on every build over all entities. The
+   * other entity rules read only their entity (and the build's inputs), so an incremental build
+   * may reuse their verdict while the entity's bytes are unchanged (compiler/endpoint-analysis.ts).
+   */
+  readonly readsOtherEntities?: boolean;
   check(ctx: EntityContext, project: Project): Diagnostic[];
 }
 

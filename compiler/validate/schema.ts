@@ -11,29 +11,30 @@ import { loadSchemas, SCHEMA_FILE, type JsonSchema } from './schema-store.js';
 
 export { SCHEMA_FILE } from './schema-store.js';
 
-let cache: Map<EndpointKind, ValidateFunction> | null = null;
+let ajv: Ajv | null = null;
+const validators = new Map<EndpointKind, ValidateFunction>();
 
-function compiled() {
-  if (cache) return cache;
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false });
-  for (const [file, schema] of loadSchemas()) {
-    // The key doubles as the base URI, so `common.schema.json#/definitions/X` resolves.
-    ajv.addSchema(schema as JsonSchema & object, file);
+/** The validator of one kind, compiled on first use (an incremental build often needs one or two of them). */
+function validatorOf(kind: EndpointKind): ValidateFunction {
+  const known = validators.get(kind);
+  if (known) return known;
+  if (!ajv) {
+    ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false });
+    for (const [file, schema] of loadSchemas()) {
+      // The key doubles as the base URI, so `common.schema.json#/definitions/X` resolves.
+      ajv.addSchema(schema as JsonSchema & object, file);
+    }
   }
-  const validators = new Map<EndpointKind, ValidateFunction>();
-  for (const [kind, file] of Object.entries(SCHEMA_FILE) as [EndpointKind, string][]) {
-    const validate = ajv.getSchema(file);
-    if (!validate) throw new Error(`schema ${file} did not compile`);
-    validators.set(kind, validate);
-  }
-  cache = validators;
-  return cache;
+  const validate = ajv.getSchema(SCHEMA_FILE[kind]);
+  if (!validate) throw new Error(`schema ${SCHEMA_FILE[kind]} did not compile`);
+  validators.set(kind, validate);
+  return validate;
 }
 
 /** Diagnostics for one entity, de-duplicated (ajv repeats errors for the same spot); comment keys pass. */
 export function validateSchema(ctx: EntityContext): Diagnostic[] {
-  const validate = compiled().get(ctx.kind);
-  if (!validate || validate(ctx.config)) return [];
+  const validate = validatorOf(ctx.kind);
+  if (validate(ctx.config)) return [];
   const seen = new Set<string>();
   const out: Diagnostic[] = [];
   for (const err of validate.errors ?? []) {

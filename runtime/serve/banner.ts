@@ -6,16 +6,9 @@ import { demoTokenLines, ensureDemoToken } from '../auth/cli.js';
 import { demoSeedProgress } from '../sql/drivers/demo-seed-progress.js';
 import { collectGarbage } from './collect-garbage.js';
 import type { StartedServer } from '../start.js';
+import type { Printer } from './printer.js';
 
-export interface Printer {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-export const consolePrinter: Printer = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
+export { consolePrinter, type Printer } from './printer.js';
 
 export const CREATE_TOKEN_HINT = 'npx wharf token create --username you';
 

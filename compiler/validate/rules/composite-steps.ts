@@ -15,6 +15,7 @@ const PREV = /^\$prev\.([^.]+)/;
 export const compositeStepsRule: EntityRule = {
   name: 'composite-steps',
   scope: 'entity',
+  readsOtherEntities: true,
   codes: ['composite-step-duplicate', 'composite-step-target', 'composite-step-method', 'composite-step-depends-on', 'composite-template-prev'],
   kinds: ['composite'],
   check(ctx, project) {

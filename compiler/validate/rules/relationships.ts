@@ -25,6 +25,7 @@ function columnProblem(columns: readonly SqlColumn[], column: string, side: stri
 export const relationshipsRule: EntityRule = {
   name: 'relationships',
   scope: 'entity',
+  readsOtherEntities: true,
   codes: ['relationship-not-supported', 'relationship-target', 'relationship-column', 'relationship-duplicate'],
   kinds: ['sql'],
   check(ctx, project) {

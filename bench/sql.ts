@@ -11,8 +11,8 @@
  */
 import { createWriteStream } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { startPostgres } from '../test/setup/postgres.js';
-import { startSqlTestServer } from '../test/sql/http-server.js';
+import { startPostgres, type TestPostgres } from '../test/setup/postgres.js';
+import { startSqlTestServer, type SqlTestServer } from '../test/sql/http-server.js';
 import { load, median, type LoadResult } from './load.js';
 import { handWrittenSql } from './sql-hand-written.js';
 import { startPlatformatic } from './peers.js';
@@ -43,40 +43,57 @@ function line(name: string, r: LoadResult, base: LoadResult | null): string {
   return `  ${name.padEnd(16)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}${ratio}`;
 }
 
-export async function runSqlBench(): Promise<void> {
+/** The throwaway PostgreSQL with the demo schema grown to 100,000 products. */
+export async function startBenchDatabase(): Promise<TestPostgres> {
   const db = await startPostgres();
-  const devNull = createWriteStream('/dev/null');
-  const cleanups: (() => Promise<void>)[] = [async () => db.stop()];
   try {
     const { default: pg } = await import('pg');
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     await client.query(GROW);
     await client.end();
+    return db;
+  } catch (error) {
+    await db.stop();
+    throw error;
+  }
+}
 
-    const wharf = await startSqlTestServer(db.url, db.port + 1, {
-      logStream: devNull,
-      settings: {
-        RateLimiting: { Enabled: true, IpLimit: 100_000_000, IpWindow: 60, TokenLimit: 100_000_000, TokenWindow: 60 },
-        Caching: { Enabled: false },
-        SqlConnectionPooling: { Enabled: true, MinPoolSize: 1, MaxPoolSize: POOL },
-      },
-    });
+/** Wharf as measured: auth + rate limiting on (budgets above the load), cache off, pools of 32, listening. */
+export async function startBenchWharf(db: TestPostgres, logStream: NodeJS.WritableStream): Promise<SqlTestServer & { readonly base: string }> {
+  const wharf = await startSqlTestServer(db.url, db.port + 1, {
+    logStream,
+    settings: {
+      RateLimiting: { Enabled: true, IpLimit: 100_000_000, IpWindow: 60, TokenLimit: 100_000_000, TokenWindow: 60 },
+      Caching: { Enabled: false },
+      SqlConnectionPooling: { Enabled: true, MinPoolSize: 1, MaxPoolSize: POOL },
+    },
+  });
+  await wharf.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = wharf.app.server.address();
+  return { ...wharf, base: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+}
+
+/** The two requests, for Wharf and the hand-written route. */
+export const WHARF_PATHS = {
+  list: '/api/pg/Inventory/Products?$select=ProductId,Name,Price&$filter=Price%20gt%20100%20and%20CategoryId%20eq%203&$orderby=Price%20desc&$top=50',
+  byKey: '/api/pg/Inventory/Products/4242',
+} as const;
+export const HAND_PATHS = { list: '/products?minPrice=100&categoryId=3&top=50', byKey: '/products/4242' } as const;
+
+export async function runSqlBench(): Promise<void> {
+  const db = await startBenchDatabase();
+  const devNull = createWriteStream('/dev/null');
+  const cleanups: (() => Promise<void>)[] = [async () => db.stop()];
+  try {
+    const wharf = await startBenchWharf(db, devNull);
     cleanups.unshift(() => wharf.close());
-    await wharf.app.listen({ host: '127.0.0.1', port: 0 });
-    const wa = wharf.app.server.address();
-    const wharfBase = `http://127.0.0.1:${typeof wa === 'object' && wa ? wa.port : 0}`;
     const hand = await handWrittenSql(db.url, POOL);
     cleanups.unshift(() => hand.close());
 
     const systems: System[] = [
-      {
-        name: 'wharf',
-        list: `${wharfBase}/api/pg/Inventory/Products?$select=ProductId,Name,Price&$filter=Price%20gt%20100%20and%20CategoryId%20eq%203&$orderby=Price%20desc&$top=50`,
-        byKey: `${wharfBase}/api/pg/Inventory/Products/4242`,
-        headers: { authorization: wharf.authorization },
-      },
-      { name: 'fastify + pg', list: `${hand.base}/products?minPrice=100&categoryId=3&top=50`, byKey: `${hand.base}/products/4242`, headers: {} },
+      { name: 'wharf', list: wharf.base + WHARF_PATHS.list, byKey: wharf.base + WHARF_PATHS.byKey, headers: { authorization: wharf.authorization } },
+      { name: 'fastify + pg', list: hand.base + HAND_PATHS.list, byKey: hand.base + HAND_PATHS.byKey, headers: {} },
     ];
     const plt = await startPlatformatic(db.url, POOL);
     if (plt) {

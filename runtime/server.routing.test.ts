@@ -129,13 +129,30 @@ describe('/api routing and checks', () => {
     expect(response.body).toBe('');
   });
 
-  it('Server-Timing lists every stage that ran, in order', async () => {
-    const response = await server.inject({ method: 'GET', url: '/api/demo/WMS/Bins' });
-    expect(response.headers['server-timing']).toMatch(
-      /^parse;dur=\d+\.\d{3}, env;dur=\d+\.\d{3}, resolve;dur=\d+\.\d{3}, access;dur=\d+\.\d{3}, authorize;dur=\d+\.\d{3}, enabled;dur=\d+\.\d{3}, method;dur=\d+\.\d{3}, body;dur=\d+\.\d{3}, cache;dur=\d+\.\d{3}, handler;dur=\d+\.\d{3}$/,
-    );
-    const failed = await server.inject({ method: 'GET', url: '/api/demo/Nope' });
-    expect(failed.headers['server-timing']).toMatch(/^parse;dur=[\d.]+, env;dur=[\d.]+, resolve;dur=[\d.]+$/);
+  it('sends no Server-Timing unless Server:ServerTiming is on (the default is off)', async () => {
+    for (const url of ['/api/demo/WMS/Bins', '/api/demo/Nope']) {
+      const response = await server.inject({ method: 'GET', url });
+      expect(response.headers['server-timing']).toBeUndefined();
+    }
+  });
+
+  describe('with Server:ServerTiming on', () => {
+    let timed: TestServer;
+    beforeAll(async () => {
+      timed = await createTestServer({ generated: { endpoints: ROUTING_ENDPOINTS }, handlers: ECHO_HANDLERS, env: { Server__ServerTiming: 'true' } });
+    });
+    afterAll(async () => timed.close());
+
+    it('Server-Timing lists every stage that ran, in order', async () => {
+      const response = await timed.inject({ method: 'GET', url: '/api/demo/WMS/Bins' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['server-timing']).toMatch(
+        /^parse;dur=\d+\.\d{3}, env;dur=\d+\.\d{3}, resolve;dur=\d+\.\d{3}, access;dur=\d+\.\d{3}, authorize;dur=\d+\.\d{3}, enabled;dur=\d+\.\d{3}, method;dur=\d+\.\d{3}, body;dur=\d+\.\d{3}, cache;dur=\d+\.\d{3}, handler;dur=\d+\.\d{3}$/,
+      );
+      const failed = await timed.inject({ method: 'GET', url: '/api/demo/Nope' });
+      expect(failed.statusCode).toBe(404);
+      expect(failed.headers['server-timing']).toMatch(/^parse;dur=[\d.]+, env;dur=[\d.]+, resolve;dur=[\d.]+$/);
+    });
   });
 
   // Every URL under /api needs a token, whatever the method, environment or endpoint: the 401 comes

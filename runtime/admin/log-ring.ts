@@ -71,7 +71,18 @@ export class LogRing extends Writable {
   }
 
   override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
-    const text = chunk.toString();
+    this.take(chunk.toString());
+    callback();
+  }
+
+  /** Keeps each non-blank line of `text` (called directly by tee(): no stream machinery per log line). */
+  private take(text: string): void {
+    // pino writes one line per call, ending in a newline
+    const last = text.length - 1;
+    if (last > 0 && text.charCodeAt(last) === 10 && text.indexOf('\n') === last && text.charCodeAt(0) === 123 /* { */) {
+      this.push(text.slice(0, last));
+      return;
+    }
     let start = 0;
     for (;;) {
       const end = text.indexOf('\n', start);
@@ -80,14 +91,13 @@ export class LogRing extends Writable {
       if (end < 0) break;
       start = end + 1;
     }
-    callback();
   }
 
   /** A stream for the logger: each line goes to `out` unchanged and into this ring. */
   tee(out: NodeJS.WritableStream): NodeJS.WritableStream {
     return {
       write: (chunk: string | Uint8Array) => {
-        this.write(typeof chunk === 'string' ? chunk : Buffer.from(chunk));
+        this.take(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
         return out.write(chunk);
       },
     } as NodeJS.WritableStream;

@@ -10,7 +10,7 @@ import { WharfError } from '../errors/wharf-error.js';
 import type { HandlerRegistry } from '../handlers/registry.js';
 import { STOP } from '../pipeline/api-request.js';
 import type { ApiRequestState, PipelineStage } from '../pipeline/api-request.js';
-import { ServerTiming } from '../pipeline/server-timing.js';
+import { NO_TIMING, ServerTiming } from '../pipeline/server-timing.js';
 import { runPipeline } from '../pipeline/stages.js';
 import type { RouteTableHolder } from '../routing/route-table-holder.js';
 import type { Settings } from '../settings/load-settings.js';
@@ -27,6 +27,7 @@ export interface ApiRoutesOptions {
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The request's stage timings (null when Server:ServerTiming is off). */
     wharfTiming: ServerTiming | null;
     /** The pipeline state of an /api request (its `match` names the endpoint for /metrics). */
     wharfApi: ApiRequestState | null;
@@ -50,17 +51,23 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
 
   app.decorateRequest('wharfTiming', null);
   app.decorateRequest('wharfApi', null);
-  // synchronous (callback style): no promise per response
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const header = request.wharfTiming?.header();
-    if (header) reply.header('server-timing', header);
-    done(null, payload);
-  });
+  const timed = options.settings.server.server.serverTiming;
+  if (timed) {
+    // synchronous (callback style): no promise per response
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const header = request.wharfTiming?.header();
+      if (header) reply.header('server-timing', header);
+      done(null, payload);
+    });
+  }
 
   async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     // created here rather than in an onRequest hook: nothing is timed before the handler runs
-    const timing = new ServerTiming();
-    request.wharfTiming = timing;
+    let timing = NO_TIMING;
+    if (timed) {
+      timing = new ServerTiming();
+      request.wharfTiming = timing;
+    }
     const state: ApiRequestState = {
       request,
       reply,

@@ -33,22 +33,40 @@ export interface Admission {
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
+/** The admission of a finished check; the headers of a 429 are its own (Retry-After included). */
+function outcome(client: ClientAddress, principal: TokenPrincipal | null, decision: RateDecision | null, error: WharfError | null): Admission {
+  return {
+    client,
+    principal,
+    rateLimit: decision,
+    headers: error?.status === 429 ? error.headers : decision ? rateLimitHeaders(decision) : NO_HEADERS,
+    error,
+  };
+}
+
 /**
- * admit() without waiting, when nothing needs I/O: rate limiting off and the token answered from
- * the verification cache (or missing / malformed). Same outcome as admit(); null: call admit().
+ * admit() without waiting, when nothing needs I/O: the token is answered from the verification
+ * cache (or is missing / malformed) and the rate-limit counters, if any, are in memory. Same
+ * outcome and the same counting as admit(); null (nothing counted yet): call admit().
  */
 export function admitCached(
   control: AccessControl,
   remoteAddress: string | undefined,
   headers: IncomingHttpHeaders,
 ): Admission | null {
-  if (control.limiter?.enabled) return null;
-  const outcome = authenticateCached(headers.authorization, control.tokens);
-  if (outcome === null) return null;
+  const limiter = control.limiter?.enabled ? control.limiter : null;
+  if (limiter !== null && !limiter.synchronous) return null;
+  // verifyCached only reads the cache, so asking it before the IP count changes nothing
+  const known = authenticateCached(headers.authorization, control.tokens);
+  if (known === null) return null;
   const client = control.clientIp.resolve(remoteAddress, headers['x-forwarded-for']);
-  return outcome instanceof WharfError
-    ? { client, principal: null, rateLimit: null, headers: NO_HEADERS, error: outcome }
-    : { client, principal: outcome, rateLimit: null, headers: NO_HEADERS, error: null };
+  if (limiter === null) return known instanceof WharfError ? outcome(client, null, null, known) : outcome(client, known, null, null);
+  const ip = limiter.checkSync('ip', client.ip);
+  if (!ip.allowed) return outcome(client, null, ip, limiter.exceeded(ip));
+  if (known instanceof WharfError) return outcome(client, null, ip, known);
+  const token = limiter.checkSync('token', String(known.tokenId));
+  const decision = tighter(ip, token);
+  return outcome(client, known, decision, token.allowed ? null : limiter.exceeded(token));
 }
 
 export async function admit(
@@ -59,29 +77,21 @@ export async function admit(
   const client = control.clientIp.resolve(remoteAddress, headers['x-forwarded-for']);
   const limiter = control.limiter?.enabled ? control.limiter : null;
   let decision: RateDecision | null = null;
-  const done = (principal: TokenPrincipal | null, error: WharfError | null): Admission => ({
-    client,
-    principal,
-    rateLimit: decision,
-    headers: error?.status === 429 ? error.headers : decision ? rateLimitHeaders(decision) : {},
-    error,
-  });
-
   if (limiter) {
     decision = await limiter.check('ip', client.ip);
-    if (!decision.allowed) return done(null, limiter.exceeded(decision));
+    if (!decision.allowed) return outcome(client, null, decision, limiter.exceeded(decision));
   }
   let principal: TokenPrincipal;
   try {
     principal = await authenticate(headers.authorization, control.tokens);
   } catch (error) {
-    if (error instanceof WharfError) return done(null, error);
+    if (error instanceof WharfError) return outcome(client, null, decision, error);
     throw error;
   }
   if (limiter) {
     const tokenDecision = await limiter.check('token', String(principal.tokenId));
     decision = tighter(decision, tokenDecision);
-    if (!tokenDecision.allowed) return done(principal, limiter.exceeded(tokenDecision));
+    if (!tokenDecision.allowed) return outcome(client, principal, decision, limiter.exceeded(tokenDecision));
   }
-  return done(principal, null);
+  return outcome(client, principal, decision, null);
 }

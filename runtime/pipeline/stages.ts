@@ -159,8 +159,12 @@ function isPromise(value: unknown): value is Promise<StageOutcome> {
   return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }
 
-/** Runs the stages in order, each timed; a synchronous stage is not awaited (no microtask hop). */
-export async function runPipeline(state: ApiRequestState, stages: readonly PipelineStage[]): Promise<typeof STOP | void> {
+/** Runs the stages in order (timed when Server-Timing is on); a synchronous stage is not awaited (no microtask hop). */
+export function runPipeline(state: ApiRequestState, stages: readonly PipelineStage[]): Promise<typeof STOP | void> {
+  return state.timing.enabled ? runTimed(state, stages) : runUntimed(state, stages);
+}
+
+async function runTimed(state: ApiRequestState, stages: readonly PipelineStage[]): Promise<typeof STOP | void> {
   const timing = state.timing;
   for (const stage of stages) {
     timing.start(stage.name);
@@ -171,6 +175,15 @@ export async function runPipeline(state: ApiRequestState, stages: readonly Pipel
     } finally {
       timing.end(stage.name);
     }
+    if (outcome === STOP) return STOP;
+  }
+}
+
+/** runPipeline without Server-Timing (the default): no clock reads, no try/finally per stage. */
+async function runUntimed(state: ApiRequestState, stages: readonly PipelineStage[]): Promise<typeof STOP | void> {
+  for (const stage of stages) {
+    let outcome = stage.run(state);
+    if (isPromise(outcome)) outcome = await outcome;
     if (outcome === STOP) return STOP;
   }
 }

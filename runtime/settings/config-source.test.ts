@@ -61,9 +61,10 @@ describe('ConfigSource', () => {
         bodyTimeoutSeconds: 10,
         minBodyBytesPerSecond: 1024,
         maxConcurrentRequests: 1000,
+        serverTiming: false,
       },
       sqlPooling: { enabled: true, minPoolSize: 5, maxPoolSize: 100, commandTimeoutSeconds: 30, connectionTimeoutSeconds: 5 },
-      metrics: { enabled: true },
+      metrics: { enabled: true, listenAddress: '' },
       logging: { minLevel: 'info', sinks: [] },
       healthChecks: {
         enabled: true,

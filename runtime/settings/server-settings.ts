@@ -32,6 +32,8 @@ export interface ServerSettings {
     readonly minBodyBytesPerSecond: number;
     /** Requests in flight at once; further ones get 503 SERVER_OVERLOADED (0 = no bound). */
     readonly maxConcurrentRequests: number;
+    /** `Server-Timing` (duration of each pipeline stage) on every /api response; off by default. */
+    readonly serverTiming: boolean;
   };
   readonly sqlPooling: {
     readonly enabled: boolean;
@@ -94,6 +96,7 @@ export function readServerSettings(source: ConfigSource): ServerSettings {
       bodyTimeoutSeconds: source.int('Server:BodyTimeoutSeconds', 10, { min: 1, max: 3600 }),
       minBodyBytesPerSecond: source.int('Server:MinBodyBytesPerSecond', 1024, { min: 0, max: 1024 * MIB }),
       maxConcurrentRequests: source.int('Server:MaxConcurrentRequests', 1000, { min: 0, max: 1_000_000 }),
+      serverTiming: source.bool('Server:ServerTiming', false),
     },
     sqlPooling,
     metrics: { enabled: source.bool('Metrics:Enabled', true), listenAddress: source.string('Metrics:ListenAddress', '').trim() },

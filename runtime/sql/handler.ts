@@ -8,7 +8,7 @@
  */
 import { normalizeExpandedTimestamps } from './expanded-timestamps.js';
 import type { SqlEndpoint } from '../contract/model.js';
-import type { SqlCompiler, CompiledQuery } from './compile/compiler.js';
+import { literalValue, type SqlCompiler, type CompiledQuery } from './compile/compiler.js';
 import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
 import { SqlRequestError } from './errors.js';
 import { functionArgs } from './function-args.js';
@@ -19,10 +19,10 @@ import { hiddenColumns, hiddenMessage, type HiddenColumns } from './odata/hidden
 import { ODATA_LIMITS } from './odata/limits.js';
 import { checkFilterTypes, type ColumnKinds, type ValueKind } from './odata/type-check.js';
 import { parseQueryOptions, type RawOptions } from './odata/options.js';
-import { dbColumn, planById, planCount, planRead, type FunctionArg, type PlanInput, type TypedValue } from './plan.js';
+import { dbColumn, keyLiteral, planById, planCount, planRead, type FunctionArg, type PlanInput, type TypedValue } from './plan.js';
 import { optionsFromQueryBody, optionsFromQueryString } from './read-request.js';
 import { parseRecordKey } from './record-key.js';
-import { findRead, storeRead, type CompiledRead } from './query-cache.js';
+import { findById, findRead, storeById, storeRead, withKey, type CompiledById, type CompiledRead } from './query-cache.js';
 import { applyTransforms, hasTransforms } from '../transforms/response-transforms.js';
 
 export interface SqlReadRequest {
@@ -170,14 +170,13 @@ function compileList(
 
 async function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, isFunction: boolean): Promise<SqlReadResponse> {
   const raw: RawOptions = req.method === 'QUERY' ? optionsFromQueryBody(req.body, req.query) : optionsFromQueryString(req.query);
-  const targets = relationTargets(endpoint, deps);
   const pageSize = deps.pageSize ?? ODATA_LIMITS.defaultTop;
   let compiled: CompiledRead;
-  if (isFunction) compiled = compileList(endpoint, req, deps, raw, targets, pageSize, true);
+  if (isFunction) compiled = compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, true);
   else {
     const key = optionsKey(raw, pageSize);
     const hit = findRead(endpoint, deps.compiler, key);
-    compiled = hit ?? storeRead(endpoint, deps.compiler, key, compileList(endpoint, req, deps, raw, targets, pageSize, false));
+    compiled = hit ?? storeRead(endpoint, deps.compiler, key, compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, false));
   }
   const { query, list, count, linkPrefix } = compiled;
   let listResult: { rows: Row[]; ms: number };
@@ -200,7 +199,9 @@ async function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlRea
   const hasMore = rows.length > top && top > 0;
   if (rows.length > top) rows.length = top;
   parseJsonColumns(rows, list.jsonColumns);
-  const value = shapeRows(rows, endpoint, targets, query.expand.length === 0 ? [] : query.expand.map((x) => x.name));
+  const value = query.expand.length === 0
+    ? shapeRows(rows, endpoint, NO_TARGETS, [])
+    : shapeRows(rows, endpoint, relationTargets(endpoint, deps), query.expand.map((x) => x.name));
   const path = isFunction && req.segments.length > 0 ? `${req.endpointPath}/${req.segments.map(encodeURIComponent).join('/')}` : req.endpointPath;
   const headers: Record<string, string> = {
     'x-query-time': (listResult.ms + (countResult?.ms ?? 0)).toFixed(2),
@@ -230,21 +231,59 @@ function checkKeyKind(keyName: string, key: TypedValue, kind: ValueKind | undefi
   if (!fits) throw new SqlRequestError(400, `Invalid key '${String(key.value).slice(0, 100)}': ${keyName} is ${kind === 'guid' ? 'a GUID' : `a ${kind}`}`);
 }
 
+/** What a read by key needs of its endpoint, worked out once per loaded endpoint. */
+interface ByIdShape {
+  readonly keyName: string;
+  /** The key's database column. */
+  readonly keyColumn: string;
+  /** Why records cannot be read by key (the key is masked or removed), or null. */
+  readonly refusal: string | null;
+}
+
+const BY_ID_SHAPES = new WeakMap<SqlEndpoint, ByIdShape>();
+
+function byIdShape(endpoint: SqlEndpoint): ByIdShape {
+  let shape = BY_ID_SHAPES.get(endpoint);
+  if (shape === undefined) {
+    const keyName = endpoint.primaryKey ?? 'Id';
+    const keyHidden = hiddenOf(endpoint).get(endpoint.columns.find((c) => c.name === keyName || c.db === keyName)?.name ?? keyName);
+    shape = {
+      keyName,
+      keyColumn: dbColumn(endpoint, keyName),
+      refusal: keyHidden === undefined ? null : `Records cannot be read by key: ${hiddenMessage(keyName, keyHidden, 'used as a key')}`,
+    };
+    BY_ID_SHAPES.set(endpoint, shape);
+  }
+  return shape;
+}
+
+/** Stands for the key while a read by key is compiled (a real key never contains NUL: record-key.ts). */
+const KEY_PLACEHOLDER: TypedValue = { type: 'string', value: '\u0000key' };
+
+/** parse -> plan -> compile of a read by key, with a placeholder key (query-cache.ts withKey puts the real one in). */
+function compileById(endpoint: SqlEndpoint, deps: SqlReadDeps, raw: RawOptions): CompiledById {
+  const targets = relationTargets(endpoint, deps);
+  const query = parseQueryOptions(raw, parseContext(endpoint, deps, targets, false));
+  const compiled = deps.compiler.compileRead(planById({ endpoint, query, args: null, relationTargets: targets, pageSize: 1 }, KEY_PLACEHOLDER));
+  const keyIndex = compiled.params.findIndex((p) => p.value === KEY_PLACEHOLDER.value);
+  if (keyIndex < 0) throw new Error(`the read by key of ${endpoint.id} compiled without its key parameter`);
+  return { query, compiled, keyIndex };
+}
+
 async function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps): Promise<SqlReadResponse> {
   const raw = optionsFromQueryString(req.query);
   for (const key of Object.keys(raw)) {
     if (!BY_ID_OPTIONS.has(key)) throw new SqlRequestError(400, `$${key} does not apply when reading one record`);
   }
-  const keyName = endpoint.primaryKey ?? 'Id';
-  const keyHidden = hiddenOf(endpoint).get(endpoint.columns.find((c) => c.name === keyName || c.db === keyName)?.name ?? keyName);
-  if (keyHidden !== undefined) throw new SqlRequestError(400, `Records cannot be read by key: ${hiddenMessage(keyName, keyHidden, 'used as a key')}`);
-  const targets = relationTargets(endpoint, deps);
-  const query = parseQueryOptions(raw, parseContext(endpoint, deps, targets, false));
+  const { keyName, keyColumn, refusal } = byIdShape(endpoint);
+  if (refusal !== null) throw new SqlRequestError(400, refusal);
+  const cacheKey = `${keyPart(raw.select)}\u0000${keyPart(raw.expand)}`;
+  const read = findById(endpoint, deps.compiler, cacheKey) ?? storeById(endpoint, deps.compiler, cacheKey, compileById(endpoint, deps, raw));
   const id = req.segments[0] as string;
   const key = parseRecordKey(id);
-  checkKeyKind(keyName, key, deps.columnKinds?.get(dbColumn(endpoint, keyName)));
+  checkKeyKind(keyName, key, deps.columnKinds?.get(keyColumn));
   const notFound = `No record found with ${keyName} = ${id.slice(0, 100)}`;
-  const compiled = deps.compiler.compileRead(planById({ endpoint, query, args: null, relationTargets: targets, pageSize: 1 }, key));
+  const compiled = withKey(read, literalValue(keyLiteral(key)));
   let result: { rows: Row[]; ms: number };
   try {
     result = await timed(deps.driver, compiled);
@@ -255,6 +294,9 @@ async function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlRead
   const row = result.rows[0];
   if (!row) return clientError(404, notFound);
   parseJsonColumns([row], compiled.jsonColumns);
-  const body = shapeRows([row], endpoint, targets, query.expand.map((x) => x.name))[0];
+  const expand = read.query.expand;
+  const body = expand.length === 0 && !hasTransforms(endpoint.responseTransforms)
+    ? row
+    : shapeRows([row], endpoint, relationTargets(endpoint, deps), expand.map((x) => x.name))[0];
   return { status: 200, headers: { 'x-query-time': result.ms.toFixed(2) }, body };
 }

@@ -142,7 +142,8 @@ export function planById(input: PlanInput, key: TypedValue): ReadPlan {
   };
 }
 
-function keyLiteral(key: TypedValue): Literal {
+/** The literal a key is compared with in planById (compiled, it is the key's parameter). */
+export function keyLiteral(key: TypedValue): Exclude<Literal, { type: 'null' }> {
   if (key.type === 'int' && typeof key.value === 'number') return { kind: 'literal', type: 'int', value: key.value };
   if (key.type === 'guid') return { kind: 'literal', type: 'guid', value: String(key.value) };
   return { kind: 'literal', type: 'string', value: String(key.value) };

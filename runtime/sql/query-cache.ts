@@ -1,12 +1,16 @@
 /**
- * Compiled list queries per endpoint model, keyed by the raw option text: a repeated request skips
+ * Compiled read queries per endpoint model, keyed by the raw option text: a repeated request skips
  * parse, plan and compile. Keyed by the model object, so a reload (new models) starts empty.
- * Each endpoint keeps at most MAX_ENTRIES (oldest evicted first). Only tables and views are cached
- * (function arguments vary per request); parameters are part of the cached compiled query.
+ * Each endpoint keeps at most MAX_ENTRIES per kind (oldest evicted first). Only tables and views
+ * are cached (function arguments vary per request).
+ *  - list reads: the parameters are part of the cached compiled query;
+ *  - reads by key: the SQL is the same for every key, so the compiled query is kept with the
+ *    position of the key among its parameters, and each request puts its own key there.
  */
 import type { SqlEndpoint } from '../contract/model.js';
 import type { CompiledQuery, SqlCompiler } from './compile/compiler.js';
 import type { ODataQuery } from './odata/ast.js';
+import type { TypedValue } from './plan.js';
 
 export interface CompiledRead {
   readonly query: ODataQuery;
@@ -16,35 +20,63 @@ export interface CompiledRead {
   readonly count: CompiledQuery | null;
 }
 
-const MAX_ENTRIES = 256;
-const caches = new WeakMap<SqlEndpoint, WeakMap<SqlCompiler, Map<string, CompiledRead>>>();
-
-function cacheOf(endpoint: SqlEndpoint, compiler: SqlCompiler): Map<string, CompiledRead> {
-  let byCompiler = caches.get(endpoint);
-  if (!byCompiler) {
-    byCompiler = new WeakMap();
-    caches.set(endpoint, byCompiler);
-  }
-  let cache = byCompiler.get(compiler);
-  if (!cache) {
-    cache = new Map();
-    byCompiler.set(compiler, cache);
-  }
-  return cache;
+export interface CompiledById {
+  readonly query: ODataQuery;
+  /** Compiled with a placeholder key at `keyIndex` of its parameters. */
+  readonly compiled: CompiledQuery;
+  readonly keyIndex: number;
 }
+
+/** The compiled query of a read by key, with this request's key in place. */
+export function withKey(read: CompiledById, key: TypedValue): CompiledQuery {
+  const params = read.compiled.params.slice();
+  params[read.keyIndex] = key;
+  return { sql: read.compiled.sql, params, jsonColumns: read.compiled.jsonColumns };
+}
+
+const MAX_ENTRIES = 256;
+
+/** endpoint -> compiler -> option key -> compiled read. */
+class ReadCache<T> {
+  readonly #caches = new WeakMap<SqlEndpoint, WeakMap<SqlCompiler, Map<string, T>>>();
+
+  find(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string): T | undefined {
+    return this.#caches.get(endpoint)?.get(compiler)?.get(key);
+  }
+
+  /** Keeps `read` under `key` (evicting the oldest entry when full) and returns it. */
+  store(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string, read: T): T {
+    let byCompiler = this.#caches.get(endpoint);
+    if (!byCompiler) {
+      byCompiler = new WeakMap();
+      this.#caches.set(endpoint, byCompiler);
+    }
+    let cache = byCompiler.get(compiler);
+    if (!cache) {
+      cache = new Map();
+      byCompiler.set(compiler, cache);
+    }
+    if (cache.size >= MAX_ENTRIES && !cache.has(key)) cache.delete(cache.keys().next().value as string);
+    cache.set(key, read);
+    return read;
+  }
+}
+
+const lists = new ReadCache<CompiledRead>();
+const byId = new ReadCache<CompiledById>();
 
 export function findRead(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string): CompiledRead | undefined {
-  return caches.get(endpoint)?.get(compiler)?.get(key);
+  return lists.find(endpoint, compiler, key);
 }
 
-/** Keeps `read` under `key` (evicting the oldest entry when full) and returns it. */
 export function storeRead(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string, read: CompiledRead): CompiledRead {
-  const cache = cacheOf(endpoint, compiler);
-  if (cache.size >= MAX_ENTRIES && !cache.has(key)) cache.delete(cache.keys().next().value as string);
-  cache.set(key, read);
-  return read;
+  return lists.store(endpoint, compiler, key, read);
 }
 
-export function cachedRead(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string, build: () => CompiledRead): CompiledRead {
-  return findRead(endpoint, compiler, key) ?? storeRead(endpoint, compiler, key, build());
+export function findById(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string): CompiledById | undefined {
+  return byId.find(endpoint, compiler, key);
+}
+
+export function storeById(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string, read: CompiledById): CompiledById {
+  return byId.store(endpoint, compiler, key, read);
 }

@@ -15,6 +15,8 @@ export interface CounterHit {
 export interface CounterStore {
   readonly kind: 'memory' | 'redis';
   hit(key: string, windowMs: number): Promise<CounterHit>;
+  /** The same step without waiting, when the store needs no I/O (memory); absent otherwise. */
+  hitSync?(key: string, windowMs: number): CounterHit;
   close(): Promise<void>;
 }
 

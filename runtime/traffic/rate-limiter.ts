@@ -8,7 +8,7 @@
  */
 import { WharfError } from '../errors/wharf-error.js';
 import type { ConfigSource } from '../settings/config-source.js';
-import type { CounterStore } from './counter-store.js';
+import type { CounterHit, CounterStore } from './counter-store.js';
 
 /** The RateLimiting:* group; this reader is the only place those keys are spelled. */
 export interface RateLimitSettings {
@@ -52,10 +52,27 @@ export class RateLimiter {
   }
 
   async check(resource: RateLimitResource, id: string): Promise<RateDecision> {
-    const limit = resource === 'ip' ? this.settings.ipLimit : this.settings.tokenLimit;
     const windowSeconds = resource === 'ip' ? this.settings.ipWindowSeconds : this.settings.tokenWindowSeconds;
-    const { count, resetAt } = await this.store.hit(`${resource}:${id}`, windowSeconds * 1000);
-    return { resource, allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt };
+    return this.#decide(resource, await this.store.hit(`${resource}:${id}`, windowSeconds * 1000));
+  }
+
+  /** True when checkSync() answers (the counters are in memory): admission then needs no await. */
+  get synchronous(): boolean {
+    return this.store.hitSync !== undefined;
+  }
+
+  /** check() without waiting; only when `synchronous` (throws otherwise). */
+  checkSync(resource: RateLimitResource, id: string): RateDecision {
+    const store = this.store;
+    if (store.hitSync === undefined) throw new Error(`the ${store.kind} counter store answers asynchronously: use check()`);
+    const windowSeconds = resource === 'ip' ? this.settings.ipWindowSeconds : this.settings.tokenWindowSeconds;
+    return this.#decide(resource, store.hitSync(`${resource}:${id}`, windowSeconds * 1000));
+  }
+
+  #decide(resource: RateLimitResource, hit: CounterHit): RateDecision {
+    const limit = resource === 'ip' ? this.settings.ipLimit : this.settings.tokenLimit;
+    const count = hit.count;
+    return { resource, allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt: hit.resetAt };
   }
 
   /** Seconds until the window closes, at least 1. */

@@ -190,6 +190,21 @@ describe('SQL read routes on PostgreSQL', () => {
     if (want.status === 200) expect(res.headers['x-query-time']).toMatch(/^\d+\.\d{2}$/);
   });
 
+  it('reads by key reuse their compiled query with each request\'s own key', async () => {
+    const got: unknown[] = [];
+    for (const id of [11, 12, 11, 999_999, 13]) {
+      for (const options of ['', '?$select=Name,CategoryId', '?$select=Name&$expand=Category($select=CategoryId)']) {
+        const res = await send({ url: `${P}/${id}${options}` });
+        got.push(res.statusCode === 200 ? res.json() : res.statusCode);
+      }
+    }
+    const row = (id: number) => got[[11, 12, 11, 999_999, 13].indexOf(id) * 3] as { ProductId: number; Name: string; CategoryId: number };
+    expect([row(11).ProductId, row(12).ProductId, row(13).ProductId]).toEqual([11, 12, 13]);
+    expect(got).toEqual([11, 12, 11, 999_999, 13].flatMap((id): unknown[] =>
+      id === 999_999 ? [404, 404, 404] : [row(id), { Name: row(id).Name, CategoryId: row(id).CategoryId }, { Name: row(id).Name, Category: { CategoryId: row(id).CategoryId } }],
+    ));
+  });
+
   it('timestamps render the same at the top level and inside $expand', async () => {
     const top = (await send({ url: `${P}/7?$select=CreatedAt` })).json() as { CreatedAt: string };
     expect(top.CreatedAt).toBe('2024-01-01T04:19:00.000Z');

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { TypedValue } from '../plan.js';
-import { classifyPostgresError, withCommandTimeout, type Row, type SqlDriver } from './driver.js';
+import { classifyPostgresError, CommandTimeoutError, type Row, type SqlDriver } from './driver.js';
 import { PG_TEXT_PARSERS } from './type-parsers.js';
 
 export interface PgDriverOptions {
@@ -73,27 +73,21 @@ function sqlState(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/**
- * One query on one client. A Query built from the text (pg's cheap path: a config object is
- * copied property by property on every call) and given its statement name.
- */
-function send(client: pg.PoolClient, sql: string, values: unknown[], name: string | undefined): Promise<Row[]> {
-  return new Promise((resolve, reject) => {
-    const query = new pg.Query<Row>(sql, values, (error, result) => (error ? reject(error) : resolve(result.rows)));
-    if (name !== undefined) (query as unknown as { name?: string }).name = name;
-    client.query(query);
-  });
-}
-
 /** What the driver keeps per pooled connection: its statement names and one error listener. */
 class Connection {
   readonly named = new Set<string>();
   /** True between pool.connect() and the release. */
   checkedOut = false;
-  /** An error of the checked-out client (e.g. the server went away) drops it from the pool. */
+  /**
+   * An error of the checked-out client (e.g. the server went away) drops it from the pool. Listening
+   * for the whole life of the client: while it is idle in the pool this does nothing (the pool's own
+   * listener handles it).
+   */
   readonly onError = (error: Error): void => this.release(error);
 
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(private readonly client: pg.PoolClient) {
+    client.on('error', this.onError);
+  }
 
   /** Back to the pool (dropped when `error` is given); once per checkout. */
   release(error?: Error): void {
@@ -102,6 +96,8 @@ class Connection {
     this.client.release(error);
   }
 }
+
+type Answer = (error: unknown, rows?: Row[]) => void;
 
 export function createPgDriver(options: PgDriverOptions): SqlDriver {
   const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
@@ -116,43 +112,67 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
   pool.on('error', (error) => options.onConnectionError?.(error));
   const connections = new WeakMap<pg.PoolClient, Connection>();
 
-  /** pool.query with an optional statement name; like pool.query, a failed client is dropped. */
-  async function run(sql: string, values: unknown[], prepare: boolean): Promise<Row[]> {
-    const client = await pool.connect();
-    let connection = connections.get(client);
-    if (!connection) {
-      connection = new Connection(client);
-      connections.set(client, connection);
-    }
-    const named = connection.named;
-    const name = prepare ? statementName(sql) : undefined;
-    const useName = name !== undefined && (named.has(name) || named.size < MAX_PREPARED_PER_CONNECTION);
-    connection.checkedOut = true;
-    client.on('error', connection.onError);
-    try {
-      const rows = await withCommandTimeout(send(client, sql, values, useName ? name : undefined), clientTimeoutMs, () =>
-        destroySocket(client),
-      );
-      if (useName) named.add(name);
-      return rows;
-    } catch (error) {
-      connection.release(error as Error);
-      if (useName && STALE_STATEMENT.has(sqlState(error) ?? '')) return run(sql, values, false);
-      throw error;
-    } finally {
-      client.removeListener('error', connection.onError);
-      connection.release();
-    }
+  /**
+   * One query, in callbacks from the pool checkout to the answer (no promise until query() makes
+   * the one the caller awaits): like pool.query with an optional statement name, a failed client
+   * is dropped; a stale statement runs once more unnamed; the client-side timer destroys the socket.
+   */
+  function run(sql: string, values: unknown[], prepare: boolean, answer: Answer): void {
+    pool.connect((connectError, client) => {
+      if (connectError || !client) {
+        answer(connectError ?? new Error('the pool gave no client'));
+        return;
+      }
+      let connection = connections.get(client);
+      if (!connection) {
+        connection = new Connection(client);
+        connections.set(client, connection);
+      }
+      const checkedOut = connection;
+      const named = connection.named;
+      const name = prepare ? statementName(sql) : undefined;
+      const useName = name !== undefined && (named.has(name) || named.size < MAX_PREPARED_PER_CONNECTION);
+      checkedOut.checkedOut = true;
+      let settled = false;
+      const timer = setTimeout(() => {
+        settled = true;
+        const error = new CommandTimeoutError(clientTimeoutMs);
+        destroySocket(client);
+        checkedOut.release(error);
+        answer(error);
+      }, clientTimeoutMs);
+      const query = new pg.Query<Row>(sql, values, (error, result) => {
+        clearTimeout(timer);
+        if (settled) return; // the timer answered already
+        settled = true;
+        if (error) {
+          checkedOut.release(error);
+          if (useName && STALE_STATEMENT.has(sqlState(error) ?? '')) run(sql, values, false, answer);
+          else answer(error);
+          return;
+        }
+        if (useName) named.add(name);
+        checkedOut.release();
+        answer(null, result.rows);
+      });
+      if (useName) (query as unknown as { name?: string }).name = name;
+      try {
+        client.query(query);
+      } catch (error) {
+        clearTimeout(timer);
+        settled = true;
+        checkedOut.release(error as Error);
+        answer(error);
+      }
+    });
   }
 
   return {
     provider: 'postgres',
-    async query(sql: string, params: readonly TypedValue[]): Promise<Row[]> {
-      try {
-        return await run(sql, params.map(toPg), true);
-      } catch (error) {
-        throw classifyPostgresError(error);
-      }
+    query(sql: string, params: readonly TypedValue[]): Promise<Row[]> {
+      return new Promise((resolve, reject) => {
+        run(sql, params.map(toPg), true, (error, rows) => (error ? reject(classifyPostgresError(error)) : resolve(rows as Row[])));
+      });
     },
     async close(): Promise<void> {
       // A frozen server never acknowledges the goodbye: do not wait for it past the connection timeout.

@@ -15,3 +15,33 @@ describe('PostgreSQL text values -> JSON values', () => {
     expect(got).toEqual(want);
   });
 });
+
+/** What parseTimestamptz answered before its UTC fast path: every text must render the same. */
+function throughDate(text: string): string {
+  let iso = text.replace(' ', 'T');
+  iso = iso.replace(/([+-]\d{2})$/, '$1:00').replace(/([+-]\d{2}:\d{2}):\d{2}$/, '$1');
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? text : d.toISOString();
+}
+
+describe('timestamptz in UTC without a Date', () => {
+  it.each([
+    '2024-01-01 04:19:00+00',
+    '2024-01-01 04:19:00.1+00',
+    '2024-01-01 04:19:00.12+00',
+    '2024-01-01 04:19:00.123+00',
+    '2024-01-01 04:19:00.123456+00',
+    '2024-12-31 23:59:59.999999+00',
+    '0050-06-15 12:00:00+00',
+    '2024-01-01 04:19:00.5+05:30',
+    '2024-01-01 04:19:00+05:30:15',
+    '2024-01-01 04:19:00-08',
+    'infinity',
+    '-infinity',
+    '2024-01-01 04:19:00+00 BC',
+    '2024-01-01 04:19:00.+00',
+  ])('%s', (text) => {
+    expect(parseTimestamptz(text)).toBe(throughDate(text));
+  });
+});
+

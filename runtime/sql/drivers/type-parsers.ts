@@ -35,7 +35,24 @@ export function parseTimestamp(text: string): string {
   return text.replace(' ', 'T');
 }
 
+/**
+ * `YYYY-MM-DD HH:MM:SS[.ffffff]+00` (a session in UTC, the common case) rendered without a Date:
+ * the same text toISOString() gives (milliseconds truncated, as Date parsing truncates them).
+ */
+function utcTimestamp(text: string): string | null {
+  const length = text.length;
+  if (length < 22 || length > 29 || text.charCodeAt(length - 3) !== 43 /* + */ || text.charCodeAt(length - 2) !== 48 || text.charCodeAt(length - 1) !== 48) return null;
+  if (text[4] !== '-' || text[7] !== '-' || text[10] !== ' ' || text[13] !== ':' || text[16] !== ':') return null;
+  if (length === 22) return `${text.slice(0, 10)}T${text.slice(11, 19)}.000Z`;
+  if (text[19] !== '.' || length === 23) return null;
+  const fraction = text.slice(20, length - 3);
+  const ms = fraction.length >= 3 ? fraction.slice(0, 3) : fraction.length === 2 ? `${fraction}0` : `${fraction}00`;
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}.${ms}Z`;
+}
+
 export function parseTimestamptz(text: string): string {
+  const utc = utcTimestamp(text);
+  if (utc !== null) return utc;
   // `2024-01-01 00:37:00+00`, `...00.123+05:30`, `...+05:30:15` (historic zones)
   let iso = text.replace(' ', 'T');
   iso = iso.replace(/([+-]\d{2})$/, '$1:00').replace(/([+-]\d{2}:\d{2}):\d{2}$/, '$1');

@@ -1,0 +1,73 @@
+/**
+ * A CPU profile of one system of the SQL read benchmark under its load (bench/sql.ts settings:
+ * token auth + rate limiting on in Wharf, default log level into /dev/null, cache off, pools of
+ * 32, autocannon with 32 connections in its own process). Writes a `.cpuprofile` (open it in
+ * Chrome DevTools or speedscope) and prints the heaviest functions by self time.
+ *
+ *   node --import tsx bench/sql-profile.ts [wharf|hand] [list|byKey] [seconds] [out.cpuprofile]
+ */
+import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { load } from './load.js';
+import { CONNECTIONS, HAND_PATHS, startBenchDatabase, startBenchWharf, WHARF_PATHS } from './sql.js';
+import { handWrittenSql } from './sql-hand-written.js';
+
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly children?: readonly number[];
+}
+interface Profile {
+  readonly nodes: readonly ProfileNode[];
+  readonly samples: readonly number[];
+}
+
+/** The `top` functions by self samples, as percentages of all samples (idle included). */
+export function heaviest(profile: Profile, top = 40): string[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  for (const id of profile.samples) {
+    const f = byId.get(id)!.callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*node_modules\//, '~/').replace(/^.*\/speed\//, '')}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + 1);
+  }
+  const total = profile.samples.length;
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, n]) => `${((100 * n) / total).toFixed(1).padStart(5)}%  ${k}`);
+}
+
+const [system = 'wharf', kind = 'byKey', seconds = '8', out = `/tmp/wharf-${system}-${kind}.cpuprofile`] = process.argv.slice(2);
+
+const db = await startBenchDatabase();
+const devNull = createWriteStream('/dev/null');
+try {
+  let url: string;
+  let headers: Record<string, string> = {};
+  let close: () => Promise<void>;
+  if (system === 'hand') {
+    const hand = await handWrittenSql(db.url, 32);
+    url = hand.base + HAND_PATHS[kind === 'list' ? 'list' : 'byKey'];
+    close = hand.close;
+  } else {
+    const wharf = await startBenchWharf(db, devNull);
+    url = wharf.base + WHARF_PATHS[kind === 'list' ? 'list' : 'byKey'];
+    headers = { authorization: wharf.authorization };
+    close = wharf.close;
+  }
+  await load(url, 2, CONNECTIONS, headers);
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  const result = await load(url, Number(seconds), CONNECTIONS, headers);
+  const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
+  session.disconnect();
+  await writeFile(out, JSON.stringify(profile));
+  console.log(`${system} ${kind}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, errors ${result.errors}; profile ${out}`);
+  for (const line of heaviest(profile)) console.log(line);
+  await close();
+} finally {
+  await db.stop();
+  devNull.end();
+}

@@ -9,15 +9,11 @@
  *         decimal number, a boolean when every one is true/false, else a string; empty = null.
  *         XML values are typed by the same rule.
  */
-import { createRequire } from 'node:module';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { StaticFormat } from './static-format.js';
 
-// csv-parse and fast-xml-parser are required on first use (about 55 ms of the cold start otherwise,
-// paid by every gateway, with or without Static endpoints).
-const require = createRequire(import.meta.url);
-const csv = (): typeof import('csv-parse/sync') => require('csv-parse/sync') as typeof import('csv-parse/sync');
-const xml = (): typeof import('fast-xml-parser') => require('fast-xml-parser') as typeof import('fast-xml-parser');
-
-export type StaticFormat = 'json' | 'xml' | 'csv';
+export { staticFormatOf, type StaticFormat } from './static-format.js';
 
 export type StaticRow = Record<string, unknown>;
 
@@ -41,15 +37,6 @@ export interface StaticContentError {
 }
 
 export type StaticParseResult = { readonly ok: true; readonly dataset: StaticDataset } | { readonly ok: false; readonly error: StaticContentError };
-
-/** The filterable format of a media type, null for content that is only served raw. */
-export function staticFormatOf(contentType: string): StaticFormat | null {
-  const base = (contentType.split(';')[0] ?? '').trim().toLowerCase();
-  if (/^(application|text)\/([a-z0-9.+-]*\+)?json$/.test(base)) return 'json';
-  if (/^(application|text)\/([a-z0-9.+-]*\+)?xml$/.test(base)) return 'xml';
-  if (base === 'text/csv' || base === 'application/csv') return 'csv';
-  return null;
-}
 
 function lineColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
@@ -124,7 +111,7 @@ function typeColumns(rows: StaticRow[], columns: readonly string[]): void {
 function parseCsvText(text: string): StaticParseResult {
   let rows: StaticRow[];
   try {
-    rows = csv().parse(text, { columns: true, skip_empty_lines: true, bom: true }) as StaticRow[];
+    rows = parseCsv(text, { columns: true, skip_empty_lines: true, bom: true }) as StaticRow[];
   } catch (error) {
     const e = error as Error & { lines?: number };
     return fail(`invalid CSV: ${e.message}`, e.lines ?? null, null);
@@ -141,7 +128,6 @@ function xmlText(value: unknown): unknown {
 }
 
 function parseXml(text: string): StaticParseResult {
-  const { XMLParser, XMLValidator } = xml();
   const valid = XMLValidator.validate(text);
   if (valid !== true) return fail(`invalid XML: ${valid.err.msg}`, valid.err.line, valid.err.col);
   const parser = new XMLParser({

@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs/promises';
 import type { StaticDataset, StaticFormat } from '../contract/static-content.js';
-import { parseStaticContent } from '../contract/static-content.js';
 import { WharfError } from '../errors/wharf-error.js';
 
 interface Entry {
@@ -35,6 +34,8 @@ export class StaticContentCache {
       return { dataset: cached.dataset, version: cached };
     }
     const text = await fs.readFile(file, 'utf8');
+    // loaded on first use: a gateway without Static content never loads csv-parse or fast-xml-parser
+    const { parseStaticContent } = await import('../contract/static-content.js');
     const parsed = parseStaticContent(text, format);
     if (!parsed.ok && cached) {
       // a broken save (the build reports it): keep answering from the last content that parsed

@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
 import type { StaticEndpoint } from '../contract/model.js';
-import { staticFormatOf } from '../contract/static-content.js';
+import { staticFormatOf } from '../contract/static-format.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { lastModifiedFor } from '../files/byte-range.js';
 import { sendFile } from '../files/send-file.js';

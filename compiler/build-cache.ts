@@ -1,10 +1,11 @@
 /**
- * The build's memory between runs: `<root>/.wharf/build-cache.json` holds a key over everything a
- * build reads (the source folders, the compiler and runtime sources that shape the output, the
- * lock file, the options) and the SHA-256 of every file the build wrote to generated/. When the key
- * matches and generated/ still holds exactly those bytes, the build has nothing to do and skips
- * compiling; any other case (a changed input, an edited or deleted output, no cache) is a full
- * build, whose bytes are by construction those of a fresh build. Never committed (.gitignore).
+ * The build's whole-tree memory between runs: `<root>/.wharf/build-cache.json` holds a key over
+ * everything a build reads (the source folders, what it reads of environments/, the compiler,
+ * runtime and schema sources that shape the output, the lock file, the options) and the SHA-256
+ * of every file the build wrote to generated/. When the key matches and generated/ still holds
+ * exactly those bytes, the build has nothing to do and skips compiling. Any other case (a changed
+ * input, an edited or deleted output, no cache) compiles, incrementally per entity
+ * (endpoint-analysis.ts), to the bytes of a fresh build. Never committed (.gitignore).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';

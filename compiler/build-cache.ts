@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { listFiles } from './output-tree.js';
 import type { OutputFile } from './stages.js';
 
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 /** The code whose changes change the output (the emitters bundle runtime code). */
 const TOOL_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOOL_FOLDERS = ['compiler', 'runtime', 'schemas'];
@@ -91,7 +91,9 @@ function cacheFile(root: string): string {
 export async function readBuildCache(root: string): Promise<BuildCacheEntry | null> {
   try {
     const entry = JSON.parse(await readFile(cacheFile(root), 'utf8')) as BuildCacheEntry;
-    return entry.version === CACHE_VERSION ? entry : null;
+    const isRecord = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+    const wellFormed = typeof entry.key === 'string' && Array.isArray(entry.diagnostics) && isRecord(entry.outputs) && isRecord(entry.stats);
+    return entry.version === CACHE_VERSION && wellFormed ? entry : null;
   } catch {
     return null;
   }

@@ -196,6 +196,18 @@ describe('incremental build', () => {
     expect(await tree(project.root)).toEqual((await freshBuild()).files);
   });
 
+  const spoiledTree: Array<[string, string]> = [
+    ['corrupted', '{"version":3,'],
+    ['of another version', '{"version":2,"key":"k","endpoints":4,"diagnostics":[],"outputs":{},"stats":{}}'],
+    ['with fields of the wrong shape', '{"version":3,"key":"k","endpoints":4,"diagnostics":[],"outputs":null,"stats":7}'],
+  ];
+  it.each(spoiledTree)('a whole-tree cache %s is ignored: the build compiles', async (_name, text) => {
+    await writeFile(path.join(project.root, '.wharf/build-cache.json'), text);
+    expect(await build(project.root)).toMatchObject({ ok: true, cached: false });
+    expect(await tree(project.root)).toEqual((await freshBuild()).files);
+    expect((await build(project.root)).cached).toBe(true);
+  });
+
   it('check never trusts the caches: output a build made from a tampered record fails check', async () => {
     const file = path.join(project.root, '.wharf/entities.json');
     const data = JSON.parse(await readFile(file, 'utf8')) as { records: Record<string, { model: { displayName: string } }> };

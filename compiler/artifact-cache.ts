@@ -1,19 +1,24 @@
 /**
  * Outputs that do not depend on the endpoints (the validator bundle, the console's assets, the
- * config types) are remembered with the input files they were made from, in
- * `<root>/.wharf/artifacts/<name>.json`: the SHA-256 of every input (for the esbuild bundles,
- * each file esbuild read, listed by its metafile; plus the emitter's own source and the tool's
- * version) and a key for inputs that are not files (which schema files exist). A later build
- * re-hashes those inputs and reuses the files only when every byte is the same; any other case,
- * or an unreadable record, makes them again. Not committed (.gitignore).
+ * config types) are remembered with the input files they were made from, in Wharf's own
+ * `.wharf/artifacts/<name>.json` (they depend on Wharf's sources, not on a project's, so a new
+ * project reuses them; like the compiled runtime in `.wharf/dist`): the SHA-256 of every input
+ * file (for the esbuild bundles, each file esbuild read, listed by its metafile; plus the
+ * emitter's own source and the tool's version) and a key for inputs that are not files (the
+ * project's schema texts). A later build re-hashes those inputs and reuses the files only when
+ * every byte is the same; any other case, or an unreadable record, makes them again. Not
+ * committed (.gitignore).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { OutputFile } from './stages.js';
 
 const RECORD_VERSION = 1;
+/** Wharf's own cache folder for them. */
+export const TOOL_ARTIFACTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.wharf', 'artifacts');
 /** File times come from a coarse kernel clock (a few ms behind Date.now()); anything this close to the start counts as during. */
 const MTIME_SLACK_MS = 100;
 
@@ -71,7 +76,8 @@ export function artifactCache(dir: string | null): ArtifactCache {
       if (record !== null && (await isCurrent(record, key))) return record.files.map((f) => ({ path: f.path, content: f.content }));
       const started = Date.now();
       const made = await make();
-      if (file !== null) await remember(file, key, made, started);
+      // best effort: a folder that cannot be written (a read-only install) only means no reuse
+      if (file !== null) await remember(file, key, made, started).catch(() => undefined);
       return [...made.files];
     },
   };

@@ -1,10 +1,11 @@
 /**
- * The build's memory between runs: `<root>/.wharf/build-cache.json` holds a key over everything a
- * build reads (the source folders, the compiler and runtime sources that shape the output, the
- * lock file, the options) and the SHA-256 of every file the build wrote to generated/. When the key
- * matches and generated/ still holds exactly those bytes, the build has nothing to do and skips
- * compiling; any other case (a changed input, an edited or deleted output, no cache) is a full
- * build, whose bytes are by construction those of a fresh build. Never committed (.gitignore).
+ * The build's whole-tree memory between runs: `<root>/.wharf/build-cache.json` holds a key over
+ * everything a build reads (the source folders, what it reads of environments/, the compiler,
+ * runtime and schema sources that shape the output, the lock file, the options) and the SHA-256
+ * of every file the build wrote to generated/. When the key matches and generated/ still holds
+ * exactly those bytes, the build has nothing to do and skips compiling. Any other case (a changed
+ * input, an edited or deleted output, no cache) compiles, incrementally per entity
+ * (endpoint-analysis.ts), to the bytes of a fresh build. Never committed (.gitignore).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { listFiles } from './output-tree.js';
 import type { OutputFile } from './stages.js';
 
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 /** The code whose changes change the output (the emitters bundle runtime code). */
 const TOOL_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOOL_FOLDERS = ['compiler', 'runtime', 'schemas'];
@@ -90,7 +91,9 @@ function cacheFile(root: string): string {
 export async function readBuildCache(root: string): Promise<BuildCacheEntry | null> {
   try {
     const entry = JSON.parse(await readFile(cacheFile(root), 'utf8')) as BuildCacheEntry;
-    return entry.version === CACHE_VERSION ? entry : null;
+    const isRecord = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+    const wellFormed = typeof entry.key === 'string' && Array.isArray(entry.diagnostics) && isRecord(entry.outputs) && isRecord(entry.stats);
+    return entry.version === CACHE_VERSION && wellFormed ? entry : null;
   } catch {
     return null;
   }

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EndpointModel } from '../runtime/contract/index.js';
 import { hasErrors } from './diagnostics.js';
-import { routeModuleSource } from './emit/route-files.js';
+import { routeModuleSource, type RouteModuleSource } from './emit/route-files.js';
 import type { EntityRecord, EntityRecords } from './entity-cache.js';
 import { containedPath } from './model/contained-path.js';
 import { normalizeOne } from './model/normalize.js';
@@ -94,9 +94,9 @@ export function analyzeEntities(
 export function modelsOf(
   contexts: readonly EntityContext[],
   results: Analysis['results'],
-): { models: EndpointModel[]; routeSource: (model: EndpointModel) => ReturnType<typeof routeModuleSource> } {
+): { models: EndpointModel[]; routeSource: (model: EndpointModel) => RouteModuleSource } {
   const served = contexts.filter((c) => !isSkipped(c));
-  const routes = new Map<EndpointModel, ReturnType<typeof routeModuleSource>>();
+  const routes = new Map<EndpointModel, RouteModuleSource>();
   const models = contexts.flatMap((ctx, i) => {
     if (isSkipped(ctx)) return [];
     const result = results[i];

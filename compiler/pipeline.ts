@@ -8,9 +8,8 @@
  * computed. Either way the same code runs over the same values, so the bytes are the same.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { EndpointModel } from '../runtime/contract/index.js';
-import { artifactCache } from './artifact-cache.js';
+import { artifactCache, TOOL_ARTIFACTS_DIR } from './artifact-cache.js';
 import { makeConsoleUi } from './console-ui/build.js';
 import { buildScope } from './build-scope.js';
 import { discover } from './discover.js';
@@ -99,7 +98,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   }
 
   const { models, routeSource } = modelsOf(contexts, analysis.results);
-  const artifacts = artifactCache(options.cacheDir === undefined ? null : path.join(options.cacheDir, 'artifacts'));
+  const artifacts = artifactCache(options.cacheDir === undefined ? null : TOOL_ARTIFACTS_DIR);
   const outputs: OutputFile[] = [{ path: 'README.md', content: GENERATED_README }];
   outputs.push(...(await emitAll({ models, sourceHash, root, artifacts, routeSource })));
   // Independent of the endpoints: the compiler's own rules, for the console's validate route.

@@ -5,6 +5,7 @@
  * common.schema.json declared once. All schemas are compiled as one document so shared `$ref`s
  * resolve to the same declaration instead of being repeated per type.
  */
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,9 +52,17 @@ const TOOL_INPUTS = [
   fileURLToPath(new URL('../../node_modules/prettier/package.json', import.meta.url)),
 ];
 
-/** The schema files the types are made from (their names are the cache key; their bytes its inputs). */
-export async function schemaFileNames(root: string): Promise<string[]> {
-  return (await readdir(join(root, 'schemas'))).filter((f) => f.endsWith(SCHEMA_SUFFIX)).sort(compareCodeUnits);
+async function schemaTexts(root: string): Promise<Map<string, string>> {
+  const schemasDir = join(root, 'schemas');
+  const names = (await readdir(schemasDir)).filter((f) => f.endsWith(SCHEMA_SUFFIX)).sort(compareCodeUnits);
+  const texts = new Map<string, string>();
+  for (const name of names) texts.set(name, await readFile(join(schemasDir, name), 'utf8'));
+  return texts;
+}
+
+/** The types depend on the schema files' names and texts (the cache key) and on TOOL_INPUTS. */
+export async function configTypesKey(root: string): Promise<string> {
+  return createHash('sha256').update(JSON.stringify([...(await schemaTexts(root))])).digest('hex');
 }
 
 export async function emitConfigTypes(root: string): Promise<OutputFile[]> {
@@ -61,13 +70,10 @@ export async function emitConfigTypes(root: string): Promise<OutputFile[]> {
 }
 
 export async function makeConfigTypes(root: string): Promise<MadeArtifact> {
-  const schemasDir = join(root, 'schemas');
-  const names = await schemaFileNames(root);
-  const texts = new Map<string, string>();
-  for (const name of names) texts.set(name, await readFile(join(schemasDir, name), 'utf8'));
+  const texts = await schemaTexts(root);
   const key = JSON.stringify([...texts]);
-  if (memo?.key !== key) memo = { key, files: await compileConfigTypes(schemasDir, texts) };
-  return { files: memo.files, inputs: [...names.map((name) => join(schemasDir, name)), ...TOOL_INPUTS] };
+  if (memo?.key !== key) memo = { key, files: await compileConfigTypes(join(root, 'schemas'), texts) };
+  return { files: memo.files, inputs: TOOL_INPUTS };
 }
 
 async function compileConfigTypes(schemasDir: string, texts: ReadonlyMap<string, string>): Promise<OutputFile[]> {

@@ -7,7 +7,7 @@ import type { EndpointModel } from '../../runtime/contract/index.js';
 import { artifactCache, type ArtifactCache } from '../artifact-cache.js';
 import type { OutputFile } from '../stages.js';
 import { compareCodeUnits } from './canonical-json.js';
-import { makeConfigTypes, schemaFileNames } from './config-types.js';
+import { configTypesKey, makeConfigTypes } from './config-types.js';
 import { emitManifest } from './manifest.js';
 import { emitOpenApi } from './openapi/document.js';
 import { emitRouteFiles, routeModuleSource, type RouteModuleSource } from './route-files.js';
@@ -32,7 +32,7 @@ export async function emitAll(input: EmitInput): Promise<OutputFile[]> {
     ...emitRouteFiles(input.models, input.sourceHash, routeSource),
     ...emitRoutesBundle(input.models, input.sourceHash, routeSource),
     ...emitOpenApi(input.models),
-    ...(await (input.artifacts ?? artifactCache(null)).get('config-types', (await schemaFileNames(input.root)).join('\n'), () => makeConfigTypes(input.root))),
+    ...(await (input.artifacts ?? artifactCache(null)).get('config-types', await configTypesKey(input.root), () => makeConfigTypes(input.root))),
   ];
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }

@@ -57,9 +57,8 @@ async function build(root: string): Promise<Built> {
 
 /** A full build of the same sources in another folder, with no cache: the reference. */
 async function freshBuild(): Promise<{ files: Record<string, string>; built: Built }> {
-  for (const folder of ['endpoints', 'environments', 'generated', '.wharf']) await rm(path.join(fresh.root, folder), { recursive: true, force: true });
-  await cp(path.join(project.root, 'endpoints'), path.join(fresh.root, 'endpoints'), { recursive: true });
-  await cp(path.join(project.root, 'environments'), path.join(fresh.root, 'environments'), { recursive: true });
+  for (const folder of ['endpoints', 'environments', 'schemas', 'generated', '.wharf']) await rm(path.join(fresh.root, folder), { recursive: true, force: true });
+  for (const folder of ['endpoints', 'environments', 'schemas']) await cp(path.join(project.root, folder), path.join(fresh.root, folder), { recursive: true });
   const built = await build(fresh.root);
   expect(built.analysed).toBe(built.ok ? await entityCount(fresh.root) : built.analysed);
   return { files: await tree(fresh.root), built };
@@ -80,6 +79,12 @@ let labels = 0;
 async function relabel(): Promise<void> {
   const rel = 'SQL/Inventory/Categories/entity.json';
   await writeFile(at(rel), (await readFile(at(rel), 'utf8')).replace(/"Name;\w+"/, `"Name;Label${++labels}"`));
+}
+async function editSchema(from: string, to: string): Promise<void> {
+  const file = path.join(project.root, 'schemas/sql.schema.json');
+  const text = await readFile(file, 'utf8');
+  expect(text).toContain(from);
+  await writeFile(file, text.replace(from, to));
 }
 async function policy(blockedIpRanges: string[]): Promise<void> {
   await writeFile(path.join(project.root, 'environments/network-access-policy.json'), JSON.stringify({ blockedIpRanges }));
@@ -105,7 +110,7 @@ describe('incremental build', () => {
   });
 
   // 'all': the network policy is an input of every entity's key
-  const changes: Array<[string, { change: () => Promise<unknown>; analysed: number | 'all'; warns?: RegExp }]> = [
+  const changes: Array<[string, { change: () => Promise<unknown>; analysed: number | 'all'; warns?: RegExp; shows?: [string, string] }]> = [
     ['a changed entity', { change: () => edit('SQL/Inventory/Categories/entity.json', '"Name"', '"Name;Title"'), analysed: 1 + ALWAYS }],
     ['an added entity', { change: () => add('SQL/Sales/Orders/entity.json', { DatabaseObjectName: 'Orders', PrimaryKey: 'Id', AllowedColumns: ['Id', 'Total'] }), analysed: 1 + ALWAYS }],
     ['a renamed entity folder', { change: () => rename(at('Proxy/Weather'), at('Proxy/Forecast')), analysed: 1 + ALWAYS }],
@@ -117,10 +122,14 @@ describe('incremental build', () => {
       'a change that adds a warning',
       { change: () => edit('SQL/Inventory/Categories/entity.json', '"PrimaryKey"', '"FunctionParameters": [{ "Name": "p", "SqlType": "int", "Source": "Query" }],\n  "PrimaryKey"'), analysed: 1 + ALWAYS, warns: /function-parameters-unused/ },
     ],
+    [
+      'a changed schema description (the config types)',
+      { change: () => editSchema('Database schema of the object.', 'Database schema (owner) of the object.'), analysed: ALWAYS, shows: ['types/config.ts', '(owner)'] },
+    ],
     ['a network policy that blocks the proxy', { change: () => policy(['127.0.0.0/8']), analysed: 'all', warns: /url-blocked/ }],
     ['a network policy that blocks nothing', { change: () => policy([]), analysed: 'all' }],
   ];
-  it.each(changes)('%s rebuilds only what changed, to the bytes and diagnostics of a full build', async (_name, { change, analysed, warns }) => {
+  it.each(changes)('%s rebuilds only what changed, to the bytes and diagnostics of a full build', async (_name, { change, analysed, warns, shows }) => {
     await change();
     const built = await build(project.root);
     expect(built).toMatchObject({ ok: true, cached: false, analysed: analysed === 'all' ? await entityCount(project.root) : analysed });
@@ -128,6 +137,7 @@ describe('incremental build', () => {
     expect(await tree(project.root)).toEqual(reference.files);
     expect(built.diagnostics).toEqual(reference.built.diagnostics);
     if (warns) expect(built.diagnostics.join('\n')).toMatch(warns);
+    if (shows) expect(Buffer.from(reference.files[shows[0]] ?? '', 'base64').toString()).toContain(shows[1]);
     expect((await build(project.root)).cached).toBe(true);
   });
 
@@ -184,6 +194,18 @@ describe('incremental build', () => {
     const built = await build(project.root);
     expect(built).toMatchObject({ ok: true, analysed: await entityCount(project.root) });
     expect(await tree(project.root)).toEqual((await freshBuild()).files);
+  });
+
+  const spoiledTree: Array<[string, string]> = [
+    ['corrupted', '{"version":3,'],
+    ['of another version', '{"version":2,"key":"k","endpoints":4,"diagnostics":[],"outputs":{},"stats":{}}'],
+    ['with fields of the wrong shape', '{"version":3,"key":"k","endpoints":4,"diagnostics":[],"outputs":null,"stats":7}'],
+  ];
+  it.each(spoiledTree)('a whole-tree cache %s is ignored: the build compiles', async (_name, text) => {
+    await writeFile(path.join(project.root, '.wharf/build-cache.json'), text);
+    expect(await build(project.root)).toMatchObject({ ok: true, cached: false });
+    expect(await tree(project.root)).toEqual((await freshBuild()).files);
+    expect((await build(project.root)).cached).toBe(true);
   });
 
   it('check never trusts the caches: output a build made from a tampered record fails check', async () => {

@@ -52,9 +52,13 @@ export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
     if (method !== 'GET' && method !== 'QUERY') return write(drivers, ctx);
     const env = ctx.environment;
     const segments = segmentsOf(ctx);
+    const url = ctx.request.url;
     const request: SqlReadRequest = {
       method,
-      endpointPath: endpointPath(ctx.request.url, segments.length),
+      // only lists need it (nextLink, Content-Location): worked out when read
+      get endpointPath() {
+        return endpointPath(url, segments.length);
+      },
       segments,
       query: (ctx.request.query ?? {}) as Record<string, unknown>,
       body: ctx.request.body,

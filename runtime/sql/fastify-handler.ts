@@ -64,7 +64,7 @@ export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
       body: ctx.request.body,
     };
     try {
-      const driver = await drivers.get(env.name, env);
+      const driver = drivers.ready(env.name) ?? (await drivers.get(env.name, env));
       const model = ctx.endpoint.model;
       const kinds = columnKindsFor(driver, model.objectType === 'TableValuedFunction' ? null : { schema: model.schema, object: model.objectName });
       const columnKinds = kinds instanceof Promise ? await kinds : kinds;

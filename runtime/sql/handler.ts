@@ -270,7 +270,8 @@ function compileById(endpoint: SqlEndpoint, deps: SqlReadDeps, raw: RawOptions):
   return { query, compiled, keyIndex };
 }
 
-async function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps): Promise<SqlReadResponse> {
+/** Not an async function: the checks and the compiled query are synchronous, the answer is one `.then`. */
+function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps): Promise<SqlReadResponse> {
   const raw = optionsFromQueryString(req.query);
   for (const key of Object.keys(raw)) {
     if (!BY_ID_OPTIONS.has(key)) throw new SqlRequestError(400, `$${key} does not apply when reading one record`);
@@ -282,23 +283,27 @@ async function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlRead
   const id = req.segments[0] as string;
   const key = parseRecordKey(id);
   checkKeyKind(keyName, key, deps.columnKinds?.get(keyColumn));
-  const notFound = `No record found with ${keyName} = ${id.slice(0, 100)}`;
   const compiled = withKey(read, literalValue(keyLiteral(key)));
   const started = performance.now();
-  let rows: Row[];
-  try {
-    rows = await deps.driver.query(compiled.sql, compiled.params);
-  } catch (error) {
-    if (error instanceof SqlDriverError && error.kind === 'value') return clientError(404, notFound);
-    throw error;
-  }
-  const ms = performance.now() - started;
-  const row = rows[0];
-  if (!row) return clientError(404, notFound);
-  parseJsonColumns([row], compiled.jsonColumns);
-  const expand = read.query.expand;
-  const body = expand.length === 0 && !hasTransforms(endpoint.responseTransforms)
-    ? row
-    : shapeRows([row], endpoint, relationTargets(endpoint, deps), expand.map((x) => x.name))[0];
-  return { status: 200, headers: { 'x-query-time': ms.toFixed(2) }, body };
+  return deps.driver.query(compiled.sql, compiled.params).then(
+    (rows) => {
+      const ms = performance.now() - started;
+      const row = rows[0];
+      if (!row) return clientError(404, notFoundMessage(keyName, id));
+      parseJsonColumns([row], compiled.jsonColumns);
+      const expand = read.query.expand;
+      const body = expand.length === 0 && !hasTransforms(endpoint.responseTransforms)
+        ? row
+        : shapeRows([row], endpoint, relationTargets(endpoint, deps), expand.map((x) => x.name))[0];
+      return { status: 200, headers: { 'x-query-time': ms.toFixed(2) }, body };
+    },
+    (error: unknown) => {
+      if (error instanceof SqlDriverError && error.kind === 'value') return clientError(404, notFoundMessage(keyName, id));
+      throw error;
+    },
+  );
+}
+
+function notFoundMessage(keyName: string, id: string): string {
+  return `No record found with ${keyName} = ${id.slice(0, 100)}`;
 }

@@ -33,6 +33,21 @@ function endpointPath(url: string, segmentCount: number): string {
   return parts.slice(0, parts.length - segmentCount).join('/');
 }
 
+/** A read as handleSqlRead sees it; the endpoint path (only lists need it, for links) is worked out when read. */
+class ReadRequest implements SqlReadRequest {
+  constructor(
+    readonly method: 'GET' | 'QUERY',
+    private readonly url: string,
+    readonly segments: readonly string[],
+    readonly query: Readonly<Record<string, unknown>>,
+    readonly body: unknown,
+  ) {}
+
+  get endpointPath(): string {
+    return endpointPath(this.url, this.segments.length);
+  }
+}
+
 const resolvers = new WeakMap<RouteTable, (id: string) => SqlEndpoint | undefined>();
 
 /** SQL endpoints of a route table by id (relationship targets); one function per table. */
@@ -78,18 +93,7 @@ function read(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' | 'QU
 
 function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' | 'QUERY', columnKinds: ColumnKinds): Promise<unknown> {
   const env = ctx.environment;
-  const segments = segmentsOf(ctx);
-  const url = ctx.request.url;
-  const request: SqlReadRequest = {
-    method,
-    // only lists need it (nextLink, Content-Location): worked out when read
-    get endpointPath() {
-      return endpointPath(url, segments.length);
-    },
-    segments,
-    query: (ctx.request.query ?? {}) as Record<string, unknown>,
-    body: ctx.request.body,
-  };
+  const request = new ReadRequest(method, ctx.request.url, segmentsOf(ctx), (ctx.request.query ?? {}) as Record<string, unknown>, ctx.request.body);
   const timing = ctx.timing;
   timing.start('sql');
   return handleSqlRead(ctx.endpoint.model, request, {

@@ -8,10 +8,9 @@ import type { EndpointHandler, HandlerContext } from '../handlers/handler-contex
 import { columnKindsFor } from './column-types.js';
 import { compilerFor } from './compile/dialect.js';
 import { WharfError } from '../errors/wharf-error.js';
-import { SqlDriverError } from './drivers/driver.js';
+import { SqlDriverError, type SqlDriver } from './drivers/driver.js';
 import type { SqlDrivers } from './drivers/factory.js';
 import { handleSqlRead, type SqlReadRequest } from './handler.js';
-import type { SqlDriver } from './drivers/driver.js';
 import type { ColumnKinds } from './odata/type-check.js';
 import type { SqlEndpoint } from '../contract/model.js';
 import type { RouteTable } from '../routing/route-table.js';

@@ -26,8 +26,9 @@ function segmentsOf(ctx: HandlerContext<'sql'>): readonly string[] {
 
 /** The requested path without the trailing id/function segments. */
 function endpointPath(url: string, segmentCount: number): string {
-  const path = url.split('?')[0] as string;
-  if (segmentCount === 0) return path.replace(/\/+$/, '');
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (segmentCount === 0) return path.endsWith('/') ? path.replace(/\/+$/, '') : path;
   const parts = path.replace(/\/+$/, '').split('/');
   return parts.slice(0, parts.length - segmentCount).join('/');
 }

@@ -36,6 +36,16 @@ declare module 'fastify' {
   }
 }
 
+/** What the route answers once the stages ran: the reply when it was sent, else the handler's result. */
+function answer(state: ApiRequestState, outcome: typeof STOP | void): unknown {
+  const reply = state.reply;
+  if (outcome === STOP || reply.sent || state.result === reply) return reply;
+  if (state.result === undefined) {
+    throw new WharfError('INTERNAL_HANDLER_NO_RESPONSE', { kind: state.match?.endpoint.kind ?? 'unknown' });
+  }
+  return state.result;
+}
+
 export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
   app.removeAllContentTypeParsers();
   app.decorateRequest('wharfRawBody', null);
@@ -61,7 +71,8 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     });
   }
 
-  async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  // not an async function: no suspended frame per request while the handler waits
+  function handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     // created here rather than in an onRequest hook: nothing is timed before the handler runs
     let timing = NO_TIMING;
     if (timed) {
@@ -78,12 +89,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
       timing,
     };
     request.wharfApi = state;
-    const outcome = await runPipeline(state, options.stages);
-    if (outcome === STOP || reply.sent || state.result === reply) return reply;
-    if (state.result === undefined) {
-      throw new WharfError('INTERNAL_HANDLER_NO_RESPONSE', { kind: state.match?.endpoint.kind ?? 'unknown' });
-    }
-    return state.result;
+    return runPipeline(state, options.stages).then((outcome) => answer(state, outcome));
   }
 
   app.route({ method: [...API_METHODS], url: '/api', handler: handle });

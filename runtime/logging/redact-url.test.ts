@@ -16,6 +16,10 @@ describe('redactUrl', () => {
     ['token shape in the path', { given: `/api/demo/P/${TOKEN}`, want: '/api/demo/P/[REDACTED]' }],
     ['fragment dropped', { given: '/x?a=1#access_token=s', want: '/x?a=1' }],
     ['empty value', { given: '/x?token=', want: '/x?token=[REDACTED]' }],
+    ['plus-encoded space around a name', { given: '/x?+token+=s&$top=1', want: '/x?+token+=[REDACTED]&$top=1' }],
+    ['dash and underscore alike, any case', { given: '/x?Client-Secret=s&REFRESH_TOKEN=t', want: '/x?Client-Secret=[REDACTED]&REFRESH_TOKEN=[REDACTED]' }],
+    ['near misses kept', { given: '/x?tokens=1&sig-nature=2&keys=3&$select=key', want: '/x?tokens=1&sig-nature=2&keys=3&$select=key' }],
+    ['a name without a value kept', { given: '/x?token&a=1', want: '/x?token&a=1' }],
   ];
   it.each(cases)('%s', (_name, { given, want }) => {
     expect(redactUrl(given)).toBe(want);

@@ -22,22 +22,32 @@ function isCredentialName(raw: string): boolean {
   return CREDENTIAL_PARAMS.has(name.trim().toLowerCase().replace(/-/g, '_'));
 }
 
+/**
+ * Whether a parameter name can be a credential name at all: one of them, any case, `-` for `_`,
+ * or anything percent- or plus-encoded or not ASCII (decoded and looked at closely by isCredentialName).
+ * Saves the decode for the usual `$filter`, `$top`, ... names of every logged request.
+ */
+const MAYBE_CREDENTIAL = new RegExp(`^\\s*(?:${[...CREDENTIAL_PARAMS].map((n) => n.replace(/_/g, '[-_]')).join('|')})\\s*$|[%+]|[^\\x00-\\x7f]`, 'i');
+
 export function redactUrl(url: string): string {
   const hash = url.indexOf('#');
   const withoutHash = hash >= 0 ? url.slice(0, hash) : url;
   const q = withoutHash.indexOf('?');
   let out = withoutHash;
   if (q >= 0) {
-    const query = withoutHash
-      .slice(q + 1)
-      .split('&')
-      .map((pair) => {
-        const eq = pair.indexOf('=');
-        const name = eq >= 0 ? pair.slice(0, eq) : pair;
-        return eq >= 0 && isCredentialName(name) ? `${name}=${REDACTED}` : pair;
-      })
-      .join('&');
-    out = `${withoutHash.slice(0, q)}?${query}`;
+    const pairs = withoutHash.slice(q + 1).split('&');
+    let changed = false;
+    for (let i = 0; i < pairs.length; i++) {
+      const pair = pairs[i] as string;
+      const eq = pair.indexOf('=');
+      if (eq < 0) continue;
+      const name = pair.slice(0, eq);
+      if (MAYBE_CREDENTIAL.test(name) && isCredentialName(name)) {
+        pairs[i] = `${name}=${REDACTED}`;
+        changed = true;
+      }
+    }
+    if (changed) out = `${withoutHash.slice(0, q)}?${pairs.join('&')}`;
   }
-  return out.replace(TOKEN_SHAPE, REDACTED);
+  return out.includes('whf_') ? out.replace(TOKEN_SHAPE, REDACTED) : out;
 }

@@ -4,10 +4,12 @@
  * cache hits and misses; rate-limit rejections; upstream failed attempts and retries; and Node's
  * process metrics. Counting happens in one
  * synchronous onResponse hook from facts the request already carries (resolved endpoint id,
- * X-Cache, X-RateLimit-Resource), so the hot path gains no await.
+ * X-Cache, X-RateLimit-Resource), so the hot path gains no await; requests and latency are
+ * counted in place per series (request-series.ts) and handed to prom-client when scraped.
  */
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { RequestSeries } from './request-series.js';
 
 /** Seconds; the pipeline answers in well under a millisecond, the database decides the rest. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -26,19 +28,16 @@ function endpointLabel(endpoint: string | null, routeUrl: string | undefined): s
 export function installMetrics(app: FastifyInstance): WharfMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: 'wharf_http_requests_total',
-    help: 'HTTP requests answered, by endpoint, method and status.',
-    labelNames: ['endpoint', 'method', 'status'] as const,
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'wharf_http_request_duration_seconds',
-    help: 'Time from receiving a request to the end of its response, by endpoint and method.',
-    labelNames: ['endpoint', 'method'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
+  const requests = new RequestSeries(
+    registry,
+    {
+      counter: 'wharf_http_requests_total',
+      counterHelp: 'HTTP requests answered, by endpoint, method and status.',
+      histogram: 'wharf_http_request_duration_seconds',
+      histogramHelp: 'Time from receiving a request to the end of its response, by endpoint and method.',
+    },
+    LATENCY_BUCKETS,
+  );
   const cache = new Counter({
     name: 'wharf_cache_lookups_total',
     help: 'Response cache lookups of cacheable reads, by result (hit or miss).',
@@ -87,11 +86,10 @@ export function installMetrics(app: FastifyInstance): WharfMetrics {
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    const endpoint = endpointLabel(request.wharfApi?.match?.endpoint.id ?? null, request.routeOptions.url);
-    const method = request.method;
+    // routeOptions builds an object on every read: only asked when the request resolved no endpoint
+    const endpoint = request.wharfApi?.match?.endpoint.id ?? endpointLabel(null, request.routeOptions.url);
     const status = reply.statusCode;
-    requests.inc({ endpoint, method, status });
-    latency.observe({ endpoint, method }, reply.elapsedTime / 1000);
+    requests.record(endpoint, request.method, status, reply.elapsedTime / 1000);
     const hit = reply.getHeader('x-cache');
     if (hit === 'HIT') cache.inc({ result: 'hit' });
     else if (hit === 'MISS') cache.inc({ result: 'miss' });

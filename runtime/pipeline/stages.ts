@@ -127,9 +127,10 @@ export const bodyStage: PipelineStage = {
 
 export const handlerStage: PipelineStage = {
   name: 'handler',
-  async run(state) {
+  // not an async function: a suspended async frame per request costs more than one .then
+  run(state) {
     const match = needMatch(state);
-    state.result = await state.handlers.dispatch({
+    const result = state.handlers.dispatch({
       request: state.request,
       reply: state.reply,
       method: needMethod(state),
@@ -139,6 +140,14 @@ export const handlerStage: PipelineStage = {
       routes: state.routes,
       settings: state.settings,
       timing: state.timing,
+    });
+    if (!isPromise(result)) {
+      state.result = result;
+      return undefined;
+    }
+    return result.then((value) => {
+      state.result = value;
+      return undefined;
     });
   },
 };
@@ -155,7 +164,7 @@ export const API_STAGES: readonly PipelineStage[] = [
   handlerStage,
 ];
 
-function isPromise(value: unknown): value is Promise<StageOutcome> {
+function isPromise<T = StageOutcome>(value: unknown): value is Promise<T> {
   return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }
 

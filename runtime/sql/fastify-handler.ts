@@ -8,9 +8,10 @@ import type { EndpointHandler, HandlerContext } from '../handlers/handler-contex
 import { columnKindsFor } from './column-types.js';
 import { compilerFor } from './compile/dialect.js';
 import { WharfError } from '../errors/wharf-error.js';
-import { SqlDriverError } from './drivers/driver.js';
+import { SqlDriverError, type SqlDriver } from './drivers/driver.js';
 import type { SqlDrivers } from './drivers/factory.js';
-import { handleSqlRead, type SqlReadRequest, type SqlReadResponse } from './handler.js';
+import { handleSqlRead, type SqlReadRequest } from './handler.js';
+import type { ColumnKinds } from './odata/type-check.js';
 import type { SqlEndpoint } from '../contract/model.js';
 import type { RouteTable } from '../routing/route-table.js';
 import { allowHeader, mediaType } from '../pipeline/stages.js';
@@ -25,10 +26,26 @@ function segmentsOf(ctx: HandlerContext<'sql'>): readonly string[] {
 
 /** The requested path without the trailing id/function segments. */
 function endpointPath(url: string, segmentCount: number): string {
-  const path = url.split('?')[0] as string;
-  if (segmentCount === 0) return path.replace(/\/+$/, '');
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (segmentCount === 0) return path.endsWith('/') ? path.replace(/\/+$/, '') : path;
   const parts = path.replace(/\/+$/, '').split('/');
   return parts.slice(0, parts.length - segmentCount).join('/');
+}
+
+/** A read as handleSqlRead sees it; the endpoint path (only lists need it, for links) is worked out when read. */
+class ReadRequest implements SqlReadRequest {
+  constructor(
+    readonly method: 'GET' | 'QUERY',
+    private readonly url: string,
+    readonly segments: readonly string[],
+    readonly query: Readonly<Record<string, unknown>>,
+    readonly body: unknown,
+  ) {}
+
+  get endpointPath(): string {
+    return endpointPath(this.url, this.segments.length);
+  }
 }
 
 const resolvers = new WeakMap<RouteTable, (id: string) => SqlEndpoint | undefined>();
@@ -46,49 +63,69 @@ function sqlEndpointsOf(routes: RouteTable): (id: string) => SqlEndpoint | undef
   return resolve;
 }
 
-export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
-  return async (ctx) => {
-    const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
-    if (method !== 'GET' && method !== 'QUERY') return write(drivers, ctx);
-    const env = ctx.environment;
-    const segments = segmentsOf(ctx);
-    const request: SqlReadRequest = {
-      method,
-      endpointPath: endpointPath(ctx.request.url, segments.length),
-      segments,
-      query: (ctx.request.query ?? {}) as Record<string, unknown>,
-      body: ctx.request.body,
-    };
-    try {
-      const driver = await drivers.get(env.name, env);
-      const model = ctx.endpoint.model;
-      const kinds = columnKindsFor(driver, model.objectType === 'TableValuedFunction' ? null : { schema: model.schema, object: model.objectName });
-      const columnKinds = kinds instanceof Promise ? await kinds : kinds;
-      let response: SqlReadResponse;
-      ctx.timing.start('sql');
-      try {
-        response = await handleSqlRead(ctx.endpoint.model, request, {
-          driver,
-          compiler: compilerFor(env.provider),
-          columnsByName: ctx.endpoint.route.columnsByName,
-          columnKinds,
-          resolveEndpoint: sqlEndpointsOf(ctx.routes),
-        });
-      } finally {
-        ctx.timing.end('sql');
-      }
+/** Database failures worth a line of their own (the 500 itself is logged by the error handler). */
+function logDriverFailure(ctx: HandlerContext<'sql'>, error: unknown): void {
+  const env = ctx.environment;
+  if (error instanceof SqlDriverError && error.kind === 'connection') {
+    ctx.request.log.error({ event: 'sql.connection_failed', environment: env.name, provider: env.provider, code: error.code, err: error.message }, 'database unreachable');
+  } else if (error instanceof SqlDriverError && error.kind === 'timeout') {
+    ctx.request.log.error({ event: 'sql.command_timeout', environment: env.name, provider: env.provider, code: error.code, err: error.message }, 'database command timed out');
+  }
+}
+
+function failed(ctx: HandlerContext<'sql'>): (error: unknown) => never {
+  return (error) => {
+    logDriverFailure(ctx, error);
+    throw error;
+  };
+}
+
+/**
+ * A read, in plain functions and one `.then` (no async frame kept per request while the database
+ * answers): the started driver and the column kinds are taken without waiting when they are known.
+ */
+function read(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' | 'QUERY'): Promise<unknown> {
+  const model = ctx.endpoint.model;
+  const kinds = columnKindsFor(driver, model.objectType === 'TableValuedFunction' ? null : { schema: model.schema, object: model.objectName });
+  if (kinds instanceof Promise) return kinds.then((known) => readWith(ctx, driver, method, known));
+  return readWith(ctx, driver, method, kinds);
+}
+
+function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' | 'QUERY', columnKinds: ColumnKinds): Promise<unknown> {
+  const env = ctx.environment;
+  const request = new ReadRequest(method, ctx.request.url, segmentsOf(ctx), (ctx.request.query ?? {}) as Record<string, unknown>, ctx.request.body);
+  const timing = ctx.timing;
+  timing.start('sql');
+  return handleSqlRead(ctx.endpoint.model, request, {
+    driver,
+    compiler: compilerFor(env.provider),
+    columnsByName: ctx.endpoint.route.columnsByName,
+    columnKinds,
+    resolveEndpoint: sqlEndpointsOf(ctx.routes),
+  }).then(
+    (response) => {
+      timing.end('sql');
       ctx.reply.headers(response.headers);
       if (response.status === 200) return response.body;
       const reason = (response.body as { error: string }).error;
       throw new WharfError(response.status === 404 ? 'SQL_NOT_FOUND' : 'SQL_BAD_REQUEST', { reason });
-    } catch (error) {
-      if (error instanceof SqlDriverError && error.kind === 'connection') {
-        ctx.request.log.error({ event: 'sql.connection_failed', environment: env.name, provider: env.provider, code: error.code, err: error.message }, 'database unreachable');
-      } else if (error instanceof SqlDriverError && error.kind === 'timeout') {
-        ctx.request.log.error({ event: 'sql.command_timeout', environment: env.name, provider: env.provider, code: error.code, err: error.message }, 'database command timed out');
-      }
+    },
+    (error: unknown) => {
+      timing.end('sql');
+      logDriverFailure(ctx, error);
       throw error;
-    }
+    },
+  );
+}
+
+export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
+  return (ctx) => {
+    const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+    if (method !== 'GET' && method !== 'QUERY') return write(drivers, ctx);
+    const env = ctx.environment;
+    const driver = drivers.ready(env.name);
+    if (driver) return read(ctx, driver, method);
+    return drivers.get(env.name, env).then((started) => read(ctx, started, method), failed(ctx));
   };
 }
 
@@ -129,9 +166,7 @@ async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>): Promise<u
   } catch (error) {
     if (error instanceof WriteRequestError) throw writeError(error);
     if (error instanceof SqlRequestError) throw new WharfError(error.status === 404 ? 'SQL_NOT_FOUND' : 'SQL_BAD_REQUEST', { reason: error.message });
-    if (error instanceof SqlDriverError && error.kind === 'connection') {
-      ctx.request.log.error({ event: 'sql.connection_failed', environment: env.name, provider: env.provider, code: error.code, err: error.message }, 'database unreachable');
-    }
+    if (error instanceof SqlDriverError && error.kind === 'connection') logDriverFailure(ctx, error);
     throw error;
   } finally {
     ctx.timing.end('sql');

@@ -168,7 +168,8 @@ function compileList(
   };
 }
 
-async function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, isFunction: boolean): Promise<SqlReadResponse> {
+/** Not an async function: parse/plan/compile (cached) synchronously, then one `.then` on the database. */
+function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, isFunction: boolean): Promise<SqlReadResponse> {
   const raw: RawOptions = req.method === 'QUERY' ? optionsFromQueryBody(req.body, req.query) : optionsFromQueryString(req.query);
   const pageSize = deps.pageSize ?? ODATA_LIMITS.defaultTop;
   let compiled: CompiledRead;
@@ -178,22 +179,37 @@ async function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlRea
     const hit = findRead(endpoint, deps.compiler, key);
     compiled = hit ?? storeRead(endpoint, deps.compiler, key, compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, false));
   }
-  const { query, list, count, linkPrefix } = compiled;
-  let listResult: { rows: Row[]; ms: number };
-  let countResult: { rows: Row[]; ms: number } | null = null;
-  try {
-    if (count) [listResult, countResult] = await Promise.all([timed(deps.driver, list), timed(deps.driver, count)]);
-    else {
-      const started = performance.now();
-      const rows = await deps.driver.query(list.sql, list.params);
-      listResult = { rows, ms: performance.now() - started };
-    }
-  } catch (error) {
+  const { list, count } = compiled;
+  const valueError = (error: unknown): never => {
     if (error instanceof SqlDriverError && error.kind === 'value') {
-      throw new SqlRequestError(400, isFunction && !query.filter ? 'A parameter value does not match its SQL type' : '$filter: a value does not match the type of its column');
+      throw new SqlRequestError(400, isFunction && !compiled.query.filter ? 'A parameter value does not match its SQL type' : '$filter: a value does not match the type of its column');
     }
     throw error;
+  };
+  if (count) {
+    return Promise.all([timed(deps.driver, list), timed(deps.driver, count)]).then(
+      ([listResult, countResult]) => listResponse(endpoint, req, deps, isFunction, compiled, pageSize, listResult, countResult),
+      valueError,
+    );
   }
+  const started = performance.now();
+  return deps.driver.query(list.sql, list.params).then(
+    (rows) => listResponse(endpoint, req, deps, isFunction, compiled, pageSize, { rows, ms: performance.now() - started }, null),
+    valueError,
+  );
+}
+
+function listResponse(
+  endpoint: SqlEndpoint,
+  req: SqlReadRequest,
+  deps: SqlReadDeps,
+  isFunction: boolean,
+  compiled: CompiledRead,
+  pageSize: number,
+  listResult: { rows: Row[]; ms: number },
+  countResult: { rows: Row[]; ms: number } | null,
+): SqlReadResponse {
+  const { query, list, linkPrefix } = compiled;
   const top = query.top ?? pageSize;
   const rows = listResult.rows;
   const hasMore = rows.length > top && top > 0;
@@ -270,7 +286,8 @@ function compileById(endpoint: SqlEndpoint, deps: SqlReadDeps, raw: RawOptions):
   return { query, compiled, keyIndex };
 }
 
-async function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps): Promise<SqlReadResponse> {
+/** Not an async function: the checks and the compiled query are synchronous, the answer is one `.then`. */
+function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps): Promise<SqlReadResponse> {
   const raw = optionsFromQueryString(req.query);
   for (const key of Object.keys(raw)) {
     if (!BY_ID_OPTIONS.has(key)) throw new SqlRequestError(400, `$${key} does not apply when reading one record`);
@@ -282,21 +299,27 @@ async function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlRead
   const id = req.segments[0] as string;
   const key = parseRecordKey(id);
   checkKeyKind(keyName, key, deps.columnKinds?.get(keyColumn));
-  const notFound = `No record found with ${keyName} = ${id.slice(0, 100)}`;
   const compiled = withKey(read, literalValue(keyLiteral(key)));
-  let result: { rows: Row[]; ms: number };
-  try {
-    result = await timed(deps.driver, compiled);
-  } catch (error) {
-    if (error instanceof SqlDriverError && error.kind === 'value') return clientError(404, notFound);
-    throw error;
-  }
-  const row = result.rows[0];
-  if (!row) return clientError(404, notFound);
-  parseJsonColumns([row], compiled.jsonColumns);
-  const expand = read.query.expand;
-  const body = expand.length === 0 && !hasTransforms(endpoint.responseTransforms)
-    ? row
-    : shapeRows([row], endpoint, relationTargets(endpoint, deps), expand.map((x) => x.name))[0];
-  return { status: 200, headers: { 'x-query-time': result.ms.toFixed(2) }, body };
+  const started = performance.now();
+  return deps.driver.query(compiled.sql, compiled.params).then(
+    (rows) => {
+      const ms = performance.now() - started;
+      const row = rows[0];
+      if (!row) return clientError(404, notFoundMessage(keyName, id));
+      parseJsonColumns([row], compiled.jsonColumns);
+      const expand = read.query.expand;
+      const body = expand.length === 0 && !hasTransforms(endpoint.responseTransforms)
+        ? row
+        : shapeRows([row], endpoint, relationTargets(endpoint, deps), expand.map((x) => x.name))[0];
+      return { status: 200, headers: { 'x-query-time': ms.toFixed(2) }, body };
+    },
+    (error: unknown) => {
+      if (error instanceof SqlDriverError && error.kind === 'value') return clientError(404, notFoundMessage(keyName, id));
+      throw error;
+    },
+  );
+}
+
+function notFoundMessage(keyName: string, id: string): string {
+  return `No record found with ${keyName} = ${id.slice(0, 100)}`;
 }

@@ -78,15 +78,26 @@ export class SqlDrivers {
     const key = environment.toLowerCase();
     let driver = this.#drivers.get(key);
     if (!driver) {
-      driver = createSqlDriver(target, this.options);
-      // a failed start is not cached: the next request tries again
-      driver.then(
-        (started) => this.#ready.set(key, started),
-        () => this.#drivers.delete(key),
+      const starting = createSqlDriver(target, this.options);
+      driver = starting;
+      // a failed start is not cached: the next request tries again; a driver forgotten (or closed)
+      // while it was starting is never handed out as ready
+      starting.then(
+        (started) => {
+          if (this.#drivers.get(key) === starting) this.#ready.set(key, started);
+        },
+        () => {
+          if (this.#drivers.get(key) === starting) this.#drivers.delete(key);
+        },
       );
-      this.#drivers.set(key, driver);
+      this.#drivers.set(key, starting);
     }
     return driver;
+  }
+
+  /** The environment's driver when it has started (no await on the request path), else undefined: use get(). */
+  ready(environment: string): SqlDriver | undefined {
+    return this.#ready.get(environment.toLowerCase());
   }
 
   /** Pool usage of every started driver that has a pool. */

@@ -10,7 +10,7 @@ import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { load } from './load.js';
-import { CONNECTIONS, HAND_PATHS, startBenchDatabase, startBenchWharf, WHARF_PATHS } from './sql.js';
+import { CONNECTIONS, HAND_PATHS, startBenchDatabase, startBenchWharfInProcess, WHARF_PATHS } from './sql.js';
 import { handWrittenSql } from './sql-hand-written.js';
 
 interface ProfileNode {
@@ -49,7 +49,7 @@ try {
     url = hand.base + HAND_PATHS[kind === 'list' ? 'list' : 'byKey'];
     close = hand.close;
   } else {
-    const wharf = await startBenchWharf(db, devNull);
+    const wharf = await startBenchWharfInProcess(db, devNull);
     url = wharf.base + WHARF_PATHS[kind === 'list' ? 'list' : 'byKey'];
     headers = { authorization: wharf.authorization };
     close = wharf.close;

@@ -1,7 +1,7 @@
 /**
- * SQL read benchmark, measured as users run it: Wharf (real compiler output, real runtime, token
- * auth and rate limiting ON with limits far above the load, logging at its default level into
- * /dev/null, response cache off) against a hand-written fastify + pg route and, when it is
+ * SQL read benchmark, measured as users run it: Wharf (real compiler output, the compiled runtime
+ * that `wharf start` runs, in its own process; token auth and rate limiting ON with limits far above
+ * the load, logging at its default level into /dev/null, response cache off) against a hand-written fastify + pg route and, when it is
  * installed, Platformatic DB (bench/peers.ts), all on the same throwaway PostgreSQL with the demo
  * schema grown to 100,000 products, pools of 32, same run.
  * Two requests: the list ($filter on two columns + $orderby + $top=50) and one record by key.
@@ -9,8 +9,11 @@
  * across the systems; medians of the rounds; ratios against the hand-written route.
  * Run alone with `npm run bench -- sql` (BENCH_DURATION=seconds per round, default 8).
  */
-import { createWriteStream } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freePort } from '../test/setup/free-port.js';
 import { startPostgres, type TestPostgres } from '../test/setup/postgres.js';
 import { startSqlTestServer, type SqlTestServer } from '../test/sql/http-server.js';
 import { load, median, type LoadResult } from './load.js';
@@ -59,19 +62,60 @@ export async function startBenchDatabase(): Promise<TestPostgres> {
   }
 }
 
-/** Wharf as measured: auth + rate limiting on (budgets above the load), cache off, pools of 32, listening. */
-export async function startBenchWharf(db: TestPostgres, logStream: NodeJS.WritableStream): Promise<SqlTestServer & { readonly base: string }> {
-  const wharf = await startSqlTestServer(db.url, db.port + 1, {
-    logStream,
-    settings: {
-      RateLimiting: { Enabled: true, IpLimit: 100_000_000, IpWindow: 60, TokenLimit: 100_000_000, TokenWindow: 60 },
-      Caching: { Enabled: false },
-      SqlConnectionPooling: { Enabled: true, MinPoolSize: 1, MaxPoolSize: POOL },
-    },
-  });
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BENCH_SETTINGS = {
+  RateLimiting: { Enabled: true, IpLimit: 100_000_000, IpWindow: 60, TokenLimit: 100_000_000, TokenWindow: 60 },
+  Caching: { Enabled: false },
+  SqlConnectionPooling: { Enabled: true, MinPoolSize: 1, MaxPoolSize: POOL },
+};
+
+export interface BenchWharf {
+  readonly base: string;
+  readonly authorization: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Wharf in this process (through tsx), for CPU profiles of its code: auth + rate limiting on
+ * (budgets above the load), cache off, pools of 32, listening.
+ */
+export async function startBenchWharfInProcess(db: TestPostgres, logStream: NodeJS.WritableStream): Promise<SqlTestServer & BenchWharf> {
+  const wharf = await startSqlTestServer(db.url, db.port + 1, { logStream, settings: BENCH_SETTINGS });
   await wharf.app.listen({ host: '127.0.0.1', port: 0 });
   const address = wharf.app.server.address();
   return { ...wharf, base: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+}
+
+/**
+ * Wharf as users run it: the same project and settings, served by the compiled runtime
+ * (`.wharf/dist/runtime/main.js`, what `wharf start` runs) in its own process, its JSON log lines
+ * (default level) into /dev/null.
+ */
+export async function startBenchWharf(db: TestPostgres): Promise<BenchWharf> {
+  const { buildRuntime, DIST_MAIN } = (await import(pathToFileURL(path.join(REPO, 'scripts', 'runtime-dist.mjs')).href)) as {
+    buildRuntime(): Promise<unknown>;
+    DIST_MAIN: string;
+  };
+  await buildRuntime();
+  const setup = await startSqlTestServer(db.url, db.port + 1, { logger: false, settings: BENCH_SETTINGS });
+  await setup.app.close(); // the project, its settings and the token stay for the process below
+  const port = await freePort();
+  const child = spawn(process.execPath, [DIST_MAIN, '--root', setup.root, '--port', String(port)], { cwd: REPO, stdio: 'ignore' });
+  const base = `http://127.0.0.1:${port}`;
+  const close = async (): Promise<void> => {
+    child.kill('SIGKILL');
+    await rm(setup.root, { recursive: true, force: true });
+  };
+  for (const started = performance.now(); ; ) {
+    const ok = await fetch(`${base}/health/live`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (child.exitCode !== null || performance.now() - started > 60_000) {
+      await close();
+      throw new Error(`the compiled Wharf did not start (exit ${child.exitCode})`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { base, authorization: setup.authorization, close };
 }
 
 /** The two requests, for Wharf and the hand-written route. */
@@ -83,10 +127,9 @@ export const HAND_PATHS = { list: '/products?minPrice=100&categoryId=3&top=50', 
 
 export async function runSqlBench(): Promise<void> {
   const db = await startBenchDatabase();
-  const devNull = createWriteStream('/dev/null');
   const cleanups: (() => Promise<void>)[] = [async () => db.stop()];
   try {
-    const wharf = await startBenchWharf(db, devNull);
+    const wharf = await startBenchWharf(db);
     cleanups.unshift(() => wharf.close());
     const hand = await handWrittenSql(db.url, POOL);
     cleanups.unshift(() => hand.close());
@@ -115,7 +158,7 @@ export async function runSqlBench(): Promise<void> {
         for (const s of order) results.get(s.name)!.push(await load(s[kind], DURATION_S, CONNECTIONS, s.headers));
       }
       const title = kind === 'list' ? 'list: $filter on two columns + $orderby + $top=50 (100,000 rows)' : 'one record by key';
-      console.log(`SQL ${title}; ${CONNECTIONS} connections, pools of ${POOL}, median of ${ROUNDS} rounds of ${DURATION_S} s; wharf with token auth + rate limiting on, logging at its default level, cache off`);
+      console.log(`SQL ${title}; ${CONNECTIONS} connections, pools of ${POOL}, median of ${ROUNDS} rounds of ${DURATION_S} s; wharf (compiled runtime, own process) with token auth + rate limiting on, logging at its default level, cache off`);
       const base = median(results.get('fastify + pg')!);
       for (const s of systems) console.log(line(s.name, median(results.get(s.name)!), s.name === 'fastify + pg' ? null : base));
       const w = median(results.get('wharf')!);
@@ -124,7 +167,6 @@ export async function runSqlBench(): Promise<void> {
     }
   } finally {
     for (const c of cleanups) await c().catch(() => undefined);
-    devNull.end();
   }
 }
 

@@ -33,7 +33,7 @@ describe('loadGenerated', () => {
       ['proxy:C', 'proxy', 'C', ['c']],
       ['sql:A/B', 'sql', 'A/B', ['a/b']],
     ]);
-    expect(JSON.parse(loaded.openapiJson ?? 'null').openapi).toBe('3.1.0');
+    expect(JSON.parse(loaded.openapi?.checked().toString() ?? 'null').openapi).toBe('3.1.0');
   });
 
   it('refuses an unknown schema version with the run-build hint', async () => {
@@ -57,7 +57,8 @@ describe('loadGenerated', () => {
     ['manifest not JSON', async (d: string) => writeFile(path.join(d, 'manifest.json'), '{'), 'LOAD_MANIFEST_INVALID', /manifest\.json is not a valid manifest: /],
     ['missing bundle', async (d: string) => unlink(path.join(d, 'routes.bundle.mjs')), 'LOAD_BUNDLE_FAILED', /routes\.bundle\.mjs could not be imported: file not found$/],
     ['bundle without routes', async (d: string) => writeFile(path.join(d, 'routes.bundle.mjs'), 'export const sourceHash = "fixture-hash-1";'), 'LOAD_BUNDLE_FAILED', /it must export sourceHash \(string\) and routes \(array\)$/],
-    ['openapi not JSON', async (d: string) => writeFile(path.join(d, 'openapi.json'), 'nope'), 'LOAD_OPENAPI_INVALID', /openapi\.json is not valid JSON: /],
+    ['openapi not JSON', async (d: string) => writeFile(path.join(d, 'openapi.json'), 'nope'), 'LOAD_OPENAPI_INVALID', /openapi\.json is not valid JSON: it does not hold one JSON object \(truncated\?\)$/],
+    ['openapi truncated', async (d: string) => writeFile(path.join(d, 'openapi.json'), '{"openapi": "3.1.0", "paths": {'), 'LOAD_OPENAPI_INVALID', /openapi\.json is not valid JSON: it does not hold one JSON object/],
   ] as const)('%s', async (_name, breakIt, code, message) => {
     await writeGenerated(dir, { endpoints: [{ kind: 'sql', routePath: 'A' }], sourceHash: `h-${code}-${_name.length}` });
     await breakIt(dir);

@@ -11,10 +11,11 @@ import type { EndpointModel, Manifest, RouteModule, RoutesBundle } from '../cont
 import { WharfError } from '../errors/wharf-error.js';
 import { displayPath } from './display-path.js';
 import type { LoadedEndpoint, LoadedGenerated } from './loaded-endpoint.js';
+import { OpenApiDocument } from './openapi-document.js';
 
-async function readText(file: string): Promise<string | null> {
+async function readBytes(file: string): Promise<Buffer | null> {
   try {
-    return await readFile(file, 'utf8');
+    return await readFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
@@ -104,7 +105,7 @@ export async function loadGenerated(generatedDir: string): Promise<LoadedGenerat
   const dir = path.resolve(generatedDir);
   const manifestFile = path.join(dir, GENERATED_FILES.manifest);
   const shownManifest = displayPath(manifestFile);
-  const manifestText = await readText(manifestFile);
+  const manifestText = (await readBytes(manifestFile))?.toString('utf8') ?? null;
   if (manifestText === null) throw new WharfError('LOAD_MANIFEST_MISSING', { file: shownManifest });
   const manifest = parseManifest(manifestText, shownManifest);
 
@@ -120,13 +121,7 @@ export async function loadGenerated(generatedDir: string): Promise<LoadedGenerat
   const endpoints = joinEndpoints(manifest.endpoints, bundle.routes);
 
   const openapiFile = path.join(dir, GENERATED_FILES.openapi);
-  const openapiJson = await readText(openapiFile);
-  if (openapiJson !== null) {
-    try {
-      JSON.parse(openapiJson);
-    } catch (error) {
-      throw new WharfError('LOAD_OPENAPI_INVALID', { file: displayPath(openapiFile), reason: (error as Error).message });
-    }
-  }
-  return { sourceHash: manifest.sourceHash, endpoints, openapiJson };
+  const openapiBytes = await readBytes(openapiFile);
+  const openapi = openapiBytes === null ? null : OpenApiDocument.of(openapiBytes, displayPath(openapiFile));
+  return { sourceHash: manifest.sourceHash, endpoints, openapi };
 }

@@ -6,6 +6,8 @@ import type {
   SqlRouteModule,
 } from '../contract/index.js';
 
+import type { OpenApiDocument } from './openapi-document.js';
+
 export type ModelFor<K extends EndpointKind> = Extract<EndpointModel, { kind: K }>;
 export type RouteModuleFor<K extends EndpointKind> = K extends 'sql' ? SqlRouteModule : GenericRouteModule;
 
@@ -23,6 +25,6 @@ export interface LoadedGenerated {
   readonly sourceHash: string;
   /** Sorted by id (manifest order). */
   readonly endpoints: readonly LoadedEndpoint[];
-  /** generated/openapi.json as text (served as is), null when the file is absent. */
-  readonly openapiJson: string | null;
+  /** generated/openapi.json (served as is), null when the file is absent. */
+  readonly openapi: OpenApiDocument | null;
 }

@@ -1,4 +1,4 @@
-import { unlink } from 'node:fs/promises';
+import { unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer } from '../testing/test-server.js';
@@ -65,6 +65,21 @@ describe('API reference', () => {
       const response = await other.app.inject({ method: 'GET', url: '/openapi.json' });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ success: false, error: 'generated/openapi.json is missing. Run wharf build.' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('/openapi.json that is an object on the outside but not JSON inside: the server runs, the document answers 500 with a traceId', async () => {
+    const other = await createTestServer({ generated: { endpoints: [] } });
+    try {
+      await writeFile(path.join(other.project.generatedDir, 'openapi.json'), '{"openapi": "3.1.0", "paths": nope}\n');
+      await other.app.wharf.reload();
+      const response = await other.app.inject({ method: 'GET', url: '/openapi.json' });
+      expect(response.statusCode).toBe(500);
+      const body = response.json() as { traceId: string };
+      expect(body).toEqual({ success: false, error: 'Error processing. Please check the logs for more details.', traceId: body.traceId });
+      expect(other.logs.text()).toContain('openapi.json is not valid JSON: ');
     } finally {
       await other.close();
     }

@@ -70,11 +70,12 @@ function secure(reply: FastifyReply): FastifyReply {
 export async function apiReferenceRoutes(app: FastifyInstance, options: { holder: RouteTableHolder }): Promise<void> {
   app.get('/openapi.json', async (request, reply) => {
     const table = options.holder.current;
-    if (table.openapiJson === null) throw new WharfError('REFERENCE_OPENAPI_MISSING');
+    if (table.openapi === null) throw new WharfError('REFERENCE_OPENAPI_MISSING');
+    const body = table.openapi.checked();
     const etag = `"${table.sourceHash}"`;
     reply.header('etag', etag).header('cache-control', 'no-cache');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(table.openapiJson);
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   const sendIndex = async (_request: unknown, reply: FastifyReply) =>

@@ -7,7 +7,7 @@ import { RouteTable } from './route-table.js';
 
 function table(specs: readonly EndpointSpec[]): RouteTable {
   const models = specs.map(endpointModel);
-  return RouteTable.build({ sourceHash: 'h', endpoints: joinEndpoints(models, models.map(routeModuleFor)), openapiJson: null });
+  return RouteTable.build({ sourceHash: 'h', endpoints: joinEndpoints(models, models.map(routeModuleFor)), openapi: null });
 }
 
 describe('RouteTable.resolve', () => {

@@ -7,6 +7,7 @@
  */
 import { WharfError } from '../errors/wharf-error.js';
 import type { LoadedEndpoint, LoadedGenerated } from '../load/loaded-endpoint.js';
+import type { OpenApiDocument } from '../load/openapi-document.js';
 
 export type RouteTarget =
   | { readonly kind: 'collection' }
@@ -43,8 +44,8 @@ function targetOf(remainder: readonly string[]): RouteTarget {
 export class RouteTable {
   readonly sourceHash: string;
   readonly endpoints: readonly LoadedEndpoint[];
-  /** generated/openapi.json text of the same build, null when absent. */
-  readonly openapiJson: string | null;
+  /** generated/openapi.json of the same build, null when absent. */
+  readonly openapi: OpenApiDocument | null;
   readonly #byKey: ReadonlyMap<string, LoadedEndpoint>;
   readonly #byId: ReadonlyMap<string, LoadedEndpoint>;
   readonly #longestKey: number;
@@ -52,7 +53,7 @@ export class RouteTable {
   private constructor(loaded: LoadedGenerated, byKey: Map<string, LoadedEndpoint>) {
     this.sourceHash = loaded.sourceHash;
     this.endpoints = Object.freeze([...loaded.endpoints]);
-    this.openapiJson = loaded.openapiJson;
+    this.openapi = loaded.openapi;
     this.#byKey = byKey;
     this.#byId = new Map(loaded.endpoints.map((endpoint) => [endpoint.id, endpoint]));
     this.#longestKey = Math.max(0, ...[...byKey.keys()].map((key) => key.split('/').length));
@@ -75,7 +76,7 @@ export class RouteTable {
   }
 
   static empty(): RouteTable {
-    return RouteTable.build({ sourceHash: '', endpoints: [], openapiJson: null });
+    return RouteTable.build({ sourceHash: '', endpoints: [], openapi: null });
   }
 
   get size(): number {

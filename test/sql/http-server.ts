@@ -23,6 +23,8 @@ export interface SqlTestServer {
   readonly drivers: SqlDrivers;
   /** `Authorization` header value of a token for every scope and environment. */
   readonly authorization: string;
+  /** The temp project (generated/, environments/, data/ with the token store). */
+  readonly root: string;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
     logs,
     drivers,
     authorization: `Bearer ${token}`,
+    root: dir,
     async close() {
       await app.close();
       await rm(dir, { recursive: true, force: true });

@@ -22,7 +22,7 @@ import { parseQueryOptions, type RawOptions } from './odata/options.js';
 import { dbColumn, keyLiteral, planById, planCount, planRead, type FunctionArg, type PlanInput, type TypedValue } from './plan.js';
 import { optionsFromQueryBody, optionsFromQueryString } from './read-request.js';
 import { parseRecordKey } from './record-key.js';
-import { findById, findRead, storeById, storeRead, withKey, type CompiledById, type CompiledRead } from './query-cache.js';
+import { byIdReads, listReads, withKey, type CompiledById, type CompiledRead } from './query-cache.js';
 import { applyTransforms, hasTransforms } from '../transforms/response-transforms.js';
 
 export interface SqlReadRequest {
@@ -136,6 +136,12 @@ function shapeRows(rows: Row[], endpoint: SqlEndpoint, targets: ReadonlyMap<stri
   return own ? rows.map((r) => applyTransforms(r, endpoint.responseTransforms)) : rows;
 }
 
+/** shapeRows for a query's $expand; relationship targets are looked up only when something is expanded. */
+function shapeResult(rows: Row[], endpoint: SqlEndpoint, deps: SqlReadDeps, expand: readonly { readonly name: string }[]): Row[] {
+  if (expand.length === 0) return shapeRows(rows, endpoint, NO_TARGETS, []);
+  return shapeRows(rows, endpoint, relationTargets(endpoint, deps), expand.map((x) => x.name));
+}
+
 function parseJsonColumns(rows: Row[], columns: readonly string[]): void {
   if (columns.length === 0) return;
   for (const row of rows) {
@@ -175,9 +181,9 @@ function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps,
   let compiled: CompiledRead;
   if (isFunction) compiled = compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, true);
   else {
-    const key = optionsKey(raw, pageSize);
-    const hit = findRead(endpoint, deps.compiler, key);
-    compiled = hit ?? storeRead(endpoint, deps.compiler, key, compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, false));
+    compiled = listReads.get(endpoint, deps.compiler, optionsKey(raw, pageSize), () =>
+      compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, false),
+    );
   }
   const { list, count } = compiled;
   const valueError = (error: unknown): never => {
@@ -215,9 +221,7 @@ function listResponse(
   const hasMore = rows.length > top && top > 0;
   if (rows.length > top) rows.length = top;
   parseJsonColumns(rows, list.jsonColumns);
-  const value = query.expand.length === 0
-    ? shapeRows(rows, endpoint, NO_TARGETS, [])
-    : shapeRows(rows, endpoint, relationTargets(endpoint, deps), query.expand.map((x) => x.name));
+  const value = shapeResult(rows, endpoint, deps, query.expand);
   const path = isFunction && req.segments.length > 0 ? `${req.endpointPath}/${req.segments.map(encodeURIComponent).join('/')}` : req.endpointPath;
   const headers: Record<string, string> = {
     'x-query-time': (listResult.ms + (countResult?.ms ?? 0)).toFixed(2),
@@ -295,7 +299,7 @@ function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps):
   const { keyName, keyColumn, refusal } = byIdShape(endpoint);
   if (refusal !== null) throw new SqlRequestError(400, refusal);
   const cacheKey = `${keyPart(raw.select)}\u0000${keyPart(raw.expand)}`;
-  const read = findById(endpoint, deps.compiler, cacheKey) ?? storeById(endpoint, deps.compiler, cacheKey, compileById(endpoint, deps, raw));
+  const read = byIdReads.get(endpoint, deps.compiler, cacheKey, () => compileById(endpoint, deps, raw));
   const id = req.segments[0] as string;
   const key = parseRecordKey(id);
   checkKeyKind(keyName, key, deps.columnKinds?.get(keyColumn));
@@ -307,10 +311,7 @@ function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps):
       const row = rows[0];
       if (!row) return clientError(404, notFoundMessage(keyName, id));
       parseJsonColumns([row], compiled.jsonColumns);
-      const expand = read.query.expand;
-      const body = expand.length === 0 && !hasTransforms(endpoint.responseTransforms)
-        ? row
-        : shapeRows([row], endpoint, relationTargets(endpoint, deps), expand.map((x) => x.name))[0];
+      const body = shapeResult([row], endpoint, deps, read.query.expand)[0];
       return { status: 200, headers: { 'x-query-time': ms.toFixed(2) }, body };
     },
     (error: unknown) => {

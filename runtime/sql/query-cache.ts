@@ -40,12 +40,8 @@ const MAX_ENTRIES = 256;
 class ReadCache<T> {
   readonly #caches = new WeakMap<SqlEndpoint, WeakMap<SqlCompiler, Map<string, T>>>();
 
-  find(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string): T | undefined {
-    return this.#caches.get(endpoint)?.get(compiler)?.get(key);
-  }
-
-  /** Keeps `read` under `key` (evicting the oldest entry when full) and returns it. */
-  store(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string, read: T): T {
+  /** The read kept under `key`, or `compile()`'s, kept (evicting the oldest entry when full). */
+  get(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string, compile: () => T): T {
     let byCompiler = this.#caches.get(endpoint);
     if (!byCompiler) {
       byCompiler = new WeakMap();
@@ -56,27 +52,14 @@ class ReadCache<T> {
       cache = new Map();
       byCompiler.set(compiler, cache);
     }
-    if (cache.size >= MAX_ENTRIES && !cache.has(key)) cache.delete(cache.keys().next().value as string);
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const read = compile();
+    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
     cache.set(key, read);
     return read;
   }
 }
 
-const lists = new ReadCache<CompiledRead>();
-const byId = new ReadCache<CompiledById>();
-
-export function findRead(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string): CompiledRead | undefined {
-  return lists.find(endpoint, compiler, key);
-}
-
-export function storeRead(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string, read: CompiledRead): CompiledRead {
-  return lists.store(endpoint, compiler, key, read);
-}
-
-export function findById(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string): CompiledById | undefined {
-  return byId.find(endpoint, compiler, key);
-}
-
-export function storeById(endpoint: SqlEndpoint, compiler: SqlCompiler, key: string, read: CompiledById): CompiledById {
-  return byId.store(endpoint, compiler, key, read);
-}
+export const listReads = new ReadCache<CompiledRead>();
+export const byIdReads = new ReadCache<CompiledById>();

@@ -2,10 +2,10 @@
  * Prometheus metrics (prom-client), one registry per server: requests by endpoint, method and
  * status; latency histograms; requests in flight; database pool usage per environment; response
  * cache hits and misses; rate-limit rejections; upstream failed attempts and retries; and Node's
- * process metrics. Counting happens in one
- * synchronous onResponse hook from facts the request already carries (resolved endpoint id,
- * X-Cache, X-RateLimit-Resource), so the hot path gains no await; requests and latency are
- * counted in place per series (request-series.ts) and handed to prom-client when scraped.
+ * process metrics. Counting happens in one synchronous onResponse hook from facts the request
+ * already carries (resolved endpoint id, X-Cache, X-RateLimit-Resource), so the hot path gains no
+ * await; requests and latency are counted in place per series (request-series.ts) and handed to
+ * prom-client when scraped.
  */
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
@@ -16,14 +16,10 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 export interface WharfMetrics {
   readonly registry: Registry;
-  /** An upstream exchange with failed attempts: each failed attempt by kind, and the retries it led to. */
+  /** An upstream exchange with failed attempts: each failed attempt by kind; `sent` requests, of which all but the first were retries. */
   upstreamFailures(endpoint: string, failures: readonly { readonly kind: string }[], sent: number): void;
 }
 
-/** The endpoint label: the resolved endpoint id for /api, else the route pattern (`/api/*` before resolution), `none` without a route. */
-function endpointLabel(endpoint: string | null, routeUrl: string | undefined): string {
-  return endpoint ?? routeUrl ?? 'none';
-}
 
 export function installMetrics(app: FastifyInstance): WharfMetrics {
   const registry = new Registry();
@@ -86,8 +82,10 @@ export function installMetrics(app: FastifyInstance): WharfMetrics {
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    // routeOptions builds an object on every read: only asked when the request resolved no endpoint
-    const endpoint = request.wharfApi?.match?.endpoint.id ?? endpointLabel(null, request.routeOptions.url);
+    // the endpoint label: the resolved endpoint id for /api, else the route pattern (`/api/*` before
+    // resolution), `none` without a route; routeOptions builds an object on every read, so it is
+    // only asked when the request resolved no endpoint
+    const endpoint = request.wharfApi?.match?.endpoint.id ?? request.routeOptions.url ?? 'none';
     const status = reply.statusCode;
     requests.record(endpoint, request.method, status, reply.elapsedTime / 1000);
     const hit = reply.getHeader('x-cache');

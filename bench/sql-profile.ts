@@ -4,14 +4,20 @@
  * 32, autocannon with 32 connections in its own process). Writes a `.cpuprofile` (open it in
  * Chrome DevTools or speedscope) and prints the heaviest functions by self time.
  *
- *   node --import tsx bench/sql-profile.ts [wharf|hand] [list|byKey] [seconds] [out.cpuprofile]
+ *   node --import tsx bench/sql-profile.ts [wharf|dist|hand] [list|byKey] [seconds] [out.cpuprofile]
+ *
+ * `wharf` runs the server in this process through tsx; `dist` profiles the compiled runtime in its
+ * own process, as the bench runs it (`node --cpu-prof`, the whole run including the warm-up).
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { load } from './load.js';
-import { CONNECTIONS, HAND_PATHS, startBenchDatabase, startBenchWharfInProcess, WHARF_PATHS } from './sql.js';
+import { CONNECTIONS, HAND_PATHS, startBenchDatabase, startBenchWharf, startBenchWharfInProcess, WHARF_PATHS } from './sql.js';
 import { handWrittenSql } from './sql-hand-written.js';
+import type { TestPostgres } from '../test/setup/postgres.js';
 
 interface ProfileNode {
   readonly id: number;
@@ -41,6 +47,36 @@ const [system = 'wharf', kind = 'byKey', seconds = '8', out = `/tmp/wharf-${syst
 const db = await startBenchDatabase();
 const devNull = createWriteStream('/dev/null');
 try {
+  if (system === 'dist') await profileDist(db);
+  else await profileInProcess(db);
+} finally {
+  await db.stop();
+  devNull.end();
+}
+
+/** The compiled runtime in its own process under `node --cpu-prof` (warm-up included in the profile). */
+async function profileDist(db: TestPostgres): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'wharf-prof-'));
+  const wharf = await startBenchWharf(db, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200']);
+  try {
+    const target = wharf.base + WHARF_PATHS[kind === 'list' ? 'list' : 'byKey'];
+    await load(target, 2, CONNECTIONS, { authorization: wharf.authorization });
+    const result = await load(target, Number(seconds), CONNECTIONS, { authorization: wharf.authorization });
+    await wharf.close();
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error('the compiled runtime wrote no profile');
+    const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Profile;
+    await writeFile(out, JSON.stringify(profile));
+    console.log(`dist ${kind}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, errors ${result.errors}; profile ${out} (whole process life)`);
+    for (const line of heaviest(profile)) console.log(line);
+  } finally {
+    await wharf.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `hand` or `wharf` in this process, profiled through the inspector during the measured load. */
+async function profileInProcess(db: TestPostgres): Promise<void> {
   let url: string;
   let headers: Record<string, string> = {};
   let close: () => Promise<void>;
@@ -54,20 +90,20 @@ try {
     headers = { authorization: wharf.authorization };
     close = wharf.close;
   }
-  await load(url, 2, CONNECTIONS, headers);
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  const result = await load(url, Number(seconds), CONNECTIONS, headers);
-  const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
-  session.disconnect();
-  await writeFile(out, JSON.stringify(profile));
-  console.log(`${system} ${kind}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, errors ${result.errors}; profile ${out}`);
-  for (const line of heaviest(profile)) console.log(line);
-  await close();
-} finally {
-  await db.stop();
-  devNull.end();
+  try {
+    await load(url, 2, CONNECTIONS, headers);
+    const session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 200 });
+    await session.post('Profiler.start');
+    const result = await load(url, Number(seconds), CONNECTIONS, headers);
+    const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
+    session.disconnect();
+    await writeFile(out, JSON.stringify(profile));
+    console.log(`${system} ${kind}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, errors ${result.errors}; profile ${out}`);
+    for (const line of heaviest(profile)) console.log(line);
+  } finally {
+    await close();
+  }
 }

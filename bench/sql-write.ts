@@ -61,7 +61,7 @@ export async function runSqlWriteBench(): Promise<void> {
   const admin = new pg.Client({ connectionString: db.url });
   await admin.connect();
   await admin.query('ALTER TABLE inventory."Warehouses" DROP CONSTRAINT "Warehouses_Code_key"');
-  const wharf = await startSqlTestServer(db.url, db.port + 1, { logger: false, rateLimiting: true });
+  const wharf = await startSqlTestServer(db.url, db.port + 1, { logger: false, rateLimiting: true, environments: ['pg'] });
   const hand = await handWritten(db.url);
   try {
     await wharf.app.listen({ host: '127.0.0.1', port: 0 });

@@ -80,7 +80,7 @@ export interface BenchWharf {
  * (budgets above the load), cache off, pools of 32, listening.
  */
 export async function startBenchWharfInProcess(db: TestPostgres, logStream: NodeJS.WritableStream): Promise<SqlTestServer & BenchWharf> {
-  const wharf = await startSqlTestServer(db.url, db.port + 1, { logStream, settings: BENCH_SETTINGS });
+  const wharf = await startSqlTestServer(db.url, db.port + 1, { logStream, settings: BENCH_SETTINGS, environments: ['pg'] });
   await wharf.app.listen({ host: '127.0.0.1', port: 0 });
   const address = wharf.app.server.address();
   return { ...wharf, base: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
@@ -89,20 +89,28 @@ export async function startBenchWharfInProcess(db: TestPostgres, logStream: Node
 /**
  * Wharf as users run it: the same project and settings, served by the compiled runtime
  * (`.wharf/dist/runtime/main.js`, what `wharf start` runs) in its own process, its JSON log lines
- * (default level) into /dev/null.
+ * (default level) into /dev/null. Its one environment is the bench's PostgreSQL, as in a production
+ * deployment: an embedded (PGlite) environment beside it would load a second database into the
+ * same process while the rounds run. `nodeArgs` go before the script (bench/sql-profile.ts: --cpu-prof).
  */
-export async function startBenchWharf(db: TestPostgres): Promise<BenchWharf> {
+export async function startBenchWharf(db: TestPostgres, nodeArgs: readonly string[] = []): Promise<BenchWharf> {
   const { buildRuntime, DIST_MAIN } = (await import(pathToFileURL(path.join(REPO, 'scripts', 'runtime-dist.mjs')).href)) as {
     buildRuntime(): Promise<unknown>;
     DIST_MAIN: string;
   };
   await buildRuntime();
-  const setup = await startSqlTestServer(db.url, db.port + 1, { logger: false, settings: BENCH_SETTINGS });
+  const setup = await startSqlTestServer(db.url, db.port + 1, { logger: false, settings: BENCH_SETTINGS, environments: ['pg'] });
   await setup.app.close(); // the project, its settings and the token stay for the process below
   const port = await freePort();
-  const child = spawn(process.execPath, [DIST_MAIN, '--root', setup.root, '--port', String(port)], { cwd: REPO, stdio: 'ignore' });
+  const child = spawn(process.execPath, [...nodeArgs, DIST_MAIN, '--root', setup.root, '--port', String(port)], { cwd: REPO, stdio: 'ignore' });
   const base = `http://127.0.0.1:${port}`;
   const close = async (): Promise<void> => {
+    if (nodeArgs.length > 0 && child.exitCode === null) {
+      // a profiled run ends with SIGTERM (graceful shutdown) so node writes its profile on exit
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
     child.kill('SIGKILL');
     await rm(setup.root, { recursive: true, force: true });
   };

@@ -39,6 +39,8 @@ export interface SqlTestServerOptions {
   readonly caching?: boolean;
   /** Rate limiting on, with budgets no run exhausts (default off). */
   readonly rateLimiting?: boolean;
+  /** Only these of the environments (default all three; benchmarks serve `pg` alone, as a production deployment would). */
+  readonly environments?: readonly ('pg' | 'demo' | 'down')[];
 }
 
 export async function startSqlTestServer(pgUrl: string, closedPort: number, options: SqlTestServerOptions = {}): Promise<SqlTestServer> {
@@ -52,11 +54,12 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
     await writeFile(target, file.content);
   }
   const environmentsDir = path.join(dir, 'environments');
-  const environments: Record<string, unknown> = {
+  const all: Record<string, unknown> = {
     pg: { Provider: 'postgres', ConnectionString: pgUrl },
     demo: { Provider: 'embedded', ConnectionString: 'embedded://demo' },
     down: { Provider: 'postgres', ConnectionString: `postgres://postgres@127.0.0.1:${closedPort}/postgres` },
   };
+  const environments = Object.fromEntries(Object.entries(all).filter(([name]) => options.environments?.includes(name as 'pg') ?? true));
   await mkdir(environmentsDir, { recursive: true });
   await writeFile(path.join(environmentsDir, 'settings.json'), JSON.stringify({
     Environment: { ServerName: 'test', AllowedEnvironments: Object.keys(environments) },

@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { FastifyServerOptions } from 'fastify';
+import { batchedStdout } from './batched-output.js';
 import { serializeRequest } from './request-log.js';
 
 /** Where every log line is also copied (the console's in-memory log, runtime/admin/log-ring.ts). */
@@ -38,5 +39,6 @@ export function loggerOptions(option: boolean | LoggerOptions, defaultLevel: str
     const pretty = require('pino-pretty') as (options: Record<string, unknown>) => NodeJS.WritableStream;
     return { level, serializers, stream: teed(pretty({ ...options, sync: true })) };
   }
-  return ring ? { level, serializers, stream: teed(process.stdout) } : { level, serializers };
+  // JSON lines to stdout, batched per event-loop turn (batched-output.ts)
+  return { level, serializers, stream: teed(batchedStdout() as unknown as NodeJS.WritableStream) };
 }

@@ -19,6 +19,8 @@ const PLT_BIN = path.join(PEERS, 'platformatic', 'node_modules', '@platformatic'
 export interface RunningPeer {
   readonly list: string;
   readonly byKey: string;
+  /** The peer's server process (its CPU time is measured). */
+  readonly pid: number | null;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export async function startPlatformatic(pgUrl: string, poolSize: number): Promis
     return {
       list: `${base}${collection}?fields=productId,productName,unitPrice&where.unitPrice.gt=100&where.categoryId.eq=3&orderby.unitPrice=desc&limit=50`,
       byKey: `${base}${item.replace(/\{[^}]+\}/, '4242')}`,
+      pid: child.pid ?? null,
       close,
     };
   } catch (error) {

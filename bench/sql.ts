@@ -6,7 +6,9 @@
  * schema grown to 100,000 products, pools of 32, same run.
  * Two requests: the list ($filter on two columns + $orderby + $top=50) and one record by key.
  * autocannon (its CLI, in a child process), 32 connections, warm-up, then 3 rounds interleaved
- * across the systems; medians of the rounds; ratios against the hand-written route.
+ * across the systems; medians of the rounds; ratios against the hand-written route. Each round also
+ * reports the server process's CPU time per request (bench/process-cpu.ts), the steadier figure on
+ * a shared machine.
  * Run alone with `npm run bench -- sql` (BENCH_DURATION=seconds per round, default 8).
  */
 import { spawn } from 'node:child_process';
@@ -17,6 +19,7 @@ import { freePort } from '../test/setup/free-port.js';
 import { startPostgres, type TestPostgres } from '../test/setup/postgres.js';
 import { startSqlTestServer, type SqlTestServer } from '../test/sql/http-server.js';
 import { load, median, type LoadResult } from './load.js';
+import { processCpuMicros } from './process-cpu.js';
 import { handWrittenSql } from './sql-hand-written.js';
 import { startPlatformatic } from './peers.js';
 
@@ -39,11 +42,18 @@ interface System {
   readonly list: string;
   readonly byKey: string;
   readonly headers: Record<string, string>;
+  /** The server's process id (null: the bench's own process). */
+  readonly pid: number | null;
 }
 
-function line(name: string, r: LoadResult, base: LoadResult | null): string {
-  const ratio = base ? `  ${(r.rps / base.rps).toFixed(2)}x rps, p99 ${(r.p99 / Math.max(base.p99, 1)).toFixed(2)}x` : '  (baseline)';
-  return `  ${name.padEnd(16)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}${ratio}`;
+function line(name: string, r: LoadResult, base: LoadResult | null, cpuUs: number, baseCpuUs: number): string {
+  const ratio = base ? `  ${(r.rps / base.rps).toFixed(2)}x rps, p99 ${(r.p99 / Math.max(base.p99, 1)).toFixed(2)}x, CPU ${(cpuUs / baseCpuUs).toFixed(2)}x` : '  (baseline)';
+  return `  ${name.padEnd(16)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   server CPU ${cpuUs.toFixed(0).padStart(4)} µs/req   errors ${r.errors}${ratio}`;
+}
+
+/** The middle value (per-request CPU of the rounds). */
+function middle(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 }
 
 /** The throwaway PostgreSQL with the demo schema grown to 100,000 products. */
@@ -72,6 +82,8 @@ const BENCH_SETTINGS = {
 export interface BenchWharf {
   readonly base: string;
   readonly authorization: string;
+  /** The server process (null when it runs in the bench's process). */
+  readonly pid: number | null;
   close(): Promise<void>;
 }
 
@@ -83,7 +95,7 @@ export async function startBenchWharfInProcess(db: TestPostgres, logStream: Node
   const wharf = await startSqlTestServer(db.url, db.port + 1, { logStream, settings: BENCH_SETTINGS, environments: ['pg'] });
   await wharf.app.listen({ host: '127.0.0.1', port: 0 });
   const address = wharf.app.server.address();
-  return { ...wharf, base: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+  return { ...wharf, pid: null, base: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
 }
 
 /**
@@ -123,7 +135,7 @@ export async function startBenchWharf(db: TestPostgres, nodeArgs: readonly strin
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { base, authorization: setup.authorization, close };
+  return { base, authorization: setup.authorization, pid: child.pid ?? null, close };
 }
 
 /** The two requests, for Wharf and the hand-written route. */
@@ -143,13 +155,13 @@ export async function runSqlBench(): Promise<void> {
     cleanups.unshift(() => hand.close());
 
     const systems: System[] = [
-      { name: 'wharf', list: wharf.base + WHARF_PATHS.list, byKey: wharf.base + WHARF_PATHS.byKey, headers: { authorization: wharf.authorization } },
-      { name: 'fastify + pg', list: hand.base + HAND_PATHS.list, byKey: hand.base + HAND_PATHS.byKey, headers: {} },
+      { name: 'wharf', list: wharf.base + WHARF_PATHS.list, byKey: wharf.base + WHARF_PATHS.byKey, headers: { authorization: wharf.authorization }, pid: wharf.pid },
+      { name: 'fastify + pg', list: hand.base + HAND_PATHS.list, byKey: hand.base + HAND_PATHS.byKey, headers: {}, pid: null },
     ];
     const plt = await startPlatformatic(db.url, POOL);
     if (plt) {
       cleanups.unshift(() => plt.close());
-      systems.push({ name: 'platformatic db', list: plt.list, byKey: plt.byKey, headers: {} });
+      systems.push({ name: 'platformatic db', list: plt.list, byKey: plt.byKey, headers: {}, pid: plt.pid });
     } else {
       console.log('  (Platformatic DB not installed: `npm run bench:peers` installs it into bench/.peers; skipped)');
     }
@@ -161,14 +173,21 @@ export async function runSqlBench(): Promise<void> {
     for (const kind of ['list', 'byKey'] as const) {
       for (const s of systems) await load(s[kind], 2, CONNECTIONS, s.headers);
       const results = new Map<string, LoadResult[]>(systems.map((s) => [s.name, []]));
+      const cpu = new Map<string, number[]>(systems.map((s) => [s.name, []]));
       for (let round = 0; round < ROUNDS; round++) {
         const order = round % 2 === 0 ? systems : [...systems].reverse();
-        for (const s of order) results.get(s.name)!.push(await load(s[kind], DURATION_S, CONNECTIONS, s.headers));
+        for (const s of order) {
+          const before = processCpuMicros(s.pid);
+          const result = await load(s[kind], DURATION_S, CONNECTIONS, s.headers);
+          results.get(s.name)!.push(result);
+          cpu.get(s.name)!.push((processCpuMicros(s.pid) - before) / Math.max(1, result.total));
+        }
       }
       const title = kind === 'list' ? 'list: $filter on two columns + $orderby + $top=50 (100,000 rows)' : 'one record by key';
       console.log(`SQL ${title}; ${CONNECTIONS} connections, pools of ${POOL}, median of ${ROUNDS} rounds of ${DURATION_S} s; wharf (compiled runtime, own process) with token auth + rate limiting on, logging at its default level, cache off`);
       const base = median(results.get('fastify + pg')!);
-      for (const s of systems) console.log(line(s.name, median(results.get(s.name)!), s.name === 'fastify + pg' ? null : base));
+      const baseCpu = middle(cpu.get('fastify + pg')!);
+      for (const s of systems) console.log(line(s.name, median(results.get(s.name)!), s.name === 'fastify + pg' ? null : base, middle(cpu.get(s.name)!), baseCpu));
       const w = median(results.get('wharf')!);
       const target = kind === 'list' ? 0.9 : 0.8;
       console.log(`  wharf/hand-written ${(w.rps / base.rps).toFixed(2)} (target >= ${target}), p99 ratio ${(w.p99 / Math.max(base.p99, 1)).toFixed(2)} (target <= 1.5)`);

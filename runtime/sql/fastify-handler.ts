@@ -19,8 +19,6 @@ import { handleSqlWrite, writeMethodOf } from './write-handler.js';
 import { WriteRequestError } from './write-body.js';
 import { SqlRequestError } from './errors.js';
 
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
 function segmentsOf(ctx: HandlerContext<'sql'>): readonly string[] {
   const t = ctx.target;
   return t.kind === 'collection' ? [] : t.kind === 'item' ? [t.id] : t.segments;
@@ -108,12 +106,7 @@ function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' |
     (response) => {
       timing.end('sql');
       ctx.reply.headers(response.headers);
-      if (response.status === 200) {
-        if (response.json === undefined) return response.body;
-        // already JSON text (row-json.ts): fastify sends a string with a JSON content type as it is
-        ctx.reply.type(JSON_CONTENT_TYPE);
-        return response.json;
-      }
+      if (response.status === 200) return response.body;
       const reason = (response.body as { error: string }).error;
       throw new WharfError(response.status === 404 ? 'SQL_NOT_FOUND' : 'SQL_BAD_REQUEST', { reason });
     },

@@ -24,7 +24,6 @@ import { optionsFromQueryBody, optionsFromQueryString } from './read-request.js'
 import { parseRecordKey } from './record-key.js';
 import { byIdReads, listReads, withKey, type CompiledById, type CompiledRead } from './query-cache.js';
 import { applyTransforms, hasTransforms } from '../transforms/response-transforms.js';
-import { RowJson } from './row-json.js';
 
 export interface SqlReadRequest {
   readonly method: 'GET' | 'HEAD' | 'QUERY';
@@ -42,8 +41,6 @@ export interface SqlReadResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
-  /** `body` as JSON text, written by the read's compiled row writer (row-json.ts), when it has one. */
-  readonly json?: string;
 }
 
 export interface SqlReadDeps {
@@ -174,8 +171,6 @@ function compileList(
     linkPrefix: optionPrefix(raw),
     list: deps.compiler.compileRead(planRead(input)),
     count: query.count ? deps.compiler.compileCount(planCount(input)) : null,
-    // kept only with a cached read: a writer compiled per request would cost more than it saves
-    json: isFunction ? null : new RowJson(),
   };
 }
 
@@ -233,12 +228,16 @@ function listResponse(
   };
   if (countResult) headers['x-total-records'] = String(Number(countResult.rows[0]?.['count'] ?? 0));
   if (req.method === 'QUERY') headers['content-location'] = readUrl(path, linkPrefix, top, query.skip, req.query);
-  const nextLink = hasMore ? readUrl(path, linkPrefix, top, query.skip + top, req.query) : null;
-  const body = { success: true, count: value.length, value, nextLink };
-  if (compiled.json === null) return { status: 200, headers, body };
-  // the same text JSON.stringify(body) gives, the rows through the compiled writer
-  const json = `{"success":true,"count":${value.length},"value":${compiled.json.rows(value)},"nextLink":${nextLink === null ? 'null' : JSON.stringify(nextLink)}}`;
-  return { status: 200, headers, body, json };
+  return {
+    status: 200,
+    headers,
+    body: {
+      success: true,
+      count: value.length,
+      value,
+      nextLink: hasMore ? readUrl(path, linkPrefix, top, query.skip + top, req.query) : null,
+    },
+  };
 }
 
 const BY_ID_OPTIONS = new Set(['select', 'expand']);
@@ -288,7 +287,7 @@ function compileById(endpoint: SqlEndpoint, deps: SqlReadDeps, raw: RawOptions):
   const compiled = deps.compiler.compileRead(planById({ endpoint, query, args: null, relationTargets: targets, pageSize: 1 }, KEY_PLACEHOLDER));
   const keyIndex = compiled.params.findIndex((p) => p.value === KEY_PLACEHOLDER.value);
   if (keyIndex < 0) throw new Error(`the read by key of ${endpoint.id} compiled without its key parameter`);
-  return { query, compiled, keyIndex, json: new RowJson() };
+  return { query, compiled, keyIndex };
 }
 
 /** Not an async function: the checks and the compiled query are synchronous, the answer is one `.then`. */
@@ -312,8 +311,8 @@ function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps):
       const row = rows[0];
       if (!row) return clientError(404, notFoundMessage(keyName, id));
       parseJsonColumns([row], compiled.jsonColumns);
-      const body = shapeResult([row], endpoint, deps, read.query.expand)[0]!;
-      return { status: 200, headers: { 'x-query-time': ms.toFixed(2) }, body, json: read.json.row(body) };
+      const body = shapeResult([row], endpoint, deps, read.query.expand)[0];
+      return { status: 200, headers: { 'x-query-time': ms.toFixed(2) }, body };
     },
     (error: unknown) => {
       if (error instanceof SqlDriverError && error.kind === 'value') return clientError(404, notFoundMessage(keyName, id));

@@ -11,7 +11,6 @@ import type { SqlEndpoint } from '../contract/model.js';
 import type { CompiledQuery, SqlCompiler } from './compile/compiler.js';
 import type { ODataQuery } from './odata/ast.js';
 import type { TypedValue } from './plan.js';
-import type { RowJson } from './row-json.js';
 
 export interface CompiledRead {
   readonly query: ODataQuery;
@@ -19,8 +18,6 @@ export interface CompiledRead {
   readonly linkPrefix: string;
   readonly list: CompiledQuery;
   readonly count: CompiledQuery | null;
-  /** The rows' JSON writer (row-json.ts), kept with the cached read; null when not cached (function calls). */
-  readonly json: RowJson | null;
 }
 
 export interface CompiledById {
@@ -28,7 +25,6 @@ export interface CompiledById {
   /** Compiled with a placeholder key at `keyIndex` of its parameters. */
   readonly compiled: CompiledQuery;
   readonly keyIndex: number;
-  readonly json: RowJson;
 }
 
 /** The compiled query of a read by key, with this request's key in place. */

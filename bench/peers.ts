@@ -39,12 +39,16 @@ async function waitForOpenApi(base: string, child: ChildProcess, deadlineMs: num
   throw new Error('platformatic did not start in time');
 }
 
-export async function startPlatformatic(pgUrl: string, poolSize: number): Promise<RunningPeer | null> {
+/**
+ * Platformatic DB on the bench's database. `logLevel` null: its default (pino at `info` with
+ * fastify's two lines per request), as its users run it; `'warn'`: no line per request.
+ */
+export async function startPlatformatic(pgUrl: string, poolSize: number, logLevel: 'warn' | null = null): Promise<RunningPeer | null> {
   if (!existsSync(PLT_BIN)) return null;
   const dir = await mkdtemp(path.join(tmpdir(), 'wharf-bench-plt-'));
   const port = await freePort();
   const config = {
-    server: { hostname: '127.0.0.1', port, logger: { level: 'warn' } },
+    server: { hostname: '127.0.0.1', port, ...(logLevel ? { logger: { level: logLevel } } : {}) },
     db: { connectionString: pgUrl, graphql: false, openapi: true, schema: ['inventory'], poolSize },
     watch: false,
   };

@@ -58,7 +58,8 @@ function middle(values: readonly number[]): number {
 
 /** The throwaway PostgreSQL with the demo schema grown to 100,000 products. */
 export async function startBenchDatabase(): Promise<TestPostgres> {
-  const db = await startPostgres();
+  // five servers with pools of 32 each: their idle connections stay open between rounds
+  const db = await startPostgres({ maxConnections: 250 });
   try {
     const { default: pg } = await import('pg');
     const client = new pg.Client({ connectionString: db.url });
@@ -103,9 +104,10 @@ export async function startBenchWharfInProcess(db: TestPostgres, logStream: Node
  * (`.wharf/dist/runtime/main.js`, what `wharf start` runs) in its own process, its JSON log lines
  * (default level) into /dev/null. Its one environment is the bench's PostgreSQL, as in a production
  * deployment: an embedded (PGlite) environment beside it would load a second database into the
- * same process while the rounds run. `nodeArgs` go before the script (bench/sql-profile.ts: --cpu-prof).
+ * same process while the rounds run. `nodeArgs` go before the script (bench/sql-profile.ts: --cpu-prof);
+ * `env` adds settings (`Logging__MinLevel`).
  */
-export async function startBenchWharf(db: TestPostgres, nodeArgs: readonly string[] = []): Promise<BenchWharf> {
+export async function startBenchWharf(db: TestPostgres, nodeArgs: readonly string[] = [], env: Readonly<Record<string, string>> = {}): Promise<BenchWharf> {
   const { buildRuntime, DIST_MAIN } = (await import(pathToFileURL(path.join(REPO, 'scripts', 'runtime-dist.mjs')).href)) as {
     buildRuntime(): Promise<unknown>;
     DIST_MAIN: string;
@@ -114,7 +116,7 @@ export async function startBenchWharf(db: TestPostgres, nodeArgs: readonly strin
   const setup = await startSqlTestServer(db.url, db.port + 1, { logger: false, settings: BENCH_SETTINGS, environments: ['pg'] });
   await setup.app.close(); // the project, its settings and the token stay for the process below
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, DIST_MAIN, '--root', setup.root, '--port', String(port)], { cwd: REPO, stdio: 'ignore' });
+  const child = spawn(process.execPath, [...nodeArgs, DIST_MAIN, '--root', setup.root, '--port', String(port)], { cwd: REPO, stdio: 'ignore', env: { ...process.env, ...env } });
   const base = `http://127.0.0.1:${port}`;
   const close = async (): Promise<void> => {
     if (nodeArgs.length > 0 && child.exitCode === null) {
@@ -151,18 +153,25 @@ export async function runSqlBench(): Promise<void> {
   try {
     const wharf = await startBenchWharf(db);
     cleanups.unshift(() => wharf.close());
+    const quiet = await startBenchWharf(db, [], { Logging__MinLevel: 'warn' });
+    cleanups.unshift(() => quiet.close());
     const hand = await handWrittenSql(db.url, POOL);
     cleanups.unshift(() => hand.close());
 
     const systems: System[] = [
       { name: 'wharf', list: wharf.base + WHARF_PATHS.list, byKey: wharf.base + WHARF_PATHS.byKey, headers: { authorization: wharf.authorization }, pid: wharf.pid },
       { name: 'fastify + pg', list: hand.base + HAND_PATHS.list, byKey: hand.base + HAND_PATHS.byKey, headers: {}, pid: null },
+      { name: 'wharf warn', list: quiet.base + WHARF_PATHS.list, byKey: quiet.base + WHARF_PATHS.byKey, headers: { authorization: quiet.authorization }, pid: quiet.pid },
     ];
+    // each product at its default logging (as its users run it), and each at `warn` (no line per request)
     const plt = await startPlatformatic(db.url, POOL);
-    if (plt) {
-      cleanups.unshift(() => plt.close());
+    const pltQuiet = plt ? await startPlatformatic(db.url, POOL, 'warn') : null;
+    if (plt && pltQuiet) {
+      cleanups.unshift(() => plt.close(), () => pltQuiet.close());
       systems.push({ name: 'platformatic db', list: plt.list, byKey: plt.byKey, headers: {}, pid: plt.pid });
+      systems.push({ name: 'platformatic warn', list: pltQuiet.list, byKey: pltQuiet.byKey, headers: {}, pid: pltQuiet.pid });
     } else {
+      await plt?.close();
       console.log('  (Platformatic DB not installed: `npm run bench:peers` installs it into bench/.peers; skipped)');
     }
 
@@ -184,13 +193,17 @@ export async function runSqlBench(): Promise<void> {
         }
       }
       const title = kind === 'list' ? 'list: $filter on two columns + $orderby + $top=50 (100,000 rows)' : 'one record by key';
-      console.log(`SQL ${title}; ${CONNECTIONS} connections, pools of ${POOL}, median of ${ROUNDS} rounds of ${DURATION_S} s; wharf (compiled runtime, own process) with token auth + rate limiting on, logging at its default level, cache off`);
+      console.log(`SQL ${title}; ${CONNECTIONS} connections, pools of ${POOL}, median of ${ROUNDS} rounds of ${DURATION_S} s; wharf (compiled runtime, own process) with token auth + rate limiting on, logging at its default level (info; 'warn' rows: Logging:MinLevel warn), cache off`);
       const base = median(results.get('fastify + pg')!);
       const baseCpu = middle(cpu.get('fastify + pg')!);
       for (const s of systems) console.log(line(s.name, median(results.get(s.name)!), s.name === 'fastify + pg' ? null : base, middle(cpu.get(s.name)!), baseCpu));
       const w = median(results.get('wharf')!);
       const target = kind === 'list' ? 0.9 : 0.8;
       console.log(`  wharf/hand-written ${(w.rps / base.rps).toFixed(2)} (target >= ${target}), p99 ratio ${(w.p99 / Math.max(base.p99, 1)).toFixed(2)} (target <= 1.5)`);
+      if (results.has('platformatic db')) {
+        const versus = (a: string, b: string): string => (median(results.get(a)!).rps / median(results.get(b)!).rps).toFixed(2);
+        console.log(`  wharf/platformatic db ${versus('wharf', 'platformatic db')} at their default logging, ${versus('wharf warn', 'platformatic warn')} both at warn`);
+      }
     }
   } finally {
     for (const c of cleanups) await c().catch(() => undefined);

@@ -37,8 +37,8 @@ async function asPostgres(cmd: string, args: string[]): Promise<void> {
   else await execFile(cmd, args);
 }
 
-/** Start a server (on `port`, default a free one) and load `sql` (default: the demo schema + seed). */
-export async function startPostgres(options: { sql?: string; port?: number } = {}): Promise<TestPostgres> {
+/** Start a server (on `port`, default a free one) and load `sql` (default: the demo schema + seed); `maxConnections` default 100. */
+export async function startPostgres(options: { sql?: string; port?: number; maxConnections?: number } = {}): Promise<TestPostgres> {
   const dir = await mkdtemp(path.join(tmpdir(), 'wharf-pg-'));
   if (isRoot) {
     await chmod(dir, 0o755);
@@ -56,7 +56,8 @@ export async function startPostgres(options: { sql?: string; port?: number } = {
     await asPostgres(binary('initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8']);
     await asPostgres(binary('pg_ctl'), [
       '-D', data, '-l', path.join(dir, 'log'), '-w', '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off` +
+        (options.maxConnections ? ` -c max_connections=${options.maxConnections}` : ''),
       'start',
     ]);
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;

@@ -170,7 +170,6 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     bodyLimit: limits.bodyLimitBytes,
     // Time limits (docs/operations.md): the request gate answers the shutdown 503 itself.
     return503OnClosing: false,
-    handlerTimeout: limits.handlerTimeoutSeconds * 1000,
     http: { headersTimeout: limits.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
     // Errors raised by the router before any route runs (malformed percent-encoding in the URL).
     frameworkErrors: (error, request, reply) => {
@@ -181,7 +180,8 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     // Errors of Node's HTTP parser (431, 408, malformed requests): the same error body, Connection: close.
     clientErrorHandler: createClientErrorHandler((): FastifyBaseLogger => app.log, http.maxHeaderSize),
   });
-  installRequestGate(app, limits.maxConcurrentRequests);
+  // the handler timeout too: one sweeping timer instead of fastify's per-request timer (request-gate.ts)
+  installRequestGate(app, limits.maxConcurrentRequests, limits.handlerTimeoutSeconds * 1000);
   const metrics = settings.server.metrics.enabled ? installMetrics(app) : null;
   installBodyTimeout(app, { graceMs: limits.bodyTimeoutSeconds * 1000, minBytesPerSecond: limits.minBodyBytesPerSecond });
   app.addHttpMethod('MERGE', { hasBody: true });

@@ -55,8 +55,6 @@ function fromFramework(error: FrameworkError, facts: ErrorRequestFacts): WharfEr
       return new WharfError('REQUEST_INVALID_URL', { reason: 'malformed percent-encoding.' });
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new WharfError('REQUEST_URL_TOO_LONG');
-    case 'FST_ERR_HANDLER_TIMEOUT':
-      return new WharfError('SERVER_HANDLER_TIMEOUT');
     default:
       break;
   }

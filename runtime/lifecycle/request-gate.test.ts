@@ -46,3 +46,70 @@ describe('RequestGate.drained(quietMs)', () => {
     expect(await resolvesWithin(drained, 200)).toBe(true);
   });
 });
+
+/** A reply in flight for `elapsedMs`, recording what the gate does to it. */
+function agedReply(elapsedMs: number | (() => number), state: { sent?: boolean; headersSent?: boolean } = {}) {
+  const seen: { sent: unknown[]; destroyed: unknown[] } = { sent: [], destroyed: [] };
+  const reply = {
+    get elapsedTime() {
+      return typeof elapsedMs === 'function' ? elapsedMs() : elapsedMs;
+    },
+    sent: state.sent ?? false,
+    raw: { headersSent: state.headersSent ?? false, destroy: (error: unknown) => seen.destroyed.push(error) },
+    header: () => reply,
+    send(payload: unknown) {
+      seen.sent.push(payload);
+      reply.sent = true;
+      return reply;
+    },
+  };
+  return { reply: reply as unknown as FastifyReply, seen };
+}
+
+describe('RequestGate handler timeout (one sweeping timer, no timer per request)', () => {
+  it('answers only the requests in flight for longer than the limit, once, with SERVER_HANDLER_TIMEOUT', () => {
+    const gate = new RequestGate(0, 1000);
+    const old = agedReply(1000);
+    const young = agedReply(999);
+    const done = agedReply(5000, { sent: true });
+    const unknown = agedReply(Number.NaN);
+    for (const { reply } of [old, young, done, unknown]) expect(gate.admit({} as FastifyRequest, reply)).toBeNull();
+    expect(gate.sweep()).toBe(1);
+    expect(old.seen.sent).toHaveLength(1);
+    expect((old.seen.sent[0] as { code: string }).code).toBe('SERVER_HANDLER_TIMEOUT');
+    expect([young.seen.sent, done.seen.sent, unknown.seen.sent]).toEqual([[], [], []]);
+    expect(gate.sweep()).toBe(0); // already answered
+    gate.stop();
+  });
+
+  it('cuts a response that has already started instead of writing an error body into it', () => {
+    const gate = new RequestGate(0, 50);
+    const streaming = agedReply(60, { headersSent: true });
+    gate.admit({} as FastifyRequest, streaming.reply);
+    expect(gate.inFlight).toBe(1);
+    expect(gate.sweep()).toBe(1);
+    expect(streaming.seen.sent).toEqual([]);
+    expect((streaming.seen.destroyed[0] as { code: string }).code).toBe('SERVER_HANDLER_TIMEOUT');
+    expect(gate.inFlight).toBe(0);
+    gate.stop();
+  });
+
+  it('the timer starts with the first request and answers within a tenth of the limit', async () => {
+    const gate = new RequestGate(0, 100);
+    const started = performance.now();
+    const slow = agedReply(() => performance.now() - started);
+    gate.admit({} as FastifyRequest, slow.reply);
+    await sleep(60);
+    expect(slow.seen.sent).toEqual([]);
+    await sleep(150);
+    expect(slow.seen.sent).toHaveLength(1);
+    gate.stop();
+  });
+
+  it('without a limit nothing is ever answered', () => {
+    const gate = new RequestGate(0);
+    const old = agedReply(1e9);
+    gate.admit({} as FastifyRequest, old.reply);
+    expect(gate.sweep()).toBe(0);
+  });
+});

@@ -36,6 +36,7 @@ import { liveRoute } from './health/live.js';
 import { landingRoute, readLandingPage } from './landing/landing-page.js';
 import { installBodyTimeout } from './lifecycle/body-timeout.js';
 import { installRequestGate } from './lifecycle/request-gate.js';
+import { lazyChildLoggerFactory } from './logging/lazy-child-logger.js';
 import { installMetrics } from './metrics/metrics.js';
 import { metricsRoute } from './metrics/metrics-route.js';
 import { MetricsListener, parseMetricsAddress } from './metrics/metrics-listener.js';
@@ -161,8 +162,11 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   const logs = new LogRing(settings.server.source.int('Logging:ConsoleBufferSize', 2000, { min: 10, max: 100_000 }));
 
   const limits = settings.server.server;
+  const logger = loggerOptions(options.logger ?? true, settings.server.logging.minLevel, logs);
   const app: FastifyInstance = fastify({
-    logger: loggerOptions(options.logger ?? true, settings.server.logging.minLevel, logs),
+    logger,
+    // request.log made only when something is logged through it (lazy-child-logger.ts)
+    ...(logger === false ? {} : { childLoggerFactory: lazyChildLoggerFactory }),
     // one line per request, written by installRequestLog (runtime/logging/request-log.ts)
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),

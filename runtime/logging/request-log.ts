@@ -28,20 +28,28 @@ export function serializeRequest(request: { method?: string; url?: string; id?: 
 }
 
 export function installRequestLog(app: FastifyInstance): void {
+  // through the server's logger with `reqId` as the first field: the line a child logger bound to
+  // the request would write, without making that child (lazy-child-logger.ts)
+  const log = app.log;
+  const levels = log as unknown as { isLevelEnabled?(level: string): boolean };
+  // no logger (`logger: false`): fastify's stand-in writes nothing and has no levels
+  const enabled = (level: string): boolean => levels.isLevelEnabled?.(level) ?? false;
   app.addHook('onResponse', (request, reply, done) => {
     const statusCode = reply.statusCode;
+    const error = statusCode >= 500;
+    if (!enabled(error ? 'error' : 'info')) return done();
     const url = redactUrl(request.url);
     const responseTime = Math.round(reply.elapsedTime * 10) / 10;
     const noted = errors.get(request);
-    const fields: Record<string, unknown> = { method: request.method, url, statusCode, responseTime };
+    const fields: Record<string, unknown> = { reqId: request.id, method: request.method, url, statusCode, responseTime };
     if (noted) fields['code'] = noted.code;
     if (noted?.err !== undefined) {
       fields['traceId'] = String(request.id);
       fields['err'] = noted.err;
     }
     const msg = `${request.method} ${url} ${statusCode} ${responseTime} ms`;
-    if (statusCode >= 500) request.log.error(fields, msg);
-    else request.log.info(fields, msg);
+    if (error) log.error(fields, msg);
+    else log.info(fields, msg);
     done();
   });
 }

@@ -9,7 +9,7 @@
  * across the systems; medians of the rounds; ratios against the hand-written route. Each round also
  * reports the server process's CPU time per request (bench/process-cpu.ts), the steadier figure on
  * a shared machine.
- * Run alone with `npm run bench -- sql` (BENCH_DURATION=seconds per round, default 8).
+ * Run alone with `npm run bench -- sql` (BENCH_DURATION=seconds per round, default 8; BENCH_ROUNDS, default 3).
  */
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
@@ -24,7 +24,7 @@ import { handWrittenSql } from './sql-hand-written.js';
 import { startPlatformatic } from './peers.js';
 
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 8);
-const ROUNDS = 3;
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 export const CONNECTIONS = 32;
 const POOL = 32;
 

@@ -24,6 +24,15 @@ describe('LazyChildLogger (request.log without a pino child per request)', () =>
     expect(error).toMatchObject({ level: 50, reqId: 'r-1', err: { message: 'boom' } });
   });
 
+  it('the request line (request-log.ts: the server logger, reqId as the first field) is the line the child wrote', () => {
+    const { logger, lines } = capture('info');
+    const fields = { method: 'GET', url: '/api/x?$top=1', statusCode: 200, responseTime: 1.2 };
+    logger.info({ reqId: 'r-5', ...fields }, 'GET /api/x?$top=1 200 1.2 ms');
+    logger.child({ reqId: 'r-5' }).info(fields, 'GET /api/x?$top=1 200 1.2 ms');
+    const [root, child] = lines();
+    expect(JSON.stringify(withoutTime(root!))).toBe(JSON.stringify(withoutTime(child!)));
+  });
+
   it('makes no child while nothing at an enabled level is logged through it', () => {
     const { logger, lines } = capture('warn');
     const lazy = new LazyChildLogger(logger, { reqId: 'r-2' }, {});

@@ -20,7 +20,6 @@ export interface WharfMetrics {
   upstreamFailures(endpoint: string, failures: readonly { readonly kind: string }[], sent: number): void;
 }
 
-
 export function installMetrics(app: FastifyInstance): WharfMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

@@ -115,7 +115,7 @@ export class FilterTypeChecker {
     const a = this.kindOf(left);
     const b = this.kindOf(right);
     if (compatible(a, b, left, right)) return;
-    const [col] = left.kind === 'member' || right.kind !== 'member' ? [left, right] : [right, left];
+    const col = left.kind === 'member' || right.kind !== 'member' ? left : right;
     const ka = col === left ? a : b;
     const kb = col === left ? b : a;
     throw new ODataError(

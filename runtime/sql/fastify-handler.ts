@@ -166,7 +166,7 @@ async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>): Promise<u
   } catch (error) {
     if (error instanceof WriteRequestError) throw writeError(error);
     if (error instanceof SqlRequestError) throw new WharfError(error.status === 404 ? 'SQL_NOT_FOUND' : 'SQL_BAD_REQUEST', { reason: error.message });
-    if (error instanceof SqlDriverError && error.kind === 'connection') logDriverFailure(ctx, error);
+    logDriverFailure(ctx, error);
     throw error;
   } finally {
     ctx.timing.end('sql');

@@ -4,7 +4,7 @@
  * driver) is synchronous in Node, so under load the per-line write was the log's largest cost.
  *
  * Lines are never held longer than the current turn: the batch is written from `setImmediate`, or
- * at once when it reaches `maxBytes`, and on process exit (a crash that exits through
+ * at once when it reaches `maxLength` characters, and on process exit (a crash that exits through
  * `process.exit` or an uncaught exception still writes every line). Only a hard kill (SIGKILL, an
  * abort in native code) can lose the lines of the turn it interrupts. docs/runtime.md#logging.
  */
@@ -15,13 +15,14 @@ export class BatchedOutput {
 
   constructor(
     private readonly out: NodeJS.WritableStream,
-    private readonly maxBytes = 64 * 1024,
+    /** Characters (a byte each for the ASCII of JSON lines) after which the batch is written at once. */
+    private readonly maxLength = 64 * 1024,
   ) {}
 
   /** Keeps the line for this turn's write; always true (the batch, not the caller, meets back-pressure). */
   write(chunk: string | Uint8Array): boolean {
     this.pending += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
-    if (this.pending.length >= this.maxBytes) this.flush();
+    if (this.pending.length >= this.maxLength) this.flush();
     else if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(this.flushSoon);

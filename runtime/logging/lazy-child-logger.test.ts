@@ -35,7 +35,7 @@ describe('LazyChildLogger (request.log without a pino child per request)', () =>
 
   it('makes no child while nothing at an enabled level is logged through it', () => {
     const { logger, lines } = capture('warn');
-    const lazy = new LazyChildLogger(logger, { reqId: 'r-2' }, {});
+    const lazy = new LazyChildLogger(logger, { reqId: 'r-2' });
     lazy.info('not written');
     lazy.debug({ a: 1 }, 'not written');
     expect(lazy.materialized).toBe(false);

@@ -18,12 +18,11 @@ export class LazyChildLogger {
   constructor(
     private readonly parent: FastifyBaseLogger,
     private readonly ownBindings: Bindings,
-    private readonly options: Record<string, unknown>,
   ) {}
 
   /** The pino child, made on first use. */
   private get real(): FastifyBaseLogger {
-    this.#real ??= this.parent.child(this.ownBindings, this.options);
+    this.#real ??= this.parent.child(this.ownBindings);
     return this.#real;
   }
 
@@ -84,5 +83,5 @@ export class LazyChildLogger {
 /** fastify's `childLoggerFactory`: the lazy stand-in, or a real child when the route sets its own level or serializers. */
 export const lazyChildLoggerFactory: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) => {
   if (options && Object.keys(options).length > 0) return logger.child(bindings, options);
-  return new LazyChildLogger(logger, bindings, (options ?? {}) as Record<string, unknown>) as unknown as FastifyBaseLogger;
+  return new LazyChildLogger(logger, bindings) as unknown as FastifyBaseLogger;
 };

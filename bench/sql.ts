@@ -119,13 +119,14 @@ export async function startBenchWharf(db: TestPostgres, nodeArgs: readonly strin
   const child = spawn(process.execPath, [...nodeArgs, DIST_MAIN, '--root', setup.root, '--port', String(port)], { cwd: REPO, stdio: 'ignore', env: { ...process.env, ...env } });
   const base = `http://127.0.0.1:${port}`;
   const close = async (): Promise<void> => {
-    if (nodeArgs.length > 0 && child.exitCode === null) {
-      // a profiled run ends with SIGTERM (graceful shutdown) so node writes its profile on exit
+    // graceful shutdown (a profiled run writes its profile on exit); SIGKILL if it does not end
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       await exited;
+      clearTimeout(timer);
     }
-    child.kill('SIGKILL');
     await rm(setup.root, { recursive: true, force: true });
   };
   for (const started = performance.now(); ; ) {

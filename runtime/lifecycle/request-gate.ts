@@ -14,6 +14,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
 import { WharfError } from '../errors/wharf-error.js';
+import { InFlight } from './in-flight.js';
 
 const RETRY = { 'retry-after': '1' } as const;
 
@@ -24,7 +25,7 @@ export class RequestGate {
    * closing, or a request in flight finishing while closing (its client reconnects at once).
    */
   #lastActivity = 0;
-  readonly #inFlight = new Map<FastifyRequest, FastifyReply>();
+  readonly #inFlight = new InFlight();
   #sweeper: NodeJS.Timeout | null = null;
 
   /** `maxConcurrent` 0 = no bound; `handlerTimeoutMs` 0 = no handler timeout. */
@@ -48,7 +49,7 @@ export class RequestGate {
   close(): void {
     this.#closing = true;
     this.#lastActivity = performance.now();
-    for (const reply of this.#inFlight.values()) if (!reply.raw.headersSent) reply.header('connection', 'close');
+    for (const [, reply] of this.#inFlight.entries()) if (!reply.raw.headersSent) reply.header('connection', 'close');
   }
 
   /**
@@ -72,7 +73,7 @@ export class RequestGate {
     if (this.maxConcurrent > 0 && this.#inFlight.size >= this.maxConcurrent) {
       return new WharfError('SERVER_OVERLOADED', {}, { headers: RETRY });
     }
-    this.#inFlight.set(request, reply);
+    this.#inFlight.add(request, reply);
     if (this.handlerTimeoutMs > 0 && this.#sweeper === null) {
       this.#sweeper = setInterval(() => this.sweep(), Math.min(1000, Math.max(10, Math.floor(this.handlerTimeoutMs / 10))));
       this.#sweeper.unref();
@@ -88,7 +89,7 @@ export class RequestGate {
   sweep(): number {
     if (this.handlerTimeoutMs <= 0) return 0;
     let count = 0;
-    for (const [request, reply] of this.#inFlight) {
+    for (const [request, reply] of this.#inFlight.entries()) {
       const elapsed = reply.elapsedTime;
       if (reply.sent || !(elapsed >= this.handlerTimeoutMs)) continue;
       count += 1;
@@ -116,7 +117,7 @@ export class RequestGate {
   /** Shutdown deadline: answers every request still in flight with SERVER_SHUTTING_DOWN. Returns how many. */
   cutOff(): number {
     let count = 0;
-    for (const [request, reply] of this.#inFlight) {
+    for (const [request, reply] of this.#inFlight.entries()) {
       this.#inFlight.delete(request);
       if (reply.sent || reply.raw.headersSent) continue;
       reply.header('connection', 'close');
@@ -138,6 +139,7 @@ declare module 'fastify' {
 export function installRequestGate(app: FastifyInstance, maxConcurrent: number, handlerTimeoutMs = 0): RequestGate {
   const gate = new RequestGate(maxConcurrent, handlerTimeoutMs);
   app.decorate('requestGate', gate);
+  app.decorateRequest('wharfInFlightSlot', -1);
   app.addHook('onRequest', (request, reply, done) => {
     const refused = gate.admit(request, reply);
     if (refused) done(refused);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LogRing } from './log-ring.js';
+import { LogRing, SLOT_BYTES } from './log-ring.js';
 
 const line = (msg: string, level = 30, time = 1_700_000_000_000) => `${JSON.stringify({ level, time, msg })}\n`;
 
@@ -26,5 +26,29 @@ describe('LogRing', () => {
     await new Promise((r) => setImmediate(r));
     const [entry] = ring.query(null, null);
     expect(entry?.message).not.toMatch(/whf_0123|abc\.def|u:p@/);
+  });
+
+  it('keeps lines longer than a slot, and non-ASCII text cut nowhere, across wrap-around', () => {
+    const ring = new LogRing(3);
+    const long = 'x'.repeat(SLOT_BYTES * 2);
+    // 3-byte characters: the line's UTF-8 is longer than its slot by a fraction of a character
+    const wide = '\u20ac'.repeat(Math.ceil(SLOT_BYTES / 3));
+    const nearly = 'é'.repeat(Math.floor((SLOT_BYTES - 40) / 2)); // fits, close to the end of its slot
+    ring.write(line(long));
+    ring.write(line(wide));
+    ring.write(line(nearly));
+    expect(ring.query(null, null).map((e) => e.message)).toEqual([nearly, wide, long]);
+    ring.write(line('short'));
+    ring.write(line('again'));
+    expect(ring.query(null, null).map((e) => e.message)).toEqual(['again', 'short', nearly]);
+  });
+
+  it('answers a slot again after it was reused (no entry parsed before stays behind)', () => {
+    const ring = new LogRing(2);
+    ring.write(line('one'));
+    ring.write(line('two'));
+    expect(ring.query(null, null).map((e) => e.message)).toEqual(['two', 'one']);
+    ring.write(line('three', 50));
+    expect(ring.query(null, null).map((e) => `${e.level}:${e.message}`)).toEqual(['Error:three', 'Information:two']);
   });
 });

@@ -1,17 +1,9 @@
 /**
- * The requests in flight (the request gate's list): slots in two arrays, reused through a list of
- * free slots, each request remembering its slot. Finishing a request clears its slot.
- *
- * Why not a `Map<request, reply>`: a Map with an insert and a delete per request is rehashed every
- * few dozen requests, and V8 keeps each replaced table pointing at its successor and at the
- * requests it held. Once one of those tables was promoted to the old generation, every later table
- * and every request in it survived the next young-generation collection through that dead table
- * and was promoted too, to be freed only by a full collection: measured under the SQL bench's load,
- * 1.6 MB promoted per scavenge and 3.3 ms scavenges instead of 0.15 MB and 1 ms
- * (docs/performance.md). The arrays here are overwritten in place, so a finished request is
- * garbage at once.
+ * The requests in flight (the request gate's list), each remembering its slot in a SlotList
+ * (slot-list.ts: why not a Map). Finishing a request empties its slot.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SlotList } from './slot-list.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,42 +15,34 @@ declare module 'fastify' {
 /** The slot property, for requests made without the decorator (unit tests). */
 type Slotted = FastifyRequest & { wharfInFlightSlot?: number };
 
+interface Entry {
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+}
+
 export class InFlight {
-  readonly #requests: (FastifyRequest | undefined)[] = [];
-  readonly #replies: (FastifyReply | undefined)[] = [];
-  readonly #free: number[] = [];
-  #size = 0;
+  readonly #entries = new SlotList<Entry>();
 
   get size(): number {
-    return this.#size;
+    return this.#entries.size;
   }
 
   add(request: FastifyRequest, reply: FastifyReply): void {
-    const slot = this.#free.pop() ?? this.#requests.length;
-    this.#requests[slot] = request;
-    this.#replies[slot] = reply;
-    (request as Slotted).wharfInFlightSlot = slot;
-    this.#size += 1;
+    (request as Slotted).wharfInFlightSlot = this.#entries.add({ request, reply });
   }
 
   /** Takes the request out; false when it was not in flight. */
   delete(request: FastifyRequest): boolean {
     const slot = (request as Slotted).wharfInFlightSlot ?? -1;
-    if (slot < 0 || this.#requests[slot] !== request) return false;
-    this.#requests[slot] = undefined;
-    this.#replies[slot] = undefined;
+    const entry = slot >= 0 ? this.#entries.at(slot) : undefined;
+    if (entry === undefined || entry.request !== request) return false;
+    this.#entries.remove(slot, entry);
     (request as Slotted).wharfInFlightSlot = -1;
-    this.#free.push(slot);
-    this.#size -= 1;
     return true;
   }
 
   /** Each request in flight with its reply (taking one out while iterating is fine). */
   *entries(): Generator<readonly [FastifyRequest, FastifyReply]> {
-    for (let slot = 0; slot < this.#requests.length; slot++) {
-      const request = this.#requests[slot];
-      const reply = this.#replies[slot];
-      if (request !== undefined && reply !== undefined) yield [request, reply];
-    }
+    for (const entry of this.#entries.values()) yield [entry.request, entry.reply];
   }
 }

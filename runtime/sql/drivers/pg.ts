@@ -7,13 +7,16 @@
  * (26000, e.g. a pooler between us; 0A000 "cached plan must not change result type" after DDL)
  * drops that connection and the query runs once more unnamed. Both errors come before execution.
  * Time limits: the server cancels a statement after the command timeout (`statement_timeout`), and
- * a client-side timer a little later destroys the connection when the server does not answer at all
+ * a client-side check a little later destroys the connection when the server does not answer at all
  * (frozen, unreachable without a reset), so a hung database ends in an error and never keeps a
- * pooled connection; waiting for a free connection is bounded by the connection timeout.
+ * pooled connection; waiting for a free connection is bounded by the connection timeout. The check
+ * is one timer per driver sweeping the queries in flight (a tenth of the limit apart, at most a
+ * second), not a timer per query.
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { TypedValue } from '../plan.js';
+import { SlotList } from '../../lifecycle/slot-list.js';
 import { classifyPostgresError, CommandTimeoutError, type Row, type SqlDriver } from './driver.js';
 import { PG_TEXT_PARSERS } from './type-parsers.js';
 
@@ -99,6 +102,17 @@ class Connection {
 
 type Answer = (error: unknown, rows?: Row[]) => void;
 
+/** A query sent and not answered yet: the sweep ends it when its deadline passes. */
+interface Pending {
+  readonly client: pg.PoolClient;
+  readonly connection: Connection;
+  readonly answer: Answer;
+  /** performance.now() after which the client-side check gives up on the server. */
+  readonly deadline: number;
+  slot: number;
+  settled: boolean;
+}
+
 export function createPgDriver(options: PgDriverOptions): SqlDriver {
   const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
   const clientTimeoutMs = statementTimeoutMs + CLIENT_TIMER_GRACE_MS;
@@ -111,11 +125,43 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
   });
   pool.on('error', (error) => options.onConnectionError?.(error));
   const connections = new WeakMap<pg.PoolClient, Connection>();
+  const pending = new SlotList<Pending>();
+  let sweeper: NodeJS.Timeout | null = null;
+
+  /** Ends each query past its deadline: its socket destroyed, its connection dropped, a CommandTimeoutError. */
+  function sweep(): void {
+    const now = performance.now();
+    for (const query of pending.values()) {
+      if (query.deadline > now) continue;
+      settle(query);
+      const error = new CommandTimeoutError(clientTimeoutMs);
+      destroySocket(query.client);
+      query.connection.release(error);
+      query.answer(error);
+    }
+  }
+
+  function watch(query: Pending): void {
+    query.slot = pending.add(query);
+    if (sweeper === null) {
+      sweeper = setInterval(sweep, Math.min(1000, Math.max(10, Math.floor(clientTimeoutMs / 10))));
+      sweeper.unref();
+    }
+  }
+
+  /** True the first time (the answer or the sweep); the query leaves the list. */
+  function settle(query: Pending): boolean {
+    if (query.settled) return false;
+    query.settled = true;
+    pending.remove(query.slot, query);
+    return true;
+  }
 
   /**
    * One query, in callbacks from the pool checkout to the answer (no promise until query() makes
    * the one the caller awaits): like pool.query with an optional statement name, a failed client
-   * is dropped; a stale statement runs once more unnamed; the client-side timer destroys the socket.
+   * is dropped; a stale statement runs once more unnamed; the sweep destroys the socket of a query
+   * the server does not answer in time.
    */
   function run(sql: string, values: unknown[], prepare: boolean, answer: Answer): void {
     pool.connect((connectError, client) => {
@@ -133,18 +179,9 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
       const name = prepare ? statementName(sql) : undefined;
       const useName = name !== undefined && (named.has(name) || named.size < MAX_PREPARED_PER_CONNECTION);
       checkedOut.checkedOut = true;
-      let settled = false;
-      const timer = setTimeout(() => {
-        settled = true;
-        const error = new CommandTimeoutError(clientTimeoutMs);
-        destroySocket(client);
-        checkedOut.release(error);
-        answer(error);
-      }, clientTimeoutMs);
+      const inFlight: Pending = { client, connection: checkedOut, answer, deadline: performance.now() + clientTimeoutMs, slot: -1, settled: false };
       const query = new pg.Query<Row>(sql, values, (error, result) => {
-        clearTimeout(timer);
-        if (settled) return; // the timer answered already
-        settled = true;
+        if (!settle(inFlight)) return; // the sweep answered already
         if (error) {
           checkedOut.release(error);
           if (useName && STALE_STATEMENT.has(sqlState(error) ?? '')) run(sql, values, false, answer);
@@ -156,11 +193,11 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
         answer(null, result.rows);
       });
       if (useName) (query as unknown as { name?: string }).name = name;
+      watch(inFlight);
       try {
         client.query(query);
       } catch (error) {
-        clearTimeout(timer);
-        settled = true;
+        settle(inFlight);
         checkedOut.release(error as Error);
         answer(error);
       }
@@ -175,6 +212,8 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
       });
     },
     async close(): Promise<void> {
+      if (sweeper !== null) clearInterval(sweeper);
+      sweeper = null;
       // A frozen server never acknowledges the goodbye: do not wait for it past the connection timeout.
       let timer: NodeJS.Timeout | undefined;
       const gaveUp = new Promise<void>((resolve) => {

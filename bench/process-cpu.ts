@@ -4,7 +4,7 @@
  * on a shared machine, where throughput ratios mostly say who got the cores.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 let ticksPerSecond: number | null = null;
 
@@ -22,4 +22,36 @@ export function processCpuMicros(pid: number | null): number {
   // fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / clockTicks();
+}
+
+function statFields(text: string): string[] {
+  return text.slice(text.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * CPU time of every process named `command` (e.g. `postgres`: the server and its backends), in
+ * microseconds: their own user + system time plus that of their exited children.
+ */
+export function commandCpuMicros(command: string): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== command) continue;
+    const fields = statFields(stat);
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return (ticks * 1_000_000) / clockTicks();
+}
+
+/** The machine's idle and total CPU time so far, in clock ticks (all cores; /proc/stat). */
+export function machineTicks(): { idle: number; total: number } {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
+  return { idle, total: cpu.reduce((a, b) => a + b, 0) };
 }

@@ -8,7 +8,8 @@
  * autocannon (its CLI, in a child process), 32 connections, warm-up, then 3 rounds interleaved
  * across the systems; medians of the rounds; ratios against the hand-written route. Each round also
  * reports the server process's CPU time per request (bench/process-cpu.ts), the steadier figure on
- * a shared machine.
+ * a shared machine, the database's CPU time per request (every `postgres` process) and the share of
+ * the machine left idle (a server that keeps PostgreSQL waiting leaves the cores idle).
  * Run alone with `npm run bench -- sql` (BENCH_DURATION=seconds per round, default 8; BENCH_ROUNDS, default 3).
  */
 import { spawn } from 'node:child_process';
@@ -19,7 +20,7 @@ import { freePort } from '../test/setup/free-port.js';
 import { startPostgres, type TestPostgres } from '../test/setup/postgres.js';
 import { startSqlTestServer, type SqlTestServer } from '../test/sql/http-server.js';
 import { load, median, type LoadResult } from './load.js';
-import { processCpuMicros } from './process-cpu.js';
+import { commandCpuMicros, machineTicks, processCpuMicros } from './process-cpu.js';
 import { handWrittenSql } from './sql-hand-written.js';
 import { startPlatformatic } from './peers.js';
 
@@ -46,9 +47,35 @@ interface System {
   readonly pid: number | null;
 }
 
-function line(name: string, r: LoadResult, base: LoadResult | null, cpuUs: number, baseCpuUs: number): string {
-  const ratio = base ? `  ${(r.rps / base.rps).toFixed(2)}x rps, p99 ${(r.p99 / Math.max(base.p99, 1)).toFixed(2)}x, CPU ${(cpuUs / baseCpuUs).toFixed(2)}x` : '  (baseline)';
-  return `  ${name.padEnd(16)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   server CPU ${cpuUs.toFixed(0).padStart(4)} µs/req   errors ${r.errors}${ratio}`;
+/** What one round cost besides the server: the database's CPU per request and the machine's idle share. */
+interface RoundCosts {
+  readonly serverUs: number;
+  readonly dbUs: number;
+  readonly idlePercent: number;
+}
+
+function line(name: string, r: LoadResult, base: LoadResult | null, costs: RoundCosts, baseCpuUs: number): string {
+  const ratio = base ? `  ${(r.rps / base.rps).toFixed(2)}x rps, p99 ${(r.p99 / Math.max(base.p99, 1)).toFixed(2)}x, CPU ${(costs.serverUs / baseCpuUs).toFixed(2)}x` : '  (baseline)';
+  const cpu = `server CPU ${costs.serverUs.toFixed(0).padStart(4)} µs/req   db ${costs.dbUs.toFixed(0).padStart(4)} µs/req   idle ${costs.idlePercent.toFixed(0).padStart(2)} %`;
+  return `  ${name.padEnd(16)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   ${cpu}   errors ${r.errors}${ratio}`;
+}
+
+/** One round of load, with the server's and the database's CPU per request and the machine's idle share. */
+async function measuredRound(s: System, kind: 'list' | 'byKey'): Promise<{ result: LoadResult; costs: RoundCosts }> {
+  const server = processCpuMicros(s.pid);
+  const db = commandCpuMicros('postgres');
+  const machine = machineTicks();
+  const result = await load(s[kind], DURATION_S, CONNECTIONS, s.headers);
+  const after = machineTicks();
+  const requests = Math.max(1, result.total);
+  return {
+    result,
+    costs: {
+      serverUs: (processCpuMicros(s.pid) - server) / requests,
+      dbUs: (commandCpuMicros('postgres') - db) / requests,
+      idlePercent: (100 * (after.idle - machine.idle)) / Math.max(1, after.total - machine.total),
+    },
+  };
 }
 
 /** The middle value (per-request CPU of the rounds). */
@@ -183,21 +210,24 @@ export async function runSqlBench(): Promise<void> {
     for (const kind of ['list', 'byKey'] as const) {
       for (const s of systems) await load(s[kind], 2, CONNECTIONS, s.headers);
       const results = new Map<string, LoadResult[]>(systems.map((s) => [s.name, []]));
-      const cpu = new Map<string, number[]>(systems.map((s) => [s.name, []]));
+      const costs = new Map<string, RoundCosts[]>(systems.map((s) => [s.name, []]));
       for (let round = 0; round < ROUNDS; round++) {
         const order = round % 2 === 0 ? systems : [...systems].reverse();
         for (const s of order) {
-          const before = processCpuMicros(s.pid);
-          const result = await load(s[kind], DURATION_S, CONNECTIONS, s.headers);
+          const { result, costs: cost } = await measuredRound(s, kind);
           results.get(s.name)!.push(result);
-          cpu.get(s.name)!.push((processCpuMicros(s.pid) - before) / Math.max(1, result.total));
+          costs.get(s.name)!.push(cost);
         }
       }
       const title = kind === 'list' ? 'list: $filter on two columns + $orderby + $top=50 (100,000 rows)' : 'one record by key';
       console.log(`SQL ${title}; ${CONNECTIONS} connections, pools of ${POOL}, median of ${ROUNDS} rounds of ${DURATION_S} s; wharf (compiled runtime, own process) with token auth + rate limiting on, logging at its default level (info; 'warn' rows: Logging:MinLevel warn), cache off`);
       const base = median(results.get('fastify + pg')!);
-      const baseCpu = middle(cpu.get('fastify + pg')!);
-      for (const s of systems) console.log(line(s.name, median(results.get(s.name)!), s.name === 'fastify + pg' ? null : base, middle(cpu.get(s.name)!), baseCpu));
+      const middleCosts = (name: string): RoundCosts => {
+        const all = costs.get(name)!;
+        return { serverUs: middle(all.map((c) => c.serverUs)), dbUs: middle(all.map((c) => c.dbUs)), idlePercent: middle(all.map((c) => c.idlePercent)) };
+      };
+      const baseCpu = middleCosts('fastify + pg').serverUs;
+      for (const s of systems) console.log(line(s.name, median(results.get(s.name)!), s.name === 'fastify + pg' ? null : base, middleCosts(s.name), baseCpu));
       const w = median(results.get('wharf')!);
       const target = kind === 'list' ? 0.9 : 0.8;
       console.log(`  wharf/hand-written ${(w.rps / base.rps).toFixed(2)} (target >= ${target}), p99 ratio ${(w.p99 / Math.max(base.p99, 1)).toFixed(2)} (target <= 1.5)`);

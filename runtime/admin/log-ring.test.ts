@@ -33,7 +33,8 @@ describe('LogRing', () => {
     const long = 'x'.repeat(SLOT_BYTES * 2);
     // 3-byte characters: the line's UTF-8 is longer than its slot by a fraction of a character
     const wide = '\u20ac'.repeat(Math.ceil(SLOT_BYTES / 3));
-    const nearly = 'é'.repeat(Math.floor((SLOT_BYTES - 40) / 2)); // fits, close to the end of its slot
+    // fits exactly: its JSON line is SLOT_BYTES of UTF-8 (42 bytes around the message, 2 per character)
+    const nearly = 'é'.repeat((SLOT_BYTES - 42) / 2);
     ring.write(line(long));
     ring.write(line(wide));
     ring.write(line(nearly));

@@ -10,6 +10,7 @@ import { WharfError } from '../errors/wharf-error.js';
 import { failureCode } from './failover.js';
 import type { FailoverResult } from './failover.js';
 import { sendUpstreamResponse } from './proxy-response.js';
+import { ClientGone } from './client-gone.js';
 import type { UpstreamClient, UpstreamRequest } from './upstream-client.js';
 import { cachedRewritesFor } from './url-rewrite.js';
 import type { ProxyEndpoint } from '../contract/model.js';
@@ -33,14 +34,9 @@ function bodyOf(request: FastifyRequest): string | Buffer | undefined {
   return Buffer.isBuffer(request.body) ? request.body : undefined;
 }
 
-/** An AbortSignal that fires when the client goes away before the response is complete. */
+/** A signal that fires when the client goes away before the response is complete (client-gone.ts). */
 export function clientGone<K extends EndpointKind>(ctx: HandlerContext<K>): AbortSignal {
-  const controller = new AbortController();
-  const response = ctx.reply.raw;
-  response.once('close', () => {
-    if (!response.writableFinished) controller.abort();
-  });
-  return controller.signal;
+  return ClientGone.of(ctx.reply.raw).signal;
 }
 
 export function upstreamRequestOf<K extends EndpointKind>(ctx: HandlerContext<K>, signal?: AbortSignal): UpstreamRequest {

@@ -1,5 +1,6 @@
 /** Streaming pass-through over real sockets: the gateway listens, the client reads chunk by chunk. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
 import { Agent, request } from 'undici';
 import { proxy, proxyServer } from './proxy-server.js';
 import { startUpstream } from './upstream-server.js';
@@ -13,7 +14,10 @@ const client = new Agent();
 
 beforeAll(async () => {
   upstream = await startUpstream();
-  server = await proxyServer([proxy('Stream', { url: `${upstream.origin}/stream` }, ['GET'])], { BodyTimeoutMs: 5000, HeadersTimeoutMs: 5000 });
+  server = await proxyServer(
+    [proxy('Stream', { url: `${upstream.origin}/stream` }, ['GET']), proxy('Hang', { url: `${upstream.origin}/hang` }, ['GET'])],
+    { BodyTimeoutMs: 5000, HeadersTimeoutMs: 5000 },
+  );
   base = await server.app.listen({ port: 0, host: '127.0.0.1' });
 });
 
@@ -53,5 +57,18 @@ describe('streaming', () => {
       break;
     }
     await expect.poll(() => upstream.streams.aborted - abortedBefore, { timeout: 5000 }).toBe(1);
+  });
+
+  it('cancels the upstream request when the client goes away before the upstream answers', async () => {
+    const closedBefore = upstream.hung.closed;
+    const hitsBefore = upstream.hits.get('/hang') ?? 0;
+    // a client of its own: the connection ends with the request
+    const caller = httpRequest(`${base}/api/demo/Hang`, { headers: { authorization: `Bearer ${server.token}` } });
+    caller.on('error', () => undefined);
+    caller.end();
+    await expect.poll(() => (upstream.hits.get('/hang') ?? 0) - hitsBefore).toBe(1);
+    caller.destroy();
+    // the gateway cut its upstream connection (the upstream never answers, so nothing else closes it)
+    await expect.poll(() => upstream.hung.closed - closedBefore, { timeout: 3000 }).toBe(1);
   });
 });

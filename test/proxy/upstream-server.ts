@@ -24,6 +24,8 @@ export interface Upstream {
   readonly hits: Map<string, number>;
   /** /stream responses finished vs cut short by the other side. */
   readonly streams: { ended: number; aborted: number };
+  /** /hang requests whose connection the other side closed (it never answers them). */
+  readonly hung: { closed: number };
   close(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function startUpstream(): Promise<Upstream> {
   const hits = new Map<string, number>();
   const flaky = new Map<string, number>();
   const streams = { ended: 0, aborted: 0 };
+  const hung = { closed: 0 };
   let origin = '';
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://upstream');
@@ -71,7 +74,10 @@ export async function startUpstream(): Promise<Upstream> {
       res.write('{"partial":');
       return setTimeout(() => res.destroy(), 10);
     }
-    if (path === '/hang') return; // never answers
+    if (path === '/hang') {
+      req.socket.once('close', () => (hung.closed += 1));
+      return; // never answers
+    }
     if (path === '/slow') {
       await new Promise((r) => setTimeout(r, Number(url.searchParams.get('ms') ?? '500')));
       return echo();
@@ -126,6 +132,7 @@ export async function startUpstream(): Promise<Upstream> {
     origin,
     hits,
     streams,
+    hung,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

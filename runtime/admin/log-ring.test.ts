@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LogRing, SLOT_BYTES } from './log-ring.js';
+import { oldGenerationGrowthKb } from '../testing/old-generation.js';
 
 const line = (msg: string, level = 30, time = 1_700_000_000_000) => `${JSON.stringify({ level, time, msg })}\n`;
 
@@ -51,5 +52,21 @@ describe('LogRing', () => {
     expect(ring.query(null, null).map((e) => e.message)).toEqual(['two', 'one']);
     ring.write(line('three', 50));
     expect(ring.query(null, null).map((e) => `${e.level}:${e.message}`)).toEqual(['Error:three', 'Information:two']);
+  });
+});
+
+describe('LogRing and the garbage collector', () => {
+  it('keeps 2,000 lines without promoting them: 10,000 request lines leave the old generation as it was', () => {
+    const ring = new LogRing(2000);
+    const out = ring.tee({ write: () => true } as unknown as NodeJS.WritableStream);
+    const kb = oldGenerationGrowthKb((round) => {
+      for (let i = 0; i < 500; i++) {
+        const url = `/api/demo/Inventory/Products/${round * 500 + i}?$select=ProductId,Name,Price`;
+        out.write(`{"level":30,"time":${Date.now()},"pid":1,"hostname":"vm","reqId":"${round}-${i}","method":"GET","url":"${url}","statusCode":200,"responseTime":1.2,"msg":"GET ${url} 200 1.2 ms"}\n`);
+      }
+    });
+    // lines kept as strings: 2,000 of about 330 bytes stay, and every line was promoted on its way out
+    expect(kb).toBeLessThan(300);
+    expect(ring.query(null, null)).toHaveLength(2000);
   });
 });

@@ -6,61 +6,36 @@
  * 500; what the old generation grew by is what those collections promoted. A Map is the control:
  * it shows the test sees the retention on this V8.
  */
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { InFlight } from './in-flight.js';
 import { SlotList } from './slot-list.js';
-
-v8.setFlagsFromString('--expose-gc');
-const gc = vm.runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
+import { oldGenerationGrowthKb } from '../testing/old-generation.js';
 
 interface Tracker<T> {
   add(item: T): void;
   remove(item: T): void;
 }
 
-const oldSpaceBytes = (): number => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')!.space_used_size;
-
-/**
- * KB the old generation grew by while 10,000 items passed through `tracker`. A full collection that
- * V8 starts on its own meanwhile would shrink the old generation and hide the growth: then the
- * measurement is taken again (v8.GCProfiler tells).
- */
+/** KB promoted while 10,000 items pass through `tracker`, 32 in flight at a time. */
 function promotedKb<T>(tracker: Tracker<T>, make: (round: number) => T): number {
-  for (let attempt = 1; ; attempt++) {
-    const profiler = new v8.GCProfiler();
-    profiler.start();
-    const kb = measureOnce(tracker, make);
-    const unforcedFull = profiler.stop().statistics.filter((gc) => gc.gcType !== 'Scavenge').length - 2; // less our two gc()
-    if (unforcedFull === 0 || attempt === 3) return kb;
-  }
-}
-
-function measureOnce<T>(tracker: Tracker<T>, make: (round: number) => T): number {
   for (let i = 0; i < 200; i++) {
     const item = make(0);
     tracker.add(item);
     tracker.remove(item);
   }
-  gc();
-  gc(); // the tracker and its tables or arrays are in the old generation now
-  const before = oldSpaceBytes();
   const live: T[] = [];
-  for (let round = 0; round < 20; round++) {
-    for (let i = 0; i < 500; i++) {
-      const item = make(round);
-      tracker.add(item);
-      live.push(item);
-      if (live.length > 32) tracker.remove(live.shift()!);
-    }
-    gc({ type: 'minor' });
-  }
-  for (const item of live.splice(0)) tracker.remove(item);
-  gc({ type: 'minor' });
-  gc({ type: 'minor' });
-  return (oldSpaceBytes() - before) / 1024;
+  return oldGenerationGrowthKb(
+    (round) => {
+      for (let i = 0; i < 500; i++) {
+        const item = make(round);
+        tracker.add(item);
+        live.push(item);
+        if (live.length > 32) tracker.remove(live.shift()!);
+      }
+    },
+    { end: () => live.splice(0).forEach((item) => tracker.remove(item)) },
+  );
 }
 
 const payload = (round: number): number[] => new Array<number>(64).fill(round);

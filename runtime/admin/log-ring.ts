@@ -2,8 +2,8 @@
  * The server's own structured log (pino JSON lines), kept in memory for GET /ui/api/logs: the last
  * `capacity` entries (Logging:ConsoleBufferSize, default 2000), oldest dropped first. Lines are
  * kept as written (UTF-8 bytes in one buffer: no parsing and no JS object on the request path) and
- * parsed and redacted the first time a query reads them: Wharf tokens, bearer values, connection strings and the first
- * administrator's one-time password never reach the console.
+ * parsed and redacted the first time a query reads them: Wharf tokens, bearer values, connection
+ * strings and the first administrator's one-time password never reach the console.
  */
 import { Writable } from 'node:stream';
 import { CONNECTION_STRING_MASK, SECRET_MASK } from '../settings/redact.js';

@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { InFlight } from './in-flight.js';
+import { startSweep } from './sweep.js';
 
 const RETRY = { 'retry-after': '1' } as const;
 
@@ -75,8 +76,7 @@ export class RequestGate {
     }
     this.#inFlight.add(request, reply);
     if (this.handlerTimeoutMs > 0 && this.#sweeper === null) {
-      this.#sweeper = setInterval(() => this.sweep(), Math.min(1000, Math.max(10, Math.floor(this.handlerTimeoutMs / 10))));
-      this.#sweeper.unref();
+      this.#sweeper = startSweep(this.handlerTimeoutMs, () => this.sweep());
     }
     return null;
   }

@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { TypedValue } from '../plan.js';
 import { SlotList } from '../../lifecycle/slot-list.js';
+import { startSweep } from '../../lifecycle/sweep.js';
 import { classifyPostgresError, CommandTimeoutError, type Row, type SqlDriver } from './driver.js';
 import { PG_TEXT_PARSERS } from './type-parsers.js';
 
@@ -109,8 +110,8 @@ interface Pending {
   readonly answer: Answer;
   /** performance.now() after which the client-side check gives up on the server. */
   readonly deadline: number;
+  /** Its place in the list of queries in flight; -1 once answered (or timed out). */
   slot: number;
-  settled: boolean;
 }
 
 export function createPgDriver(options: PgDriverOptions): SqlDriver {
@@ -143,17 +144,13 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
 
   function watch(query: Pending): void {
     query.slot = pending.add(query);
-    if (sweeper === null) {
-      sweeper = setInterval(sweep, Math.min(1000, Math.max(10, Math.floor(clientTimeoutMs / 10))));
-      sweeper.unref();
-    }
+    sweeper ??= startSweep(clientTimeoutMs, sweep);
   }
 
   /** True the first time (the answer or the sweep); the query leaves the list. */
   function settle(query: Pending): boolean {
-    if (query.settled) return false;
-    query.settled = true;
-    pending.remove(query.slot, query);
+    if (!pending.remove(query.slot, query)) return false;
+    query.slot = -1;
     return true;
   }
 
@@ -179,7 +176,7 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
       const name = prepare ? statementName(sql) : undefined;
       const useName = name !== undefined && (named.has(name) || named.size < MAX_PREPARED_PER_CONNECTION);
       checkedOut.checkedOut = true;
-      const inFlight: Pending = { client, connection: checkedOut, answer, deadline: performance.now() + clientTimeoutMs, slot: -1, settled: false };
+      const inFlight: Pending = { client, connection: checkedOut, answer, deadline: performance.now() + clientTimeoutMs, slot: -1 };
       const query = new pg.Query<Row>(sql, values, (error, result) => {
         if (!settle(inFlight)) return; // the sweep answered already
         if (error) {

@@ -25,7 +25,7 @@ export interface PgDriverOptions {
   readonly connectionString: string;
   /** Pool size (default 10). */
   readonly max?: number;
-  /** Per-statement timeout in ms (default 30 000): the server's statement_timeout, then a client-side timer. */
+  /** Per-statement timeout in ms (default 30 000): the server's statement_timeout, then a client-side check (swept). */
   readonly statementTimeoutMs?: number;
   /** Opening a connection, and waiting for a free one, in ms (default 5 000). */
   readonly connectionTimeoutMs?: number;
@@ -43,7 +43,7 @@ const types = {
 /** Named statements one connection keeps at most; more distinct queries run unnamed on it. */
 export const MAX_PREPARED_PER_CONNECTION = 200;
 const MAX_REMEMBERED_NAMES = 1000;
-/** The client-side timer fires this long after the server's statement_timeout should have. */
+/** The client-side check gives up this long after the server's statement_timeout should have fired. */
 const CLIENT_TIMER_GRACE_MS = 1000;
 
 /** Destroys the socket under a client stuck on a query (the server may never answer). */

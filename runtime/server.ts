@@ -159,7 +159,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   const holder = new RouteTableHolder(table);
   const handlers = new HandlerRegistry(options.handlers);
   const dataDir = path.resolve(options.dataDir ?? 'data');
-  const logs = new LogRing(settings.server.source.int('Logging:ConsoleBufferSize', 2000, { min: 10, max: 100_000 }));
+  const logs = new LogRing(settings.server.source.int('Logging:ConsoleBufferSize'));
 
   const limits = settings.server.server;
   const logger = loggerOptions(options.logger ?? true, settings.server.logging.minLevel, logs);
@@ -247,7 +247,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   app.decorate('metricsListener', metrics && metricsAddress ? new MetricsListener(app, metrics, metricsAddress) : null);
   await consoleApi(app);
   await app.register(consoleUiRoutes, { generatedDir });
-  await healthRoutes(app, { env: options.env ?? process.env });
+  await healthRoutes(app);
   await app.register(apiReferenceRoutes, { holder });
   await app.register(landingRoute, { enabled: readLandingPage(settings.server.source), serverName: settings.server.environment.serverName, holder });
   const stages = withAccessStages(options.stages ?? API_STAGES, access.cache);

@@ -117,7 +117,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       validateRoute(guarded, { generatedDir: runtime.generatedDir });
       eventsRoute(guarded, {
         events,
-        heartbeatMs: runtime.settings.server.source.int('WebUi:SseHeartbeatSeconds', 15, { min: 1, max: 3600 }) * 1000,
+        heartbeatMs: runtime.settings.server.source.int('WebUi:SseHeartbeatSeconds') * 1000,
         currentHealth: async () => (app.hasDecorator('wharfHealth') ? (await app.wharfHealth.current()).status : null),
       });
       environmentRoutes(guarded, { runtime, console: state });

@@ -48,7 +48,7 @@ export interface AccessSettings {
 export function readAccessSettings(source: ConfigSource, dataDir: string): AccessSettings {
   const settings: AccessSettings = {
     store: readTokenStoreSettings(source, dataDir),
-    verificationCacheSeconds: source.int('Auth:VerificationCacheSeconds', 5, { min: 0, max: 60 }),
+    verificationCacheSeconds: source.int('Auth:VerificationCacheSeconds'),
     rateLimiting: readRateLimitSettings(source),
     forwardedHeaders: readForwardedHeadersSettings(source),
     redis: readRedisSettings(source),

@@ -249,6 +249,7 @@ export const ERROR_REGISTRY = {
   // settings: environments/settings.json, environment variables, environments/<name>/settings.json
   SETTINGS_FILE_INVALID: { area: 'settings', status: 500, message: '{file} is not valid JSON: {reason}' },
   SETTINGS_INVALID_VALUE: { area: 'settings', status: 500, message: "Setting '{key}' (from {source}) {reason}" },
+  SETTINGS_UNKNOWN_KEY: { area: 'settings', status: 500, message: "Setting '{key}' (from {source}) is not a known setting.{suggestion}" },
   SETTINGS_ENVIRONMENT_INVALID: { area: 'settings', status: 500, message: '{file}: {reason}' },
   SETTINGS_LISTEN_ADDRESS: { area: 'settings', status: 500, message: '{source} {reason}' },
 

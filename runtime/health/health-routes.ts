@@ -20,7 +20,6 @@ export const HEALTH_CACHE_SECONDS = 15;
 export const DETAILS_CACHE_SECONDS = 60;
 
 export interface HealthRouteOptions {
-  readonly env: Readonly<Record<string, string | undefined>>;
   /** The proxy reachability probe (default: probeUrl; the proxy module's own can replace it). */
   readonly probe?: ProxyProbe;
 }
@@ -39,9 +38,9 @@ function cached(reply: FastifyReply, seconds: number): FastifyReply {
 
 const statusCode = (report: HealthReport): number => (report.status === 'Unhealthy' ? 503 : 200);
 
-export async function healthRoutes(app: FastifyInstance, options: HealthRouteOptions): Promise<void> {
+export async function healthRoutes(app: FastifyInstance, options: HealthRouteOptions = {}): Promise<void> {
   const runtime = app.wharf;
-  const settings = readHealthSettings(runtime.settings.server, options.env);
+  const settings = readHealthSettings(runtime.settings.server);
   const checks = settings.enabled
     ? [
         databaseCheck(runtime.settings, () => runtime.sql, settings.databaseTimeoutMs),

@@ -10,7 +10,7 @@ import type { RouteTableHolder } from '../routing/route-table-holder.js';
 export const LANDING_PAGE_KEY = 'Features:LandingPage';
 
 export function readLandingPage(source: ConfigSource): boolean {
-  return source.bool(LANDING_PAGE_KEY, true);
+  return source.bool(LANDING_PAGE_KEY);
 }
 
 const LINKS: ReadonlyArray<readonly [string, string, string]> = [

@@ -27,14 +27,14 @@ export interface ProxySettings {
 
 export function readProxySettings(source: ConfigSource): ProxySettings {
   return {
-    connectTimeoutMs: source.int('Proxy:ConnectTimeoutMs', 5_000, { min: 1 }),
-    headersTimeoutMs: source.int('Proxy:HeadersTimeoutMs', 30_000, { min: 1 }),
-    bodyTimeoutMs: source.int('Proxy:BodyTimeoutMs', 30_000, { min: 1 }),
-    maxConnectionsPerOrigin: source.int('Proxy:MaxConnectionsPerOrigin', 64, { min: 1, max: 10_000 }),
-    keepAliveTimeoutMs: source.int('Proxy:KeepAliveTimeoutMs', 4_000, { min: 1 }),
-    replayBodyLimitBytes: source.int('Proxy:ReplayBodyLimitBytes', 1024 * 1024, { min: 0 }),
-    circuitFailureThreshold: source.int('Proxy:CircuitBreaker:ConsecutiveFailures', 5, { min: 0 }),
-    circuitOpenMs: source.int('Proxy:CircuitBreaker:OpenMs', 30_000, { min: 1 }),
-    compositeArrayConcurrency: source.int('Proxy:CompositeArrayConcurrency', 4, { min: 1, max: 64 }),
+    connectTimeoutMs: source.int('Proxy:ConnectTimeoutMs'),
+    headersTimeoutMs: source.int('Proxy:HeadersTimeoutMs'),
+    bodyTimeoutMs: source.int('Proxy:BodyTimeoutMs'),
+    maxConnectionsPerOrigin: source.int('Proxy:MaxConnectionsPerOrigin'),
+    keepAliveTimeoutMs: source.int('Proxy:KeepAliveTimeoutMs'),
+    replayBodyLimitBytes: source.int('Proxy:ReplayBodyLimitBytes'),
+    circuitFailureThreshold: source.int('Proxy:CircuitBreaker:ConsecutiveFailures'),
+    circuitOpenMs: source.int('Proxy:CircuitBreaker:OpenMs'),
+    compositeArrayConcurrency: source.int('Proxy:CompositeArrayConcurrency'),
   };
 }

@@ -15,8 +15,8 @@ export interface RedisSettings {
 }
 
 export function readRedisSettings(source: ConfigSource): RedisSettings {
-  const url = source.string('Redis:Url', '').trim();
-  return { url: url === '' ? null : url, keyPrefix: source.string('Redis:KeyPrefix', 'wharf:') };
+  const url = source.string('Redis:Url').trim();
+  return { url: url === '' ? null : url, keyPrefix: source.string('Redis:KeyPrefix') };
 }
 
 /** Connects and waits until the server answers (rejects after `timeoutMs`). */

@@ -16,6 +16,7 @@ import {
   SYNC_SERVICE_FILE,
   SYNC_SERVICE_SCHEMA,
 } from '../../runtime/contract/sync-config.js';
+import { SETTINGS_KEYWORDS } from '../../runtime/settings/registry.js';
 import { sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { lineIndex, pointerSegments } from '../parse.js';
 import { labelOf, pointer } from '../validate/pointer.js';
@@ -26,6 +27,7 @@ let validators: { service: ValidateFunction; environment: ValidateFunction } | n
 function compiled() {
   if (validators) return validators;
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
+  ajv.addVocabulary([...SETTINGS_KEYWORDS]);
   const load = (file: string) => JSON.parse(readFileSync(new URL(file, SCHEMA_DIR), 'utf8')) as object;
   validators = { service: ajv.compile(load(SYNC_SERVICE_SCHEMA)), environment: ajv.compile(load(SYNC_ENVIRONMENT_SCHEMA)) };
   return validators;

@@ -15,7 +15,9 @@ import {
   SYNC_SERVICE_FILE,
   SYNC_SERVICE_SCHEMA,
 } from '../../contract/sync-config.js';
-import type { SyncConfig, SyncEnvironment } from './model.js';
+import { WharfError } from '../../errors/wharf-error.js';
+import { SETTINGS_KEYWORDS } from '../../settings/registry.js';
+import type { ServiceSettings, SyncConfig, SyncEnvironment } from './model.js';
 import { normalizeEnvironment, normalizeService } from './normalize.js';
 
 export class SyncConfigError extends Error {
@@ -31,6 +33,7 @@ let validators: { service: ValidateFunction; environment: ValidateFunction } | n
 async function schemaValidators() {
   if (validators) return validators;
   const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
+  ajv.addVocabulary([...SETTINGS_KEYWORDS]);
   const load = async (file: string) => JSON.parse(await readFile(new URL(file, SCHEMA_DIR), 'utf8')) as object;
   validators = {
     service: ajv.compile(await load(SYNC_SERVICE_SCHEMA)),
@@ -95,16 +98,20 @@ function schemaProblems(file: string, validate: ValidateFunction, doc: unknown):
 }
 
 /** Loads and validates; `root` is the project folder (relative paths resolve against it). */
-export async function loadSyncConfig(root: string, environmentsDir = path.join(root, 'environments')): Promise<LoadedSyncConfig> {
+export async function loadSyncConfig(
+  root: string,
+  environmentsDir = path.join(root, 'environments'),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<LoadedSyncConfig> {
   const files = await readSyncFiles(environmentsDir);
-  const { service, environment } = await schemaValidators();
+  const validators = await schemaValidators();
   const problems: string[] = [];
   const display = (rel: string) => path.relative(root, path.join(environmentsDir, rel)) || rel;
   let serviceDoc: unknown = {};
   const serviceText = files.get(SYNC_SERVICE_FILE);
   if (serviceText !== undefined) {
     serviceDoc = parse(display(SYNC_SERVICE_FILE), serviceText, problems);
-    if (serviceDoc !== undefined) problems.push(...schemaProblems(display(SYNC_SERVICE_FILE), service, serviceDoc));
+    if (serviceDoc !== undefined) problems.push(...schemaProblems(display(SYNC_SERVICE_FILE), validators.service, serviceDoc));
   }
   const environments: SyncEnvironment[] = [];
   for (const [rel, text] of files) {
@@ -113,10 +120,19 @@ export async function loadSyncConfig(root: string, environmentsDir = path.join(r
     const doc = parse(file, text, problems);
     if (doc === undefined) continue;
     const before = problems.length;
-    problems.push(...schemaProblems(file, environment, doc));
+    problems.push(...schemaProblems(file, validators.environment, doc));
     if (problems.length === before) problems.push(...checkSyncEnvironment(doc).map((p) => `${file}: ${p.pointer} ${p.message}`));
     if (problems.length === before) environments.push(normalizeEnvironment(rel.split('/')[0] as string, file, doc));
   }
-  if (problems.length > 0) throw new SyncConfigError(problems);
-  return { config: { service: normalizeService(serviceDoc, root), environments }, fingerprint: fingerprintOf(files) };
+  let service: ServiceSettings | null = null;
+  if (problems.length === 0) {
+    try {
+      service = normalizeService(serviceDoc, root, env, display(SYNC_SERVICE_FILE));
+    } catch (error) {
+      if (!(error instanceof WharfError)) throw error;
+      problems.push(error.message);
+    }
+  }
+  if (problems.length > 0 || service === null) throw new SyncConfigError(problems);
+  return { config: { service, environments }, fingerprint: fingerprintOf(files) };
 }

@@ -21,6 +21,11 @@ describe('redact', () => {
     expect(redactSettingsSource(source)).toEqual({ 'RateLimiting:TokenLimit': 5, 'WebUi:AdminApiKey': SECRET_MASK });
   });
 
+  it('a setting the registry marks x-secret is masked whatever its name (Redis:Url)', () => {
+    const source = ConfigSource.from({ Redis: { Url: 'redis://cache.internal:6379/0' }, Environment: { ServerName: 'w' }, Auth: { Store: { ConnectionString: 'Host=db' } } }, 'f', {});
+    expect(redactSettingsSource(source)).toEqual({ 'Auth:Store:ConnectionString': CONNECTION_STRING_MASK, 'Environment:ServerName': 'w', 'Redis:Url': SECRET_MASK });
+  });
+
   it('the server logs neither connection strings nor secret headers', async () => {
     const server = await createTestServer({
       generated: { endpoints: [{ kind: 'sql', routePath: 'A' }] },

@@ -4,8 +4,10 @@
  * `<CONNECTION_STRING>` (the spec's mask), a string property whose name contains password, secret,
  * token, key, auth, credential or signature becomes `<REDACTED>`, and any string that looks like a
  * connection string (`Password=`, `Pwd=`, `scheme://user:pass@`) is masked wherever it appears.
+ * Settings dumps also mask every setting the registry marks `x-secret` (e.g. Redis:Url, Git:Password).
  */
 import type { ConfigSource } from './config-source.js';
+import { resolveKey } from './registry.js';
 
 export const CONNECTION_STRING_MASK = '<CONNECTION_STRING>';
 export const SECRET_MASK = '<REDACTED>';
@@ -46,9 +48,16 @@ export function redact<T>(value: T): unknown {
   return redactValue(null, value, new WeakSet());
 }
 
-/** The flat settings as `{ "A:B": value }`, redacted, for a startup log line or a dump. */
+/**
+ * The flat settings as `{ "A:B": value }`, redacted, for a startup log line or a dump: a setting
+ * the registry marks `x-secret` is always masked (whatever its name), the rest through redact().
+ */
 export function redactSettingsSource(source: ConfigSource): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const entry of source.all()) out[entry.key] = redactValue(entry.key, entry.value, new WeakSet());
+  for (const entry of source.all()) {
+    const spec = resolveKey(entry.key)?.spec;
+    const secret = spec?.secret === true && entry.value !== null && entry.value !== '';
+    out[entry.key] = secret ? (CONNECTION_STRING_NAME.test(entry.key) ? CONNECTION_STRING_MASK : SECRET_MASK) : redactValue(entry.key, entry.value, new WeakSet());
+  }
   return out;
 }

@@ -22,6 +22,7 @@ import { analyzeEntities, modelsOf } from './endpoint-analysis.js';
 import { readEntityCache, writeEntityCache } from './entity-cache.js';
 import { RULES } from './validate/rules/index.js';
 import { readBlockedIpRanges } from './network-policy.js';
+import { validateSettingsFiles } from './settings/validate-settings.js';
 import { validateSyncConfig } from './sync/validate-sync.js';
 
 /**
@@ -88,6 +89,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const verdicts = new Map(contexts.map((ctx, i) => [ctx, analysis.results[i]] as const));
   diagnostics.push(...analysis.results.flatMap((r) => r.diagnostics));
   diagnostics.push(...validateAcross(contexts, (ctx) => verdicts.get(ctx)?.schemaValid === true, RULES, { blockedIpRanges }));
+  diagnostics.push(...(await validateSettingsFiles(root)));
   diagnostics.push(...(await validateSyncConfig(root)));
 
   const reported = [...diagnostics];

@@ -975,7 +975,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '535a4ee22c7a498509272ff462721118b94c5462f6b108021bc9687ac3f67d8a';
+export const sourceHash = 'a86bd62619772e608b13d12cf0fc4dda5824984f47b2ba840e22e951960c6896';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

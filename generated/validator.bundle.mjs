@@ -16080,7 +16080,7 @@ var RULES = [
 // compiler/validate/schema.ts
 var import_ajv = __toESM(require_ajv(), 1);
 
-// compiler/validate/suggest.ts
+// runtime/contract/suggest.ts
 var import_fast_levenshtein = __toESM(require_levenshtein(), 1);
 function words(name) {
   return name.split(/(?<=[a-z0-9])(?=[A-Z])|[^A-Za-z0-9]+/).filter((w) => w !== "").map((w) => w.toLowerCase());

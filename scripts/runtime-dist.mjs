@@ -19,6 +19,8 @@ export const DIST_DIR = path.join(PACKAGE_ROOT, '.wharf', 'dist');
 export const DIST_MAIN = path.join(DIST_DIR, 'runtime', 'main.js');
 const STAMP = path.join(DIST_DIR, 'stamp.json');
 const RUNTIME_DIR = path.join(PACKAGE_ROOT, 'runtime');
+/** Files outside runtime/ that the bundle embeds (the settings registry imports its schemas). */
+const EMBEDDED = ['schemas/settings.schema.json', 'schemas/sync/service.schema.json'];
 
 function isSource(rel) {
   return rel.endsWith('.ts') && !rel.endsWith('.test.ts') && !rel.startsWith('testing/');
@@ -47,6 +49,7 @@ export async function runtimeSourceHash() {
     if (!isSource(rel) && !isAsset(rel)) continue;
     hash.update(rel).update('\0').update(readFileSync(path.join(RUNTIME_DIR, rel))).update('\0');
   }
+  for (const rel of EMBEDDED) hash.update(rel).update('\0').update(readFileSync(path.join(PACKAGE_ROOT, rel))).update('\0');
   return hash.digest('hex');
 }
 
@@ -64,7 +67,7 @@ async function readStamp() {
  */
 async function sourceStats() {
   const rels = (await runtimeFiles()).filter((rel) => isSource(rel) || isAsset(rel));
-  const files = [fileURLToPath(import.meta.url), ...rels.map((rel) => path.join(RUNTIME_DIR, rel))];
+  const files = [fileURLToPath(import.meta.url), ...rels.map((rel) => path.join(RUNTIME_DIR, rel)), ...EMBEDDED.map((rel) => path.join(PACKAGE_ROOT, rel))];
   const stats = files.map((f) => {
     const s = statSync(f);
     return `${s.size}:${s.mtimeMs}`;

@@ -8,6 +8,7 @@ export type EntityConfig =
   | CompositeEndpointConfig
   | FilesEndpointConfig
   | ProxyEndpointConfig
+  | SettingsEndpointConfig
   | SqlEndpointConfig
   | StaticEndpointConfig
   | WebhookEndpointConfig;
@@ -393,6 +394,442 @@ export interface ResponseTransforms {
    * Field names whose value becomes '***'.
    */
   Mask?: string[];
+}
+/**
+ * Every key of the gateway, `wharf docs serve` and (in sync/service.schema.json, environments/sync.json) `wharf sync`: type, range, default, `x-restart` (a change needs a restart), `x-secret` (never shown or logged), `x-env` (legacy variables), `x-writable` (the console may change it), `x-items` (list item format: ip, cidr, origin). The one registry: runtime/settings/registry.ts reads it; docs/settings.md is tested against it.
+ */
+export interface SettingsEndpointConfig {
+  /**
+   * Relative path to this schema, for editor completion. Ignored.
+   */
+  $schema?: string;
+  /**
+   * The gateway and the environments requests may name.
+   */
+  Environment?: {
+    /**
+     * name of this gateway
+     */
+    ServerName?: string;
+    /**
+     * environments requests may name; absent = every folder under `environments/`, `[]` = none
+     */
+    AllowedEnvironments?: string[] | null;
+  };
+  /**
+   * HTTP server limits and timeouts.
+   */
+  Server?: {
+    /**
+     * largest request body; larger is 413
+     */
+    BodyLimitBytes?: number;
+    /**
+     * `Retry-After` on the 503 of an endpoint with `Enabled: false`
+     */
+    DisabledRetryAfterSeconds?: number;
+    /**
+     * SIGTERM/SIGINT: how long requests in flight may finish before the process exits anyway ([Operations](operations.md))
+     */
+    ShutdownTimeoutSeconds?: number;
+    /**
+     * a request not answered after this long (body reception included) gets 503 `SERVER_HANDLER_TIMEOUT` (checked at a tenth of the limit, at most every second)
+     */
+    HandlerTimeoutSeconds?: number;
+    /**
+     * time to receive the request line and headers (Node answers a bare 408 and closes)
+     */
+    HeadersTimeoutSeconds?: number;
+    /**
+     * grace time for a request body; then it must keep arriving at `MinBodyBytesPerSecond`, else 408 `REQUEST_BODY_TIMEOUT`
+     */
+    BodyTimeoutSeconds?: number;
+    /**
+     * minimum average body transfer rate after the grace time (0 = the whole body within the grace time)
+     */
+    MinBodyBytesPerSecond?: number;
+    /**
+     * requests in flight at once; more get 503 `SERVER_OVERLOADED` with `Retry-After: 1` (0 = no bound)
+     */
+    MaxConcurrentRequests?: number;
+    /**
+     * `Server-Timing` header with the duration of each pipeline stage on every `/api` response ([Runtime](runtime.md))
+     */
+    ServerTiming?: boolean;
+  };
+  /**
+   * Prometheus metrics.
+   */
+  Metrics?: {
+    /**
+     * `GET /metrics` (Prometheus text; bearer token with scope `*`)
+     */
+    Enabled?: boolean;
+    /**
+     * `host:port` of a second listener answering `GET /metrics` without a token ([operations](operations.md#metrics)); empty = none
+     */
+    ListenAddress?: string;
+  };
+  /**
+   * API tokens.
+   */
+  Auth?: {
+    /**
+     * how long a successful token verification is remembered (a revocation on this instance applies at once)
+     */
+    VerificationCacheSeconds?: number;
+    /**
+     * Where API tokens are stored (hashes only).
+     */
+    Store?: {
+      /**
+       * where API tokens are stored; `Postgres` for a store shared by several instances
+       */
+      Provider?: 'Sqlite' | 'Postgres';
+      /**
+       * SQLite file of the token store; empty = `<data folder>/auth.db`
+       */
+      Path?: string;
+      /**
+       * PostgreSQL connection string of a shared token store
+       */
+      ConnectionString?: string;
+    };
+  };
+  /**
+   * Request budgets per client IP and per token.
+   */
+  RateLimiting?: {
+    /**
+     * rate limiting on; off = no limits and no `X-RateLimit-*` headers
+     */
+    Enabled?: boolean;
+    /**
+     * requests per client IP per window
+     */
+    IpLimit?: number;
+    /**
+     * window of the per-IP budget, seconds
+     */
+    IpWindow?: number;
+    /**
+     * requests per token per window
+     */
+    TokenLimit?: number;
+    /**
+     * window of the per-token budget, seconds
+     */
+    TokenWindow?: number;
+  };
+  /**
+   * Trusted proxies for the client IP.
+   */
+  ForwardedHeaders?: {
+    /**
+     * proxies whose `X-Forwarded-For` is trusted for the client IP
+     *
+     * @maxItems 50
+     */
+    KnownProxies?: string[];
+    /**
+     * networks (CIDR) whose `X-Forwarded-For` is trusted
+     *
+     * @maxItems 50
+     */
+    KnownNetworks?: string[];
+  };
+  /**
+   * Shared state of several instances.
+   */
+  Redis?: {
+    /**
+     * e.g. `redis://127.0.0.1:6379/0`; set: rate limits and revocations shared by every instance using it
+     */
+    Url?: string;
+    /**
+     * prefix of every Redis key and channel
+     */
+    KeyPrefix?: string;
+  };
+  /**
+   * Response cache.
+   */
+  Caching?: {
+    /**
+     * response cache on
+     */
+    Enabled?: boolean;
+    /**
+     * cache store; `Redis` needs `Redis:Url` and is shared by every instance
+     */
+    Provider?: 'Memory' | 'Redis';
+    /**
+     * time to live of a cached response (per endpoint: `CacheDurationSeconds` in entity.json; 0 = off)
+     */
+    DefaultDurationSeconds?: number;
+    /**
+     * Memory provider: least recently used entries are dropped beyond this
+     */
+    MemoryCacheSizeLimitMB?: number;
+  };
+  /**
+   * Database connections.
+   */
+  SqlConnectionPooling?: {
+    /**
+     * database connection pools
+     */
+    Enabled?: boolean;
+    /**
+     * smallest pool (may not exceed `MaxPoolSize`)
+     */
+    MinPoolSize?: number;
+    /**
+     * largest pool
+     */
+    MaxPoolSize?: number;
+    /**
+     * seconds one database command may run: PostgreSQL `statement_timeout` plus a client-side check 1 s later (swept, at most a tenth of the limit late) that drops the connection; SQL Server `requestTimeout`; PGlite a timer
+     */
+    CommandTimeout?: number;
+    /**
+     * seconds to open a database connection, and to wait for a free pooled one
+     */
+    ConnectionTimeout?: number;
+  };
+  /**
+   * Logs.
+   */
+  Logging?: {
+    /**
+     * log level; `info` logs every request once, `warn` (the production setting) only failures (see [runtime.md](runtime.md#logging))
+     */
+    MinLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+    /**
+     * where logs go; only `console` (JSON lines on standard output; one pretty line per entry when standard output is a terminal)
+     */
+    Sinks?: string[];
+    /**
+     * log lines kept in memory for the console's `GET /ui/api/logs`, as UTF-8 in one buffer of 1 KB per line
+     */
+    ConsoleBufferSize?: number;
+  };
+  /**
+   * Optional pages.
+   */
+  Features?: {
+    /**
+     * `GET /` serves a page linking `/docs`, `/ui`, `/openapi.json` and `/health/live`; false redirects `/` to `/docs`
+     */
+    LandingPage?: boolean;
+  };
+  /**
+   * Files endpoints ([files.md](files.md)).
+   */
+  FileStorage?: {
+    /**
+     * storage root of Files endpoints (relative = against the working directory); empty = `<data folder>/files`
+     */
+    StorageDirectory?: string;
+    /**
+     * largest upload of a Files endpoint without its own `MaxFileSizeBytes`; larger is 413
+     */
+    MaxFileSizeBytes?: number;
+    /**
+     * extensions refused (415) on every Files endpoint
+     */
+    BlockedExtensions?: string[];
+  };
+  /**
+   * GET /health and /health/details.
+   */
+  HealthChecks?: {
+    /**
+     * health checks on
+     */
+    Enabled?: boolean;
+    /**
+     * seconds between background refreshes of the health result (0 counts as 1)
+     */
+    CacheTimeSeconds?: number;
+    /**
+     * milliseconds per proxy reachability probe
+     */
+    ProxyTimeout?: number;
+    /**
+     * no `ProxyEndpoints` probes
+     */
+    SkipProxy?: boolean;
+    /**
+     * percent free below which `Diskspace` is Degraded
+     */
+    DiskSpaceWarningThreshold?: number;
+    /**
+     * percent free below which `Diskspace` is Unhealthy
+     */
+    DiskSpaceCriticalThreshold?: number;
+  };
+  /**
+   * The admin console under /ui ([console-api.md](console-api.md)).
+   */
+  WebUi?: {
+    /**
+     * serve the console under `/ui` and its API under `/ui/api`
+     */
+    Enabled?: boolean;
+    /**
+     * console cookies carry `Secure` (set behind HTTPS)
+     */
+    SecureCookies?: boolean;
+    /**
+     * lifetime of a console session
+     */
+    SessionHours?: number;
+    /**
+     * key for `POST /ui/api/auth` with `{"apiKey":"..."}`; empty = off
+     */
+    AdminApiKey?: string;
+    /**
+     * password of the first `admin` account instead of a one-time one; empty = one-time
+     */
+    SeedPassword?: string;
+    /**
+     * sign-in attempts per client IP per window, then 429
+     */
+    SignInAttemptsPerIp?: number;
+    /**
+     * window of the sign-in budget
+     */
+    SignInWindowSeconds?: number;
+    /**
+     * origins (`https://host`) from which the console may be used besides loopback
+     *
+     * @maxItems 50
+     */
+    PublicOrigins?: string[];
+    /**
+     * interval of the `: heartbeat` comment on the console event stream
+     */
+    SseHeartbeatSeconds?: number;
+  };
+  /**
+   * Upstream calls of Proxy endpoints ([proxy.md](proxy.md)).
+   */
+  Proxy?: {
+    /**
+     * opening a connection to an upstream
+     */
+    ConnectTimeoutMs?: number;
+    /**
+     * waiting for the upstream response headers
+     */
+    HeadersTimeoutMs?: number;
+    /**
+     * between two chunks of the upstream response body
+     */
+    BodyTimeoutMs?: number;
+    /**
+     * connections per upstream origin
+     */
+    MaxConnectionsPerOrigin?: number;
+    /**
+     * idle upstream connections are closed after this
+     */
+    KeepAliveTimeoutMs?: number;
+    /**
+     * largest request body kept to replay a retried call
+     */
+    ReplayBodyLimitBytes?: number;
+    /**
+     * Per-upstream circuit breaker.
+     */
+    CircuitBreaker?: {
+      /**
+       * failures in a row that open the circuit (0 = never)
+       */
+      ConsecutiveFailures?: number;
+      /**
+       * how long an open circuit refuses calls
+       */
+      OpenMs?: number;
+    };
+    /**
+     * parallel calls of one composite array step
+     */
+    CompositeArrayConcurrency?: number;
+  };
+  /**
+   * `wharf docs serve` ([docs-site.md](docs-site.md)); `Docs__*` variables win.
+   */
+  Docs?: {
+    /**
+     * Markdown folder, relative to the working directory
+     */
+    RootPath?: string;
+    /**
+     * page served at `/`
+     */
+    DefaultPage?: string;
+    /**
+     * watch `*.md` and `config.json`, rebuild in the background
+     */
+    EnableHotReload?: boolean;
+    /**
+     * prefix for every internal link, asset URL and API call; empty = none
+     */
+    BasePath?: string;
+    /**
+     * replaces the built-in policy entirely; empty = built-in
+     */
+    ContentSecurityPolicy?: string;
+    /**
+     * public origin for absolute URLs (the same as `--base-url`); empty = the request host
+     */
+    PublicBaseUrl?: string;
+    /**
+     * built-in theme: `default`, `ocean` or `sepia` (the same as `--theme <name>`)
+     */
+    Theme?: string;
+    /**
+     * theme values by name (see [Themes](docs-site.md#themes)); the keys are free
+     */
+    Themes?: {
+      [k: string]: string | boolean;
+    };
+  };
+  /**
+   * Docs from a Git repository ([docs-site.md](docs-site.md#git)); `Git__*` and the `GIT_*` variables win.
+   */
+  Git?: {
+    /**
+     * Git sync of the docs; absent = on when `Url` is set
+     */
+    Enabled?: boolean | null;
+    /**
+     * repository: `https://…`, `ssh://…`, `file://…` or a local path
+     */
+    Url?: string;
+    /**
+     * branch to follow; empty = the remote's default
+     */
+    Branch?: string;
+    /**
+     * folder inside the repository that holds the docs; empty = the repository root
+     */
+    Root?: string;
+    /**
+     * HTTP(S) user name
+     */
+    Username?: string;
+    /**
+     * HTTP(S) password (a token works)
+     */
+    Password?: string;
+    /**
+     * schedule in cron syntax (5 fields, or 6 with seconds first)
+     */
+    Cron?: string;
+  };
 }
 /**
  * OData-queryable access to a database table, view or table-valued function.

@@ -13,7 +13,8 @@
  * Reading a key that is not registered throws, and an unregistered key in a settings file or a
  * `Section__Key` variable of a known section stops startup and fails `wharf check`.
  */
-import { readFileSync } from 'node:fs';
+import settingsSchemaJson from '../../schemas/settings.schema.json' with { type: 'json' };
+import syncServiceSchemaJson from '../../schemas/sync/service.schema.json' with { type: 'json' };
 import { closest } from '../contract/suggest.js';
 
 export type SettingsFile = 'settings.json' | 'sync.json';
@@ -54,8 +55,6 @@ export const SETTINGS_SCHEMA_FILES: Readonly<Record<SettingsFile, string>> = {
   'settings.json': 'settings.schema.json',
   'sync.json': 'sync/service.schema.json',
 };
-
-const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);
 
 type Json = Record<string, unknown>;
 
@@ -114,9 +113,9 @@ export interface Registry {
 
 const registries = new Map<SettingsFile, Registry>();
 
-/** The schema document of a settings file (read once). */
+/** The schema document of a settings file (embedded: the compiled runtime needs no schemas/ folder). */
 export function settingsSchema(file: SettingsFile): Json {
-  return JSON.parse(readFileSync(new URL(SETTINGS_SCHEMA_FILES[file], SCHEMA_DIR), 'utf8')) as Json;
+  return (file === 'settings.json' ? settingsSchemaJson : syncServiceSchemaJson) as Json;
 }
 
 export function settingsRegistry(file: SettingsFile = 'settings.json'): Registry {

@@ -8,7 +8,7 @@
  * How to add a setting: add the key to its section in schemas/settings.schema.json (or
  * schemas/sync/service.schema.json) with `type`, `default`, `minimum`/`maximum` or `enum`,
  * `x-restart`, `x-secret` and a `description` (`x-writable: true` lets the console change it,
- * `x-env` names legacy variables); read it with `source.int('Section:Key')` (no default, no range
+ * `x-env` names legacy variables); read it with the key alone, e.g. `source.int('Server:BodyLimitBytes')` (no default, no range
  * in the reader); add its row to docs/settings.md (registry-docs.test.ts prints the expected row).
  * Reading a key that is not registered throws, and an unregistered key in a settings file or a
  * `Section__Key` variable of a known section stops startup and fails `wharf check`.

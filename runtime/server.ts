@@ -59,6 +59,8 @@ import { lazySchemaCompilers } from './serve/lazy-schema-compilers.js';
 import { openUpstreamClient, registerProxyEndpoints } from './proxy/register.js';
 import { registerCompositeEndpoints } from './composite/register.js';
 import type { Settings } from './settings/load-settings.js';
+import type { EnvironmentMap } from './settings/environments.js';
+import type { ServerSettings } from './settings/server-settings.js';
 import { redact, redactSettingsSource } from './settings/redact.js';
 
 export type { LoggerOptions } from './logging/logger-options.js';
@@ -97,7 +99,10 @@ export interface ReloadResult {
 }
 
 export interface WharfRuntime {
+  /** The settings in force (frozen); replaceEnvironments() swaps in a new value, nothing edits it in place. */
   readonly settings: Settings;
+  /** The console changed environments/: a new settings value with these environments (and allowed list, server name). */
+  replaceEnvironments(environments: EnvironmentMap, environment?: Partial<ServerSettings['environment']>): void;
   readonly generatedDir: string;
   readonly routes: RouteTableHolder;
   readonly handlers: HandlerRegistry;
@@ -213,8 +218,15 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   }
   if (!options.access) app.addHook('onClose', () => access.close());
 
+  let current: Settings = settings;
   const runtime: WharfRuntime = {
-    settings,
+    get settings() {
+      return current;
+    },
+    replaceEnvironments(environments, environment = {}) {
+      const server = Object.freeze({ ...current.server, environment: Object.freeze({ ...current.server.environment, ...environment }) });
+      current = Object.freeze({ server, environments });
+    },
     generatedDir,
     routes: holder,
     handlers,
@@ -251,6 +263,6 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   await app.register(apiReferenceRoutes, { holder });
   await app.register(landingRoute, { enabled: readLandingPage(settings.server.source), serverName: settings.server.environment.serverName, holder });
   const stages = withAccessStages(options.stages ?? API_STAGES, access.cache);
-  await app.register(apiRoutes, { settings, holder, handlers, stages });
+  await app.register(apiRoutes, { settings: () => runtime.settings, holder, handlers, stages });
   return app;
 }

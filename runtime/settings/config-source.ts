@@ -129,9 +129,11 @@ export class ConfigSource {
 
   /** A string setting with an `enum` in the registry; `allowed` types the result and must be that enum. */
   choice<T extends string>(key: string, allowed: readonly T[]): T {
-    const value = this.value(key, 'string') as T;
-    if (!allowed.includes(value)) throw new Error(`Setting '${key}': the registry's enum differs from ${allowed.join(', ')}`);
-    return value;
+    const registered = settingSpec(key, this.file).enum ?? [];
+    if (registered.length !== allowed.length || !allowed.every((option) => registered.includes(option))) {
+      throw new Error(`Setting '${key}': the registry's enum (${registered.join(', ')}) differs from the reader's (${allowed.join(', ')})`);
+    }
+    return this.value(key, 'string') as T;
   }
 
   bool(key: string): boolean {

@@ -299,6 +299,9 @@ describe('console data routes', () => {
       const seen: unknown[] = [];
       const stop = server.app.wharfConsole.events.subscribe((event) => seen.push([event.name, event.data]));
       expect((await server.inject({ method: 'GET', url: '/api/staging/Inventory/Products' })).statusCode).toBe(400);
+      const old = server.app.wharf.settings;
+      const oldAllowed = old.server.environment.allowedEnvironments;
+      const oldNames = [...old.environments.keys()];
       const response = await send('PATCH', '/ui/api/environments', {
         allowed_environments: ['demo', 'prod', 'staging'],
         environments: {
@@ -324,6 +327,11 @@ describe('console data routes', () => {
       expect(seen).toEqual([['environments_changed', { environments: ['prod', 'staging'] }]]);
       expect((await server.inject({ method: 'GET', url: '/api/staging/Inventory/Products' })).statusCode).toBe(200);
       expect(server.logs.text()).not.toContain('s3cret-staging');
+      // A new settings value was swapped in; the one shared before is not edited in place (it is frozen).
+      expect(server.app.wharf.settings).not.toBe(old);
+      expect(Object.isFrozen(server.app.wharf.settings.server.environment)).toBe(true);
+      expect(old.server.environment.allowedEnvironments).toBe(oldAllowed);
+      expect([...old.environments.keys()]).toEqual(oldNames);
     });
   });
 });

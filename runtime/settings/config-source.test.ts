@@ -56,7 +56,7 @@ describe('ConfigSource', () => {
 
   it.each([
     ['variables of other processes are not ours', { Health__Port: '9000', DeadLetters__RetentionDays: '3' }],
-    ['variables of unrelated programs are ignored', { DOTNET__CLI: '1', npm_config__x: 'y' }],
+    ['variables of unrelated programs are ignored', { DOTNET__CLI: '1', npm_config__x: 'y', DB__HOST: 'x', WEB__PORT: '1', __CF_USER_TEXT_ENCODING: '0x0' }],
   ] as const)('%s', (_name, env) => {
     expect(source(env).int('RateLimiting:IpLimit')).toBe(100);
   });

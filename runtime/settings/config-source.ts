@@ -68,7 +68,8 @@ function overrideVariables(env: Env, file: SettingsFile): [string, string, strin
     const key = name.split('__').join(':');
     const section = (key.split(':')[0] as string).toLowerCase();
     if (!sections.has(section)) {
-      const near = others.has(section) ? null : closest(section, [...sections]);
+      // Short names (`DB__HOST`, `WEB__PORT`) belong to other programs more often than they are typos.
+      const near = others.has(section) || section.length < 6 ? null : closest(section, [...sections]);
       if (near !== null) throw unknown(key, `environment variable ${name}`, suggestKey(key, file));
       continue;
     }

@@ -65,7 +65,7 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
     Environment: { ServerName: 'test', AllowedEnvironments: Object.keys(environments) },
     // measured and tested: the SQL path itself, not the response cache or the limiter
     // (benchmarks may turn the limiter on, with budgets no run exhausts)
-    RateLimiting: options.rateLimiting ? { Enabled: true, IpLimit: 100_000_000, TokenLimit: 100_000_000 } : { Enabled: false },
+    RateLimiting: options.rateLimiting ? { Enabled: true, IpLimit: 1_000_000, IpWindow: 1, TokenLimit: 1_000_000, TokenWindow: 1 } : { Enabled: false },
     Caching: { Enabled: options.caching === true },
     ...options.settings,
   }));

@@ -27,7 +27,7 @@ describe('ConfigSource', () => {
     ['comma list replaces', { Environment__AllowedEnvironments: 'a, b' }, (s: ConfigSource) => s.stringList('Environment:AllowedEnvironments'), ['a', 'b']],
     ['empty list stays empty', {}, (s: ConfigSource) => s.stringList('Logging:Sinks'), []],
     ['absent list is its registry default', {}, (s: ConfigSource) => s.stringList('ForwardedHeaders:KnownProxies'), []],
-    ['absent list without default is null', {}, (s: ConfigSource) => source({}, {}).stringList('Environment:AllowedEnvironments'), null],
+    ['absent list without default is null', {}, (_s: ConfigSource) => source({}, {}).stringList('Environment:AllowedEnvironments'), null],
     ['variables without __ are ignored', { PATH: '/bin' }, (s: ConfigSource) => s.entry('PATH'), undefined],
   ] as const)('%s', (_name, env, read, want) => {
     expect(read(source(env))).toEqual(want);

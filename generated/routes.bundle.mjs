@@ -975,7 +975,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = 'a86bd62619772e608b13d12cf0fc4dda5824984f47b2ba840e22e951960c6896';
+export const sourceHash = '91bb417aa2e0b28e8040506e66e5e94d7c363c3df902b8388edb10d67d0b5100';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

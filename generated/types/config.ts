@@ -483,9 +483,9 @@ export interface SettingsEndpointConfig {
      */
     Store?: {
       /**
-       * where API tokens are stored; `Postgres` for a store shared by several instances
+       * where API tokens are stored; `Postgres` for a store shared by several instances (`SqlServer`: planned, refused at start)
        */
-      Provider?: 'Sqlite' | 'Postgres';
+      Provider?: 'Sqlite' | 'Postgres' | 'SqlServer';
       /**
        * SQLite file of the token store; empty = `<data folder>/auth.db`
        */
@@ -798,7 +798,7 @@ export interface SettingsEndpointConfig {
     };
   };
   /**
-   * Docs from a Git repository ([docs-site.md](docs-site.md#git)); `Git__*` and the `GIT_*` variables win.
+   * Docs from a Git repository ([docs-site.md](docs-site.md#git-sync)); `Git__*` and the `GIT_*` variables win.
    */
   Git?: {
     /**

@@ -3,7 +3,8 @@
  *   /health          {status, timestamp, cache_expires_in: "15 seconds"}            cached 15 s
  *   /health/details  {status, timestamp, cache_expires_in: "60 seconds", checks, totalDuration, version}  cached 60 s
  * HTTP 503 only when the status is Unhealthy; Healthy and Degraded answer 200. Both carry
- * Cache-Control: public, max-age=<seconds> and Expires. Checks: Database, Diskspace, ProxyEndpoints.
+ * Cache-Control: public, max-age=<seconds> and Expires. Checks: Database, Diskspace, ProxyEndpoints
+ * (through app.wharfUpstream, so register after openUpstreamClient).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { versionWithBuild } from '../admin/overview-routes.js';
@@ -13,16 +14,12 @@ import type { HealthReport } from './health-monitor.js';
 import { HealthMonitor } from './health-monitor.js';
 import { readHealthSettings } from './health-settings.js';
 import { proxyCheck } from './proxy-check.js';
-import { probeUrl } from './proxy-probe.js';
-import type { ProxyProbe } from './proxy-probe.js';
 
 export const HEALTH_CACHE_SECONDS = 15;
 export const DETAILS_CACHE_SECONDS = 60;
 
 export interface HealthRouteOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** The proxy reachability probe (default: probeUrl; the proxy module's own can replace it). */
-  readonly probe?: ProxyProbe;
 }
 
 declare module 'fastify' {
@@ -46,7 +43,7 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRouteOpt
     ? [
         databaseCheck(runtime.settings, () => runtime.sql, settings.databaseTimeoutMs),
         diskCheck(runtime.dataDir, settings.diskWarningPercent, settings.diskCriticalPercent),
-        proxyCheck(runtime.routes, options.probe ?? probeUrl, settings.proxyTimeoutMs, settings.skipProxy),
+        proxyCheck(runtime.routes, app.wharfUpstream, settings.proxyTimeoutMs, settings.skipProxy),
       ]
     : [];
   const monitor = new HealthMonitor(checks, settings.refreshSeconds * 1000, (status, previous) => {

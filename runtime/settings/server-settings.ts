@@ -107,7 +107,7 @@ export function readServerSettings(source: ConfigSource): ServerSettings {
     healthChecks: {
       enabled: source.bool('HealthChecks:Enabled', true),
       cacheTimeSeconds: source.int('HealthChecks:CacheTimeSeconds', 30, { min: 0 }),
-      proxyTimeoutMs: source.int('HealthChecks:ProxyTimeout', 5000, { min: 1 }),
+      proxyTimeoutMs: source.int('HealthChecks:ProxyTimeout', 10_000, { min: 1 }),
       diskSpaceWarningThreshold: source.int('HealthChecks:DiskSpaceWarningThreshold', 15, { min: 0, max: 100 }),
       diskSpaceCriticalThreshold: source.int('HealthChecks:DiskSpaceCriticalThreshold', 5, { min: 0, max: 100 }),
     },

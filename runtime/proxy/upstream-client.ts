@@ -80,6 +80,7 @@ export class UpstreamClient {
     const size = body === undefined ? 0 : Buffer.byteLength(body);
     return withFailover(
       {
+        circuit: endpoint.id,
         urls,
         attempts: endpoint.retry.attempts,
         delayMs: endpoint.retry.delayMs,

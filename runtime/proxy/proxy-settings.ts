@@ -23,6 +23,8 @@ export interface ProxySettings {
   readonly circuitOpenMs: number;
   /** Concurrent requests of one Composite array step. */
   readonly compositeArrayConcurrency: number;
+  /** Elements an array step's ArrayProperty may hold (more: 422 before any step runs). */
+  readonly compositeMaxArrayItems: number;
 }
 
 export function readProxySettings(source: ConfigSource): ProxySettings {
@@ -36,5 +38,6 @@ export function readProxySettings(source: ConfigSource): ProxySettings {
     circuitFailureThreshold: source.int('Proxy:CircuitBreaker:ConsecutiveFailures', 5, { min: 0 }),
     circuitOpenMs: source.int('Proxy:CircuitBreaker:OpenMs', 30_000, { min: 1 }),
     compositeArrayConcurrency: source.int('Proxy:CompositeArrayConcurrency', 4, { min: 1, max: 64 }),
+    compositeMaxArrayItems: source.int('Proxy:CompositeMaxArrayItems', 1000, { min: 1, max: 100_000 }),
   };
 }

@@ -1,4 +1,5 @@
 /** Composite endpoints through the running server against the loopback echo upstream. */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompositeStep } from '../../runtime/contract/model.js';
 import { proxy, proxyServer } from './proxy-server.js';
@@ -181,6 +182,20 @@ describe('Composite fan-out is bounded', () => {
       expect(atEnd - before).toBeLessThan(60);
       await new Promise((resolve) => setTimeout(resolve, 800));
       expect(upstream.hits.get('/slow') ?? 0).toBe(atEnd);
+
+      // a client that goes away: the same, over a real connection
+      const address = await fan.app.listen({ port: 0, host: '127.0.0.1' });
+      const gone = upstream.hits.get('/slow') ?? 0;
+      const client = request(`${address}/api/demo/Fan/Out`, { method: 'POST', headers: { authorization: `Bearer ${fan.token}`, 'content-type': 'application/json' } });
+      client.on('error', () => undefined);
+      client.end(JSON.stringify({ items: Array.from({ length: 60 }, (_, i) => ({ i })) }));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      client.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const atGone = upstream.hits.get('/slow') ?? 0;
+      expect(atGone - gone).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(upstream.hits.get('/slow') ?? 0).toBe(atGone);
     } finally {
       await fan.close();
     }

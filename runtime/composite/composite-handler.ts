@@ -51,6 +51,12 @@ function requestEnded(ctx: HandlerContext<'composite'>): AbortController {
   return ended;
 }
 
+/** The response closed before the flow ended: log how far it got; the reply is already handled. */
+function abandoned(ctx: HandlerContext<'composite'>, completed: readonly string[]): unknown {
+  ctx.request.log.info({ event: 'composite.abandoned', traceId: String(ctx.request.id), completedSteps: completed }, 'composite flow stopped: its request ended');
+  return ctx.reply;
+}
+
 export function createCompositeHandler(client: UpstreamClient): EndpointHandler<'composite'> {
   return async (ctx) => {
     const body = requestBody(ctx);
@@ -92,7 +98,7 @@ export function createCompositeHandler(client: UpstreamClient): EndpointHandler<
           },
           () => failed !== null || ended.signal.aborted,
         );
-        if (ended.signal.aborted) return ctx.reply; // answered meanwhile (handler timeout) or nobody to answer
+        if (ended.signal.aborted) return abandoned(ctx, completed); // answered meanwhile (handler timeout) or nobody to answer
         const failure = failed as StepCallResult | null;
         if (failure && !failure.ok) {
           request.log.warn(
@@ -112,7 +118,7 @@ export function createCompositeHandler(client: UpstreamClient): EndpointHandler<
         completed.push(step.name);
       }
     } catch (error) {
-      if (ended.signal.aborted) return ctx.reply; // already answered (or nobody to answer)
+      if (ended.signal.aborted) return abandoned(ctx, completed); // already answered (or nobody to answer)
       throw error;
     } finally {
       ended.abort(); // calls still in flight after a thrown error

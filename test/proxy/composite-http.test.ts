@@ -182,6 +182,7 @@ describe('Composite fan-out is bounded', () => {
       expect(atEnd - before).toBeLessThan(60);
       await new Promise((resolve) => setTimeout(resolve, 800));
       expect(upstream.hits.get('/slow') ?? 0).toBe(atEnd);
+      expect(fan.logs.lines().filter((line) => line['event'] === 'composite.abandoned')).toMatchObject([{ traceId: expect.any(String), completedSteps: [] }]);
 
       // a client that goes away: the same, over a real connection
       const address = await fan.app.listen({ port: 0, host: '127.0.0.1' });

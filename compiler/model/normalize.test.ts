@@ -59,7 +59,7 @@ const cases: [string, { given: Given; id: string; want: Record<string, unknown> 
   ],
   [
     'proxy defaults',
-    { given: [['Proxy/P', PROXY]], id: 'proxy:P', want: { url: 'http://127.0.0.1/p', fallbackUrls: [], retry: { attempts: 1, delayMs: 200 }, supportsOData: false, rewriteUrls: true, timeoutMs: null, contentType: 'application/json', methodTranslation: {}, appendHeaders: [], deletePatterns: [{ style: 'PathParameter', parameter: null }], cacheDurationSeconds: null, methods: ['GET'] } },
+    { given: [['Proxy/P', PROXY]], id: 'proxy:P', want: { url: 'http://127.0.0.1/p', fallbackUrls: [], retry: { attempts: 1, delayMs: 200 }, supportsOData: false, rewriteUrls: true, forwardCookies: false, timeoutMs: null, contentType: 'application/json', methodTranslation: {}, appendHeaders: [], deletePatterns: [{ style: 'PathParameter', parameter: null }], cacheDurationSeconds: null, methods: ['GET'] } },
   ],
   [
     'proxy custom properties parsed',

@@ -99,6 +99,7 @@ function defaultModel(spec: EndpointSpec): EndpointModel {
         responseTransforms: transforms,
         supportsOData: false,
         rewriteUrls: true,
+        forwardCookies: false,
         timeoutMs: null,
         contentType: 'application/json',
         methodTranslation: {},

@@ -195,6 +195,8 @@ export const ERROR_REGISTRY = {
   PROXY_UPSTREAM_UNAVAILABLE: { area: 'proxy', status: 502, message: 'The upstream service is unavailable.' },
   PROXY_UPSTREAM_TIMEOUT: { area: 'proxy', status: 504, message: 'The upstream service did not answer in time.' },
   PROXY_TARGET_BLOCKED: { area: 'proxy', status: 403, message: 'Request blocked due to security restrictions' },
+  PROXY_RESPONSE_TOO_LARGE: { area: 'proxy', status: 502, message: 'The upstream response is too large to process.' },
+  PROXY_RESPONSE_NOT_TRANSFORMABLE: { area: 'proxy', status: 502, message: 'The upstream response could not be transformed.' },
   PROXY_INVALID_GUID: {
     area: 'proxy',
     status: 400,

@@ -975,7 +975,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '535a4ee22c7a498509272ff462721118b94c5462f6b108021bc9687ac3f67d8a';
+export const sourceHash = 'a29f9bb67f3305116be6b6f8c762fc71192848fef2d33a3e5a51d1b9f287773b';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -7471,6 +7471,11 @@ var proxy_schema_default = {
       default: true,
       description: "Rewrite absolute upstream URLs in JSON and XML response bodies (and Location) to the gateway route."
     },
+    ForwardCookies: {
+      type: "boolean",
+      default: false,
+      description: "Forward the client's Cookie header (without the gateway's own gateway_auth and gateway_csrf) to the upstream, and the upstream's Set-Cookie to the client. Off: neither crosses the gateway."
+    },
     CustomProperties: {
       type: "object",
       description: "Content type and method translation settings.",
@@ -9424,6 +9429,7 @@ var DEFAULTS = {
     RetryDelayMs: 200,
     SupportsOData: false,
     RewriteUrls: true,
+    ForwardCookies: false,
     ContentType: "application/json",
     DeletePatterns: [{ Style: "PathParameter" }],
     DeletePatternStyle: "PathParameter"

@@ -341,6 +341,10 @@ export interface ProxyEndpointConfig {
    */
   RewriteUrls?: boolean;
   /**
+   * Forward the client's Cookie header (without the gateway's own gateway_auth and gateway_csrf) to the upstream, and the upstream's Set-Cookie to the client. Off: neither crosses the gateway.
+   */
+  ForwardCookies?: boolean;
+  /**
    * Content type and method translation settings.
    */
   CustomProperties?: {

@@ -2,6 +2,7 @@
  * Proxy settings (`Proxy:*` in environments/settings.json, `Proxy__*` variables): the only place
  * their keys and defaults are spelled. docs/proxy.md lists them.
  */
+import { WharfError } from '../errors/wharf-error.js';
 import type { ConfigSource } from '../settings/config-source.js';
 
 export interface ProxySettings {
@@ -25,6 +26,36 @@ export interface ProxySettings {
   readonly compositeArrayConcurrency: number;
   /** Elements an array step's ArrayProperty may hold (more: 422 before any step runs). */
   readonly compositeMaxArrayItems: number;
+  /**
+   * Where clients reach the gateway (`https://api.example.com`, optionally with a path prefix, no
+   * trailing `/`); '' = not configured: rewritten links are relative (`/api/...`) and upstreams get
+   * no X-Forwarded-Host. The client's Host header is never used for either.
+   */
+  readonly publicBaseUrl: string;
+  /** Largest upstream response body read whole (transforms, the response cache filling an entry). */
+  readonly bufferLimitBytes: number;
+}
+
+const PUBLIC_BASE_URL = 'Proxy:PublicBaseUrl';
+
+/** `http(s)://host[:port][/prefix]` without query, fragment or credentials; '' when absent. */
+function publicBaseUrl(source: ConfigSource): string {
+  const raw = source.string(PUBLIC_BASE_URL, '').trim();
+  if (raw === '') return '';
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new WharfError('SETTINGS_INVALID_VALUE', {
+      key: PUBLIC_BASE_URL,
+      source: source.entry(PUBLIC_BASE_URL)?.source ?? 'defaults',
+      reason: 'must be an http(s) URL such as https://api.example.com (a path prefix is allowed; no query, fragment or credentials)',
+    });
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 export function readProxySettings(source: ConfigSource): ProxySettings {
@@ -39,5 +70,7 @@ export function readProxySettings(source: ConfigSource): ProxySettings {
     circuitOpenMs: source.int('Proxy:CircuitBreaker:OpenMs', 30_000, { min: 1 }),
     compositeArrayConcurrency: source.int('Proxy:CompositeArrayConcurrency', 4, { min: 1, max: 64 }),
     compositeMaxArrayItems: source.int('Proxy:CompositeMaxArrayItems', 1000, { min: 1, max: 100_000 }),
+    publicBaseUrl: publicBaseUrl(source),
+    bufferLimitBytes: source.int('Proxy:BufferLimitBytes', 16 * 1024 * 1024, { min: 64 * 1024, max: 256 * 1024 * 1024 }),
   };
 }

@@ -975,7 +975,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '535a4ee22c7a498509272ff462721118b94c5462f6b108021bc9687ac3f67d8a';
+export const sourceHash = 'b4f1aedefdb92f3e8c62e5b93c546facd6566df5e34c8e440e05532dbe2f9438';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -20,7 +20,7 @@ import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '535a4ee22c7a498509272ff462721118b94c5462f6b108021bc9687ac3f67d8a';
+export const sourceHash = 'b4f1aedefdb92f3e8c62e5b93c546facd6566df5e34c8e440e05532dbe2f9438';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

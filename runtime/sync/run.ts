@@ -74,6 +74,9 @@ export async function startSync(options: StartSyncOptions): Promise<RunningSync>
       await app.listen({ host: health.host, port });
       const address = app.server.address();
       healthUrl = `http://${health.host}:${typeof address === 'object' && address ? address.port : port}`;
+      if (webHost.enabled) {
+        app.log.info({ event: 'sync.dashboard', url: `${healthUrl}/ui`, readOnly: webHost.adminKey === null }, `sync dashboard on ${healthUrl}/ui`);
+      }
       prober.start();
     }
   } catch (error) {

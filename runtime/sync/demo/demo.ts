@@ -98,7 +98,7 @@ export async function runDemo(options: DemoOptions): Promise<{ sync: RunningSync
     options.print(`health port ${options.healthPort ?? config.service.health.port} is in use; the health routes move to a free port`);
     return launch(0);
   });
-  options.print(`wharf sync demo: exporting inventory."Products" changes to ${DEMO_DIR}/out/ (one file per batch)${sync.healthUrl ? `; health on ${sync.healthUrl}/health` : ''}. Ctrl-C stops.`);
+  options.print(`wharf sync demo: exporting inventory."Products" changes to ${DEMO_DIR}/out/ (one file per batch)${sync.healthUrl && config.service.health.enabled ? `; health on ${sync.healthUrl}/health` : ''}${sync.healthUrl && config.service.webHost.enabled ? `; dashboard on ${sync.healthUrl}/ui` : ''}. Ctrl-C stops.`);
   let step = 0;
   const ticker = setInterval(() => void changeSomething(db, step++).catch((error: unknown) => options.print(`change failed: ${(error as Error).message}`)), 1000);
   let resolveDone: () => void = () => undefined;

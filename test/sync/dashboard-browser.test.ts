@@ -9,9 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -19,15 +17,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../setup/free-port.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { partPath } from '../setup/system-parts.js';
-import { insertProducts, installOutbox, pgEnvironment, projectWith, until } from './sync-fixture.js';
+import { insertProducts, installOutbox, pgEnvironment, projectWith, startReceiver, until, type Receiver } from './sync-fixture.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY = 'browser-admin-key-0123456789';
 
 let db: TestPostgres;
-let receiver: Server;
-let failing = true;
+let receiver: Receiver;
 let child: ChildProcess;
 let exited: Promise<unknown>;
 let origin: string;
@@ -42,12 +39,8 @@ const overview = async (): Promise<Overview> => (await (await fetch(`${origin}/u
 beforeAll(async () => {
   db = await startPostgres();
   await installOutbox(db.url);
-  receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(failing ? 503 : 204).end());
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`;
+  receiver = await startReceiver();
+  const hook = receiver.url;
   // environments/sync.json says nothing about WebHost or the port: the variables turn it on
   const root = await projectWith({ prod: pgEnvironment(db.url, [{ Type: 'Http', Key: 'hook', Url: hook }]) }, { DeadLetters: { ReplayIntervalSeconds: 0.2, BackoffBaseSeconds: 3600 } });
   const port = await freePort();
@@ -75,7 +68,7 @@ afterAll(async () => {
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
   }
-  await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+  await receiver?.close();
   await db?.stop();
 }, 120_000);
 
@@ -134,7 +127,7 @@ describe('sync dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('Signed in as administrator.').waitFor();
     const letter = (await overview()).dead_letters.items[0]!;
-    failing = false;
+    receiver.failing = false;
     await page.getByRole('button', { name: `Replay dead letter ${letter.id}` }).click();
     await page.getByText('1 dead letter(s) due for replay now.').waitFor();
     await page.getByText('No dead letters.').waitFor({ timeout: 30_000 });
@@ -159,7 +152,7 @@ describe('sync dashboard in Chromium', () => {
   }, 60_000);
 
   it('has no serious or critical accessibility violation (axe-core), read-only view and signed in', async () => {
-    failing = true;
+    receiver.failing = true;
     await insertProducts(db.url, 1, 'UI3-');
     await until('a second dead letter', async () => (await overview()).dead_letters.items.length === 1);
     const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });

@@ -5,30 +5,23 @@
  * WebHost:AdminKey; with it, sign-in (wrong key, lockout), the session's CSRF token and the Origin
  * check guard replay and purge, and a replay delivers the dead letter once the destination is back.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CSP } from '../../runtime/admin/console-ui-routes.js';
 import { startSync, type RunningSync } from '../../runtime/sync/run.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
-import { insertProducts, installOutbox, pgEnvironment, projectWith, until } from './sync-fixture.js';
+import { insertProducts, installOutbox, pgEnvironment, projectWith, startReceiver, until, type Receiver } from './sync-fixture.js';
 
 const KEY = 'dashboard-admin-key-0123456789';
 let db: TestPostgres;
-let receiver: Server;
-let failing = true;
+let receiver: Receiver;
 let admin: RunningSync;
 let readOnly: RunningSync;
 
 beforeAll(async () => {
   db = await startPostgres();
   await installOutbox(db.url);
-  receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(failing ? 503 : 204).end());
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`;
+  receiver = await startReceiver();
+  const url = receiver.url;
   const service = (webHost: Record<string, unknown>) => ({
     Health: { Port: 0, FirstProbeDelaySeconds: 0.2 },
     WebHost: webHost,
@@ -43,7 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([admin?.close(), readOnly?.close()]);
-  await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+  await receiver?.close();
   await db?.stop();
 });
 
@@ -152,7 +145,7 @@ describe('sync dashboard', () => {
   it('replays a dead letter: once the destination answers again it is delivered and the version advances', async () => {
     const before = admin.service.state.get('prod', 'Products')!.version;
     const [letter] = admin.service.deadLetters.list();
-    failing = false;
+    receiver.failing = false;
     const { cookie, csrf } = await signIn();
     const answer = await call(admin, 'POST', '/ui/api/deadletters/replay', { body: { ids: [letter!.id] }, cookie, csrf, origin: admin.healthUrl! });
     expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: { replayed: 1 } });

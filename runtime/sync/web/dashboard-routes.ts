@@ -31,6 +31,7 @@ import type { ConnectionProber } from '../health/connection-prober.js';
 import type { DeadLetter } from '../state/dead-letters.js';
 import type { StoredVersion } from '../state/state-store.js';
 import { AdminSessions, SESSION_COOKIE, SESSION_TTL_SECONDS } from './admin-session.js';
+import type { DeadLetterRow, ObjectRow, Overview } from '../ui/wire.js';
 import type { ThroughputMeter } from './throughput.js';
 
 export const SYNC_UI_FOLDER = 'sync-ui';
@@ -57,18 +58,8 @@ export function dashboardGeneratedDir(root: string): string {
   return candidates.find((dir) => existsSync(path.join(dir, SYNC_UI_FOLDER, 'index.html'))) ?? (candidates[0] as string);
 }
 
-interface ObjectRow {
-  readonly name: string;
-  readonly stored_procedure_name: string | null;
-  readonly last_version: number | null;
-  readonly last_updated: string | null;
-  readonly lag_seconds: number | null;
-  readonly throughput_per_minute: number;
-  readonly state: string;
-  readonly dead_letters: number;
-}
 
-function objectRows(config: SyncConfig, source: DashboardSource, deadLetters: readonly DeadLetter[]): { name: string; objects: ObjectRow[] }[] {
+function objectRows(config: SyncConfig, source: DashboardSource, deadLetters: readonly DeadLetter[]): Overview['environments'] {
   const { service, throughput } = source;
   const stored = new Map<string, StoredVersion>(service.state.all().map((v) => [`${v.environment}/${v.object}`, v]));
   const letters = new Map<string, number>();
@@ -139,7 +130,7 @@ export async function dashboardRoutes(app: FastifyInstance, source: DashboardSou
       reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
     });
 
-    api.get('/overview', async () => {
+    api.get('/overview', async (): Promise<Overview> => {
       const { service } = source;
       const letters = service.deadLetters.list();
       return {
@@ -151,7 +142,7 @@ export async function dashboardRoutes(app: FastifyInstance, source: DashboardSou
           items: letters
             .slice(-DEAD_LETTER_LIMIT)
             .reverse()
-            .map((l) => ({
+            .map((l): DeadLetterRow => ({
               id: l.id,
               environment: l.environment,
               object: l.object,

@@ -127,6 +127,7 @@ describe('sync dashboard', () => {
     expect(await replay({ cookie })).toMatchObject(wrongCsrf);
     expect(await replay({ cookie, csrf: `${csrf}x` })).toMatchObject(wrongCsrf);
     expect(await replay({ cookie, csrf, origin: 'http://127.0.0.1:1' })).toMatchObject(wrongCsrf);
+    expect(await replay({ cookie, csrf, origin: 'null' })).toMatchObject(wrongCsrf);
     expect(await replay({ csrf })).toMatchObject({ status: 401 });
     expect((await call(admin, 'GET', '/ui/api/session', { cookie })).body).toEqual({ configured: true, signed_in: true, csrf });
     const bad = await call(admin, 'POST', '/ui/api/deadletters/replay', { body: { ids: [0, 'x'] }, cookie, csrf });
@@ -176,5 +177,17 @@ describe('sync dashboard', () => {
     const locked = await call(admin, 'POST', '/ui/api/session', { body: { key: KEY } });
     expect(locked.status).toBe(429);
     expect(locked.body['error']).toMatch(/^Too many wrong administrator keys\. Try again in \d+ seconds\.$/);
+  });
+
+  it('with Health:Enabled false the listener still opens for the dashboard alone', async () => {
+    const only = await startSync({ root: await projectWith({}, { Health: { Enabled: false, Port: 0 }, WebHost: { Enabled: true } }), logLevel: 'silent' });
+    try {
+      expect(only.healthUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await call(only, 'GET', '/')).headers.get('location')).toBe('/ui');
+      expect((await call(only, 'GET', '/ui/api/overview')).status).toBe(200);
+      expect((await call(only, 'GET', '/health')).status).toBe(404);
+    } finally {
+      await only.close();
+    }
   });
 });

@@ -100,11 +100,20 @@ function idsOf(body: unknown): number[] | 'all' {
   throw new WharfError('SYNC_DASHBOARD_BAD_REQUEST', { reason: "Send {\"ids\": [<dead-letter id>, ...]} or {\"ids\": \"all\"}." });
 }
 
-/** A browser's Origin, when sent, must be this host (another local port's page is another origin). */
+/**
+ * A browser's Origin, when sent, must name this host and port (another local port's page is another
+ * origin); the scheme is not compared, so a TLS proxy in front of the plain-HTTP listener works.
+ */
 function checkOrigin(request: FastifyRequest): void {
   const origin = request.headers.origin;
   if (origin === undefined) return;
-  if (origin !== `${request.protocol}://${request.headers.host ?? ''}`) throw new WharfError('SYNC_DASHBOARD_CSRF');
+  let host: string | null = null;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = null;
+  }
+  if (host === null || host !== request.headers.host) throw new WharfError('SYNC_DASHBOARD_CSRF');
 }
 
 export async function dashboardRoutes(app: FastifyInstance, source: DashboardSource): Promise<void> {

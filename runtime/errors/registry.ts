@@ -29,6 +29,7 @@ export const ERROR_AREAS = [
   'settings',
   'server',
   'console',
+  'sync',
 ] as const;
 export type ErrorArea = (typeof ERROR_AREAS)[number];
 
@@ -279,6 +280,25 @@ export const ERROR_REGISTRY = {
     area: 'console',
     status: 429,
     message: 'Too many sign-in attempts from this address. Try again in {seconds} seconds.',
+  },
+  // sync: the sync service's dashboard API under /ui/api on the health port (docs/sync.md)
+  SYNC_DASHBOARD_READ_ONLY: {
+    area: 'sync',
+    status: 403,
+    message: 'The sync dashboard is read-only: set WebHost:AdminKey to replay or purge dead letters from it.',
+  },
+  SYNC_DASHBOARD_UNAUTHORIZED: {
+    area: 'sync',
+    status: 401,
+    message: 'Sign in to the sync dashboard with the administrator key (WebHost:AdminKey) first.',
+  },
+  SYNC_DASHBOARD_KEY_INVALID: { area: 'sync', status: 401, message: 'The administrator key is not correct.' },
+  SYNC_DASHBOARD_CSRF: { area: 'sync', status: 403, message: 'Missing or wrong CSRF token: reload the dashboard and try again.' },
+  SYNC_DASHBOARD_BAD_REQUEST: { area: 'sync', status: 400, message: '{reason}' },
+  SYNC_DASHBOARD_SIGN_IN_RATE_LIMITED: {
+    area: 'sync',
+    status: 429,
+    message: 'Too many wrong administrator keys. Try again in {seconds} seconds.',
   },
 } as const satisfies Record<string, ErrorDefinition>;
 

@@ -16,6 +16,8 @@ import {
   SYNC_SERVICE_SCHEMA,
 } from '../../contract/sync-config.js';
 import type { SyncConfig, SyncEnvironment } from './model.js';
+import { applyEnvOverrides } from './env-overrides.js';
+import type { ServiceSettings } from './model.js';
 import { normalizeEnvironment, normalizeService } from './normalize.js';
 
 export class SyncConfigError extends Error {
@@ -26,15 +28,17 @@ export class SyncConfigError extends Error {
 }
 
 const SCHEMA_DIR = new URL('../../../schemas/', import.meta.url);
-let validators: { service: ValidateFunction; environment: ValidateFunction } | null = null;
+let validators: { service: ValidateFunction; environment: ValidateFunction; serviceSchema: object } | null = null;
 
 async function schemaValidators() {
   if (validators) return validators;
   const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
   const load = async (file: string) => JSON.parse(await readFile(new URL(file, SCHEMA_DIR), 'utf8')) as object;
+  const serviceSchema = await load(SYNC_SERVICE_SCHEMA);
   validators = {
-    service: ajv.compile(await load(SYNC_SERVICE_SCHEMA)),
+    service: ajv.compile(serviceSchema),
     environment: ajv.compile(await load(SYNC_ENVIRONMENT_SCHEMA)),
+    serviceSchema,
   };
   return validators;
 }
@@ -94,18 +98,38 @@ function schemaProblems(file: string, validate: ValidateFunction, doc: unknown):
     .map((e) => `${file}: ${e.instancePath || '/'} ${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` ('${String(e.params.additionalProperty)}')` : ''}`);
 }
 
-/** Loads and validates; `root` is the project folder (relative paths resolve against it). */
-export async function loadSyncConfig(root: string, environmentsDir = path.join(root, 'environments')): Promise<LoadedSyncConfig> {
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** `doc` (the service file's document) with the `Section__Key` variables of `env` laid over it, checked. */
+async function serviceDocument(doc: unknown, label: string, env: Env, problems: string[]): Promise<unknown> {
+  const { service, serviceSchema } = await schemaValidators();
+  const { document, variables } = applyEnvOverrides(doc, serviceSchema, env);
+  const where = variables.length > 0 ? `${label} with environment variable(s) ${variables.join(', ')}` : label;
+  problems.push(...schemaProblems(where, service, document));
+  return document;
+}
+
+/** Service settings from a built-in document plus the environment's overrides (the demo's). */
+export async function serviceSettingsOf(doc: unknown, root: string, env: Env = process.env): Promise<ServiceSettings> {
+  const problems: string[] = [];
+  const document = await serviceDocument(doc, 'built-in service settings', env, problems);
+  if (problems.length > 0) throw new SyncConfigError(problems);
+  return normalizeService(document, root);
+}
+
+/**
+ * Loads and validates; `root` is the project folder (relative paths resolve against it).
+ * `Section__Key` variables of `env` override the service file (env-overrides.ts).
+ */
+export async function loadSyncConfig(root: string, environmentsDir = path.join(root, 'environments'), env: Env = process.env): Promise<LoadedSyncConfig> {
   const files = await readSyncFiles(environmentsDir);
-  const { service, environment } = await schemaValidators();
+  const { environment } = await schemaValidators();
   const problems: string[] = [];
   const display = (rel: string) => path.relative(root, path.join(environmentsDir, rel)) || rel;
   let serviceDoc: unknown = {};
   const serviceText = files.get(SYNC_SERVICE_FILE);
-  if (serviceText !== undefined) {
-    serviceDoc = parse(display(SYNC_SERVICE_FILE), serviceText, problems);
-    if (serviceDoc !== undefined) problems.push(...schemaProblems(display(SYNC_SERVICE_FILE), service, serviceDoc));
-  }
+  if (serviceText !== undefined) serviceDoc = parse(display(SYNC_SERVICE_FILE), serviceText, problems);
+  if (serviceDoc !== undefined) serviceDoc = await serviceDocument(serviceDoc, display(SYNC_SERVICE_FILE), env, problems);
   const environments: SyncEnvironment[] = [];
   for (const [rel, text] of files) {
     if (rel === SYNC_SERVICE_FILE) continue;

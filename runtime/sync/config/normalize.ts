@@ -18,6 +18,7 @@ export function normalizeService(raw: unknown, root: string): ServiceSettings {
   const json = obj(raw);
   const health = obj(json['Health']);
   const dead = obj(json['DeadLetters']);
+  const web = obj(json['WebHost']);
   return {
     health: {
       enabled: bool(health['Enabled'], true),
@@ -26,6 +27,10 @@ export function normalizeService(raw: unknown, root: string): ServiceSettings {
       cacheDurationSeconds: num(health['CacheDurationSeconds'], 120),
       firstProbeDelaySeconds: num(health['FirstProbeDelaySeconds'], 10),
       checkIntervalMinutes: num(json['HealthCheckIntervalMinutes'], 15),
+    },
+    webHost: {
+      enabled: bool(web['Enabled'], false),
+      adminKey: typeof web['AdminKey'] === 'string' ? web['AdminKey'] : null,
     },
     deadLetters: {
       replayIntervalSeconds: num(dead['ReplayIntervalSeconds'], 60),

@@ -16,7 +16,7 @@ import type { AccountService } from './accounts.js';
 import { AccountRuleError } from './accounts.js';
 import { consoleContext, denied } from './console-access.js';
 import type { ConsoleGuardOptions } from './console-access.js';
-import { badRequest } from './console-errors.js';
+import { badRequest, objectBody } from './console-errors.js';
 import type { ConsoleSettings } from './console-settings.js';
 import { AUTH_COOKIE, CSRF_COOKIE, readCookies, setCookie } from './cookies.js';
 import { passwordProblem } from './password.js';
@@ -33,12 +33,6 @@ export interface AuthRouteOptions extends ConsoleGuardOptions {
 }
 
 type Body = Record<string, unknown>;
-
-function bodyOf(request: FastifyRequest): Body {
-  const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The body must be a JSON object');
-  return body as Body;
-}
 
 function text(body: Body, field: string): string {
   const value = body[field];
@@ -98,7 +92,7 @@ export function authRoutes(app: FastifyInstance, options: AuthRouteOptions): voi
   });
 
   app.post('/auth', async (request, reply) => {
-    const body = bodyOf(request);
+    const body = objectBody(request);
     if (body['apiKey'] !== undefined) {
       const key = options.settings().adminApiKey;
       const ip = consoleContext(request, options.access).clientIp;
@@ -119,7 +113,7 @@ export function authRoutes(app: FastifyInstance, options: AuthRouteOptions): voi
   });
 
   app.post('/auth/password', async (request, reply) => {
-    const body = bodyOf(request);
+    const body = objectBody(request);
     checkSignInCsrf(request, body);
     const username = text(body, 'username');
     const current = text(body, 'password');

@@ -15,7 +15,7 @@ import type { AuditContext } from '../auth/store/token-store.js';
 import { toAuditView, toTokenView } from '../auth/token-view.js';
 import { TokenConflictError, TokenInputError } from '../auth/tokens.js';
 import type { TokenService, UpdateTokenInput } from '../auth/tokens.js';
-import { badRequest, conflict, notFound } from './console-errors.js';
+import { badRequest, conflict, notFound, objectBody } from './console-errors.js';
 import type { ConsoleEvents } from './console-events.js';
 
 export interface TokenRouteOptions {
@@ -24,12 +24,6 @@ export interface TokenRouteOptions {
 }
 
 type Body = Record<string, unknown>;
-
-function bodyOf(request: FastifyRequest): Body {
-  const body = request.body ?? {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object');
-  return body as Body;
-}
 
 function idOf(request: FastifyRequest): number {
   const raw = (request.params as { id: string }).id;
@@ -74,7 +68,7 @@ export function tokenRoutes(app: FastifyInstance, options: TokenRouteOptions): v
   });
 
   app.post('/tokens', async (request, reply) => {
-    const body = bodyOf(request);
+    const body = objectBody(request);
     const username = optionalText(body, 'username');
     if (username === undefined || username.trim() === '') throw badRequest('username is required', 'username');
     const days = body['expires_in_days'];
@@ -107,7 +101,7 @@ export function tokenRoutes(app: FastifyInstance, options: TokenRouteOptions): v
 
   app.put('/tokens/:id', async (request) => {
     const id = idOf(request);
-    const body = bodyOf(request);
+    const body = objectBody(request);
     const input: { -readonly [K in keyof UpdateTokenInput]: UpdateTokenInput[K] } = {};
     const description = optionalText(body, 'description');
     if (description !== undefined) input.description = description;

@@ -112,6 +112,20 @@ describe('console sign-in with WebUi:SeedPassword', () => {
     expect(bad.statusCode).toBe(401);
   });
 
+  it('a `*` token limited to one environment is no console administrator: 403, mints nothing', async () => {
+    const { token } = await server.app.wharf.access.tokens.create({ username: 'demo-only', allowedScopes: '*', allowedEnvironments: 'demo' });
+    const bearer = { authorization: `Bearer ${token}` };
+    const before = await server.app.wharf.access.tokens.list(true);
+    const mint = await server.app.inject({ method: 'POST', url: '/ui/api/tokens', headers: bearer, payload: { username: 'minted-everywhere', allowed_environments: '*' } });
+    expect(mint.statusCode).toBe(403);
+    expect(mint.json()).toEqual(denied('/ui/api/tokens'));
+    const widen = await server.app.inject({ method: 'PUT', url: `/ui/api/tokens/${before.find((row) => row.username === 'demo-only')!.id}`, headers: bearer, payload: { allowed_environments: '*' } });
+    expect(widen.statusCode).toBe(403);
+    const read = await server.app.inject({ method: 'GET', url: '/ui/api/settings', headers: bearer });
+    expect(read.statusCode).toBe(403);
+    expect(await server.app.wharf.access.tokens.list(true)).toEqual(before);
+  });
+
   it('locks an account after 5 failed sign-ins (429 with Retry-After), even for the right password', async () => {
     await server.app.wharfConsole.accounts.create('locky', 'locky-password', 'administrator');
     for (let i = 0; i < 4; i++) expect((await postSignIn(server.app, 'locky', 'wrong-password')).statusCode).toBe(401);

@@ -147,6 +147,20 @@ describe('console data routes', () => {
       expect(badDate.json()).toEqual({ error: 'expires_at must be an ISO 8601 date-time or null', field: 'expires_at' });
     });
 
+    it('a body that is not a JSON object (null, an array, a number, none) is a 400 on every token write', async () => {
+      const raw = (method: 'POST' | 'PUT', url: string, payload?: string) =>
+        server.inject({ method, url, ...(payload === undefined ? {} : { payload, headers: { 'content-type': 'application/json' } }) });
+      for (const [method, url] of [['PUT', `/ui/api/tokens/${id}`], ['POST', '/ui/api/tokens']] as const) {
+        for (const payload of ['null', '[]', '[{"description":"x"}]', '12', '"text"', undefined]) {
+          const response = await raw(method, url, payload);
+          expect([method, payload, response.statusCode]).toEqual([method, payload, 400]);
+          expect(response.json()).toEqual({ error: 'The body must be a JSON object' });
+        }
+      }
+      const audit = (await send('GET', `/ui/api/tokens/${id}/audit`)).json() as { operation: string }[];
+      expect(audit.map((entry) => entry.operation)).toEqual(['Updated', 'Created']);
+    });
+
     it('rotate, revoke (token refused at once), unarchive, audit', async () => {
       const rotated = await send('POST', `/ui/api/tokens/${id}/rotate`);
       expect(rotated.statusCode).toBe(200);

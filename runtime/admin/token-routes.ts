@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UsernameTakenError } from '../auth/store/token-store.js';
 import type { AuditContext } from '../auth/store/token-store.js';
 import { toAuditView, toTokenView } from '../auth/token-view.js';
+import { unknownEnvironments } from '../auth/scopes.js';
 import { TokenConflictError, TokenInputError } from '../auth/tokens.js';
 import type { TokenService, UpdateTokenInput } from '../auth/tokens.js';
 import { badRequest, conflict, notFound, objectBody } from './console-errors.js';
@@ -21,6 +22,8 @@ import type { ConsoleEvents } from './console-events.js';
 export interface TokenRouteOptions {
   readonly tokens: TokenService;
   readonly events: ConsoleEvents;
+  /** The environments the server answers for now (Environment:AllowedEnvironments, else the configured ones). */
+  readonly environments: () => readonly string[];
 }
 
 type Body = Record<string, unknown>;
@@ -45,6 +48,16 @@ function optionalList(body: Body, field: string): string | undefined {
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join(',');
   if (typeof value !== 'string') throw badRequest(`${field} must be a comma-separated string or an array of strings`, field);
   return value;
+}
+
+/** allowed_environments naming an environment this server does not have is a 400 (a typo would grant nothing, silently). */
+function knownEnvironments(list: string | undefined, known: readonly string[]): string | undefined {
+  if (list === undefined) return undefined;
+  const unknown = unknownEnvironments(list, known);
+  if (unknown.length > 0) {
+    throw badRequest(`allowed_environments names unknown environment${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => `'${name}'`).join(', ')} (known: ${known.join(', ') || 'none'})`, 'allowed_environments');
+  }
+  return list;
 }
 
 function auditContext(request: FastifyRequest): AuditContext {
@@ -78,7 +91,7 @@ export function tokenRoutes(app: FastifyInstance, options: TokenRouteOptions): v
     try {
       const description = optionalText(body, 'description');
       const allowedScopes = optionalList(body, 'allowed_scopes');
-      const allowedEnvironments = optionalList(body, 'allowed_environments');
+      const allowedEnvironments = knownEnvironments(optionalList(body, 'allowed_environments'), options.environments());
       const issued = await tokens.create(
         {
           username,
@@ -107,7 +120,7 @@ export function tokenRoutes(app: FastifyInstance, options: TokenRouteOptions): v
     if (description !== undefined) input.description = description;
     const scopes = optionalList(body, 'allowed_scopes');
     if (scopes !== undefined) input.allowedScopes = scopes;
-    const environments = optionalList(body, 'allowed_environments');
+    const environments = knownEnvironments(optionalList(body, 'allowed_environments'), options.environments());
     if (environments !== undefined) input.allowedEnvironments = environments;
     if (body['expires_at'] !== undefined) {
       const raw = body['expires_at'];

@@ -13,14 +13,32 @@ beforeEach(() => {
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function run(...argv: string[]): Promise<{ code: number; lines: string[] }> {
+  return runKnowing(undefined, ...argv);
+}
+
+async function runKnowing(knownEnvironments: readonly string[] | undefined, ...argv: string[]): Promise<{ code: number; lines: string[] }> {
   const lines: string[] = [];
-  const code = await runTokenCommand(argv, { dataDir, print: (line) => lines.push(line) });
+  const code = await runTokenCommand(argv, { dataDir, print: (line) => lines.push(line), ...(knownEnvironments ? { knownEnvironments } : {}) });
   return { code, lines };
 }
 
 const TOKEN = /^whf_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/;
 
 describe('wharf token', () => {
+  it('create refuses an environment the project does not have (exit 1, nothing stored) unless --force', async () => {
+    const refused = await runKnowing(['demo', 'test'], 'create', '--username', 'ops', '--environments', 'prod');
+    expect(refused).toEqual({
+      code: 1,
+      lines: ["--environments names unknown environment 'prod' (known: demo, test); no token created. Check the name, or add --force to create it anyway."],
+    });
+    expect((await run('list', '--all')).lines).toEqual(['No tokens.']);
+    const forced = await runKnowing(['demo', 'test'], 'create', '--username', 'ops', '--environments', 'demo,prod', '--force');
+    expect(forced.code).toBe(0);
+    expect(forced.lines[0]).toBe("WARNING: --environments names unknown environment 'prod' (known: demo, test); the token cannot be used there until it exists.");
+    expect(forced.lines[1]).toMatch(/^Token 1 created for ops \(scopes: \*; environments: demo,prod; /);
+    expect((await runKnowing(['demo', 'test'], 'create', '--username', 'all', '--environments', 't*')).code).toBe(0);
+  });
+
   it('create prints the token once; list, rotate and revoke work on data/auth.db', async () => {
     const created = await run('token', 'create', '--username', 'alice', '--scopes', 'read', '--environments', 'dev,test', '--expires-in-days', '30', '--description', 'reports');
     expect(created.code).toBe(0);

@@ -86,6 +86,11 @@ function validList(name: string, value: string): string {
   return items.join(',');
 }
 
+/** Scope `*` and environments `*`: the only tokens the console accepts (console-access.ts). */
+export function isFullAccess(row: Pick<TokenRow, 'allowedScopes' | 'allowedEnvironments'>): boolean {
+  return parseScopes(row.allowedScopes).all && parseEnvironments(row.allowedEnvironments).all;
+}
+
 export function principalOf(row: TokenRow): TokenPrincipal {
   return {
     tokenId: row.id,
@@ -191,7 +196,7 @@ export class TokenService {
 
   /**
    * Edits scopes, environments, description or expiry (PUT /ui/api/tokens/{id}). Refuses (409) to
-   * narrow the last active token with scope `*`. null when the id is unknown.
+   * narrow the last active token with scope `*` and environments `*`. null when the id is unknown.
    */
   async update(id: number, input: UpdateTokenInput, context: AuditContext = NO_CONTEXT): Promise<TokenRow | null> {
     const current = await this.store.findById(id);
@@ -205,8 +210,8 @@ export class TokenService {
       ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
     };
     const now = this.now();
-    if (patch.allowedScopes !== undefined && isActive(current, now) && parseScopes(current.allowedScopes).all && !parseScopes(patch.allowedScopes).all) {
-      const fullAccess = (await this.store.list(false)).filter((row) => isActive(row, now) && parseScopes(row.allowedScopes).all);
+    if (isActive(current, now) && isFullAccess(current) && !isFullAccess({ ...current, ...patch })) {
+      const fullAccess = (await this.store.list(false)).filter((row) => isActive(row, now) && isFullAccess(row));
       if (fullAccess.length <= 1) throw new TokenConflictError('Cannot narrow the last full-access token');
     }
     const changed = Object.keys(patch).join(', ') || 'nothing';

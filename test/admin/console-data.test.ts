@@ -115,6 +115,20 @@ describe('console data routes', () => {
       expect(missing.json()).toEqual({ error: 'username is required', field: 'username' });
     });
 
+    it('an unknown environment in allowed_environments is a 400 naming the field; nothing is created or changed', async () => {
+      const before = (await send('GET', '/ui/api/tokens?include_revoked=true')).json();
+      const created = await send('POST', '/ui/api/tokens', { username: 'typo', allowed_environments: 'prdo' });
+      expect(created.statusCode).toBe(400);
+      expect(created.json()).toEqual({ error: "allowed_environments names unknown environment 'prdo' (known: demo, prod)", field: 'allowed_environments' });
+      const several = await send('POST', '/ui/api/tokens', { username: 'typo', allowed_environments: ['demo', 'staging', 'qa*'] });
+      expect(several.json()).toEqual({ error: "allowed_environments names unknown environments 'staging', 'qa*' (known: demo, prod)", field: 'allowed_environments' });
+      const edited = await send('PUT', `/ui/api/tokens/${id}`, { allowed_environments: 'demo,staging' });
+      expect(edited.statusCode).toBe(400);
+      expect((await send('GET', '/ui/api/tokens?include_revoked=true')).json()).toEqual(before);
+      const pattern = await send('POST', '/ui/api/tokens', { username: 'pattern-ok', allowed_scopes: 'read', allowed_environments: 'pr*' });
+      expect(pattern.statusCode).toBe(201);
+    });
+
     it('GET lists active tokens in the spec shape', async () => {
       const rows = (await send('GET', '/ui/api/tokens')).json() as Record<string, unknown>[];
       expect(rows.find((row) => row['id'] === id)).toEqual({
@@ -143,6 +157,9 @@ describe('console data routes', () => {
       const narrow = await send('PUT', `/ui/api/tokens/${tester.id}`, { allowed_scopes: 'read' });
       expect(narrow.statusCode).toBe(409);
       expect(narrow.json()).toEqual({ error: 'Conflict', message: 'Cannot narrow the last full-access token' });
+      const toOneEnvironment = await send('PUT', `/ui/api/tokens/${tester.id}`, { allowed_environments: 'demo' });
+      expect(toOneEnvironment.statusCode).toBe(409);
+      expect(toOneEnvironment.json()).toEqual({ error: 'Conflict', message: 'Cannot narrow the last full-access token' });
       const badDate = await send('PUT', `/ui/api/tokens/${id}`, { expires_at: 'soon' });
       expect(badDate.json()).toEqual({ error: 'expires_at must be an ISO 8601 date-time or null', field: 'expires_at' });
     });

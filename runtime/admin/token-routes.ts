@@ -4,8 +4,10 @@
  *   POST   /tokens                         201 {ok, token:{token, username, expires_at}}; 409 duplicate username
  *   PUT    /tokens/{id}                    {ok:true}; 404 unknown; 409 narrowing the last full-access token
  *   DELETE /tokens/{id}                    {ok:true} (revoke); 404 unknown or already revoked
- *   POST   /tokens/{id}/rotate             {ok, token:{token, username}}; 404 unknown; 400 revoked
- *   POST   /tokens/{id}/unarchive          {ok:true, is_active}; 404 when unknown or not revoked
+ *   POST   /tokens/{id}/rotate             {ok, token:{id, token, username}}: the old token revoked, a new one
+ *                                           (new id, same username and rights) created; 404 unknown; 400 revoked
+ *   POST   /tokens/{id}/unarchive          {ok:true, is_active}; 404 when unknown or not revoked; 409 when
+ *                                           another active token has the username (a rotated token's successor)
  *   GET    /tokens/{id}/audit              array of audit entries, newest first
  * Revoke and rotate reach every instance at once through the revocation bus (Redis).
  */
@@ -152,12 +154,21 @@ export function tokenRoutes(app: FastifyInstance, options: TokenRouteOptions): v
     if (existing.revokedAt !== null) throw badRequest('Cannot rotate an archived token');
     const issued = await tokens.rotate(id, auditContext(request));
     if (!issued) throw notFound(`Token ${id} not found`);
-    return { ok: true, token: { token: issued.token, username: issued.record.username } };
+    events.emit('token_revoked', { id: issued.previous.id, username: issued.previous.username });
+    events.emit('token_created', { id: issued.record.id, username: issued.record.username });
+    return { ok: true, token: { id: issued.record.id, token: issued.token, username: issued.record.username } };
   });
 
   app.post('/tokens/:id/unarchive', async (request) => {
     const id = idOf(request);
-    const row = await tokens.unarchive(id, auditContext(request));
+    let row: Awaited<ReturnType<TokenService['unarchive']>>;
+    try {
+      row = await tokens.unarchive(id, auditContext(request));
+    } catch (error) {
+      // a rotated token whose successor is still active: one active token per username
+      if (error instanceof UsernameTakenError) throw conflict(`A token with username '${error.username}' is active (revoke it first)`);
+      throw error;
+    }
     if (!row) throw notFound('Token not found or not archived');
     return { ok: true, is_active: toTokenView(row, Date.now()).is_active };
   });

@@ -55,20 +55,30 @@ describe('wharf token', () => {
 
     const rotated = await run('rotate', '1');
     expect(rotated.code).toBe(0);
-    expect(rotated.lines[0]).toBe('Token 1 (alice) rotated; the previous value no longer works.');
+    expect(rotated.lines[0]).toBe('Token 1 (alice) rotated: revoked and replaced by token 2; the previous value no longer works.');
     const newToken = rotated.lines[2]!;
     expect(newToken).toMatch(TOKEN);
+    expect(await run('rotate', '1')).toEqual({ code: 1, lines: ['No active token with id 1.'] });
 
     const store = new SqliteTokenStore(path.join(dataDir, 'auth.db'));
     const service = new TokenService(store);
-    expect((await service.verify(token)).ok).toBe(false);
-    expect((await service.verify(newToken)).ok).toBe(true);
+    expect(await service.verify(token)).toEqual({ ok: false, reason: 'revoked' });
+    expect(await service.verify(newToken)).toMatchObject({ ok: true, principal: { tokenId: 2, username: 'alice', allowedScopes: 'read', allowedEnvironments: 'dev,test' } });
+    expect((await service.audit(1)).map((entry) => [entry.operation, entry.details])).toEqual([
+      ['Revoked', 'Token rotated; replaced by token 2'],
+      ['Created', 'Token created for alice'],
+    ]);
+    expect((await service.audit(2)).map((entry) => [entry.operation, entry.details])).toEqual([['Created', 'Token created by rotating token 1']]);
     await store.close();
+    expect((await run('list', '--all')).lines.map((line) => line.split('\t').slice(0, 2).concat(line.split('\t').at(-1)!.split(' ')[0]!))).toEqual([
+      ['1', 'alice', 'revoked'],
+      ['2', 'alice', 'active'],
+    ]);
 
-    expect(await run('revoke', '1')).toEqual({ code: 0, lines: ['Token 1 (alice) revoked.'] });
-    expect(await run('revoke', '1')).toEqual({ code: 1, lines: ['No active token with id 1.'] });
+    expect(await run('revoke', '2')).toEqual({ code: 0, lines: ['Token 2 (alice) revoked.'] });
+    expect(await run('revoke', '2')).toEqual({ code: 1, lines: ['No active token with id 2.'] });
     expect(await run('list')).toEqual({ code: 0, lines: ['No tokens.'] });
-    expect((await run('list', '--all')).lines[0]).toMatch(/\trevoked \d{4}-/);
+    expect((await run('list', '--all')).lines[1]).toMatch(/\trevoked \d{4}-/);
   });
 
   const REFUSED: [string, string[], number, string][] = [

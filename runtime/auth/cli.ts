@@ -3,7 +3,7 @@
  *   wharf token create --username U [--scopes S] [--environments E] [--expires-in-days N] [--description D] [--force]
  *   wharf token list [--all]
  *   wharf token revoke ID
- *   wharf token rotate ID
+ *   wharf token rotate ID          revokes ID and creates its successor (new id, same username and rights)
  * The token value is printed once (create, rotate) and never written anywhere else.
  * --environments naming an environment the project does not have is refused (exit 1) unless
  * --force is given; then it is created with a warning (e.g. for an environment added later).
@@ -176,7 +176,7 @@ async function dispatch(
     print(`No active token with id ${id}.`);
     return 1;
   }
-  print(`Token ${id} (${issued.record.username}) rotated; the previous value no longer works.`);
+  print(`Token ${id} (${issued.record.username}) rotated: revoked and replaced by token ${issued.record.id}; the previous value no longer works.`);
   print('Copy the new value now; it is not shown again:');
   print(issued.token);
   return 0;

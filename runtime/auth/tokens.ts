@@ -41,6 +41,11 @@ export interface IssuedToken {
   readonly record: TokenRow;
 }
 
+export interface RotatedToken extends IssuedToken {
+  /** The rotated token, now revoked (`record` is its successor). */
+  readonly previous: TokenRow;
+}
+
 export interface TokenServiceOptions {
   readonly verificationCacheMs?: number;
   readonly now?: () => number;
@@ -221,20 +226,22 @@ export class TokenService {
   }
 
   /**
-   * New secret for the same token row (id, username, scopes, environments and expiry stay);
-   * the old value stops working at once. null when the id is unknown or revoked.
+   * Rotation (spec: the old token revoked, a new token created): the successor gets a new id and
+   * secret and keeps username, description, scopes, environments and expiry; the old row is revoked
+   * with its own `Revoked` audit entry naming the successor, and its value stops working at once.
+   * null when the id is unknown or revoked.
    */
-  async rotate(id: number, context: AuditContext = NO_CONTEXT): Promise<IssuedToken | null> {
+  async rotate(id: number, context: AuditContext = NO_CONTEXT): Promise<RotatedToken | null> {
     const now = this.now();
     const issued = issueSecret();
-    const record = await this.store.replaceSecret(id, issued.lookupId, issued.hash, {
+    const rows = await this.store.rotate(id, { lookupId: issued.lookupId, tokenHash: issued.hash }, {
       ...context,
-      operation: 'Rotated',
+      operation: 'Created',
       timestamp: now,
-      details: 'Token secret rotated; the previous value no longer works',
+      details: `Token created by rotating token ${id}`,
     });
     await this.changed(id);
-    return record ? { token: issued.token, record } : null;
+    return rows ? { token: issued.token, record: rows.next, previous: rows.previous } : null;
   }
 
   async verify(token: string): Promise<Verification> {

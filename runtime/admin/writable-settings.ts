@@ -109,7 +109,8 @@ export function checkValue(setting: WritableSetting, value: unknown): Checked {
       return checkList(setting, value, (item) => (isIP(item) === 0 ? 'is not an IP address' : null));
     case 'cidrlist': {
       const checked = checkList(setting, value, cidrProblem);
-      const every = checked.ok ? everyAddressTrusted(checked.value as string[]) : null;
+      if (!checked.ok) return checked;
+      const every = everyAddressTrusted(checked.value as string[]);
       return every ? fail(`'${key}': ${JSON.stringify(checked.value)} ${everyAddressProblem(every)}`) : checked;
     }
     case 'originlist':

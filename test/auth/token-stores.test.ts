@@ -170,3 +170,25 @@ describe('SQLite token store made before rotation created successors', () => {
     expect((await reopened.list(true)).map((r) => [r.id, r.username, r.revokedAt])).toEqual([[7, 'carol', 9_000], [8, 'carol', null]]);
   });
 });
+
+describe('PostgreSQL token store made before rotation created successors', () => {
+  it('drops the table-wide username index at migrate, so a rotation can keep the username', async () => {
+    const server = await startPostgres({ sql: 'SELECT 1' });
+    const pool = new pg.Pool({ connectionString: server.url, max: 2 });
+    const store = new PostgresTokenStore(pool, () => pool.end());
+    cleanups.push(async () => {
+      await store.close();
+      await server.stop();
+    });
+    await pool.query(`CREATE TABLE wharf_tokens (id BIGSERIAL PRIMARY KEY, username TEXT NOT NULL, description TEXT NOT NULL DEFAULT '',
+      created_at BIGINT NOT NULL, expires_at BIGINT, revoked_at BIGINT, allowed_scopes TEXT NOT NULL, allowed_environments TEXT NOT NULL,
+      lookup_id TEXT NOT NULL UNIQUE, token_hash TEXT NOT NULL)`);
+    await pool.query('CREATE UNIQUE INDEX wharf_tokens_username ON wharf_tokens (lower(username))');
+    await store.migrate();
+    const dave = await store.insert(row('dave', 'dddddddddd01'), audit('Created'));
+    const rotated = await store.rotate(dave.id, { lookupId: 'dddddddddd02', tokenHash: 'cd'.repeat(32) }, audit('Created'));
+    expect(rotated!.next).toMatchObject({ username: 'dave', lookupId: 'dddddddddd02' });
+    const { rows } = await pool.query("SELECT indexname FROM pg_indexes WHERE tablename = 'wharf_tokens' AND indexname LIKE '%username%'");
+    expect(rows).toEqual([{ indexname: 'wharf_tokens_active_username' }]);
+  }, 120_000);
+});

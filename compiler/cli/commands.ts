@@ -83,7 +83,7 @@ export const COMMANDS: readonly CliCommand[] = [
   {
     name: 'token',
     usage: [
-      'token create --username U [--scopes S] [--environments E] [--expires-in-days N] [--description D]',
+      'token create --username U [--scopes S] [--environments E] [--expires-in-days N] [--description D] [--force]',
       'token list [--all]',
       'token revoke ID',
       'token rotate ID',
@@ -94,7 +94,7 @@ export const COMMANDS: readonly CliCommand[] = [
       // The same store the server opens: <root>/data/auth.db unless Auth:Store:* says otherwise.
       const { runTokenCommand } = await import('../../runtime/auth/cli.js');
       const { readTokenStoreSettings } = await import('../../runtime/auth/store/open-store.js');
-      const { loadSettings } = await import('../../runtime/settings/load-settings.js');
+      const { environmentNames, loadSettings } = await import('../../runtime/settings/load-settings.js');
       const { dataDir } = await import('./serve-command.js');
       const data = dataDir(args.root);
       const settings = await loadSettings({ environmentsDir: path.join(args.root, 'environments') });
@@ -103,6 +103,8 @@ export const COMMANDS: readonly CliCommand[] = [
         storeSettings: readTokenStoreSettings(settings.server.source, data),
         // a revoke or rotate is announced on Redis (when configured) so every server refuses at once
         redis: (await import('../../runtime/traffic/redis-client.js')).readRedisSettings(settings.server.source),
+        // --environments is checked against these (unknown names refused unless --force)
+        knownEnvironments: environmentNames(settings),
         print: (line) => print.out(line),
       });
     },

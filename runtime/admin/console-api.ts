@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readTokenStoreSettings } from '../auth/store/open-store.js';
+import { environmentNames } from '../settings/load-settings.js';
 import { MemoryCounterStore } from '../traffic/counter-store.js';
 import { readRedisSettings } from '../traffic/redis-client.js';
 import { AccountService } from './accounts.js';
@@ -110,7 +111,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       guarded.addHook('onRequest', async (request) => {
         await guard(request);
       });
-      tokenRoutes(guarded, { tokens: runtime.access.control.tokens, events });
+      tokenRoutes(guarded, { tokens: runtime.access.control.tokens, events, environments: () => environmentNames(runtime.settings) });
       overviewRoutes(guarded, { runtime, console: state });
       settingsRoutes(guarded, { runtime, console: state });
       logsRoute(guarded, runtime.logs);

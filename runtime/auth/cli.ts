@@ -59,7 +59,7 @@ export async function runTokenCommand(argv: string[], options: TokenCommandOptio
   const store =
     options.store ??
     (await openTokenStore(
-      options.storeSettings ?? { provider: 'Sqlite', file: defaultTokenStoreFile(options.dataDir), connectionString: null },
+      options.storeSettings ?? { provider: 'Sqlite', file: defaultTokenStoreFile(options.dataDir), connectionString: null, timeoutMs: 2000 },
     ));
   const redis = options.redis?.url && (command === 'revoke' || command === 'rotate') ? await connectRedis(options.redis.url) : null;
   const channel = `${options.redis?.keyPrefix ?? ''}token-changed`;

@@ -13,6 +13,8 @@ import { databaseCheck } from './database-check.js';
 import { diskCheck } from './disk-check.js';
 import { readFileStorageSettings } from '../files/storage-settings.js';
 import type { WharfRuntime } from '../server.js';
+import { readTokenStoreSettings } from '../auth/store/open-store.js';
+import type { TokenStore } from '../auth/store/token-store.js';
 import type { HealthReport } from './health-monitor.js';
 import { HealthMonitor } from './health-monitor.js';
 import { readHealthSettings } from './health-settings.js';
@@ -51,7 +53,8 @@ const statusCode = (report: HealthReport): number => (report.status === 'Unhealt
  */
 function writtenFolders(runtime: WharfRuntime): string[] {
   const folders = [runtime.environmentsDir];
-  const store = runtime.access.settings.store;
+  // from the settings: a caller-built access runtime may not carry them
+  const store = readTokenStoreSettings(runtime.settings.server.source, runtime.dataDir);
   if (store.provider === 'Sqlite') folders.push(path.dirname(store.file));
   const files = runtime.routes.current.endpoints.filter((endpoint) => endpoint.kind === 'files');
   if (files.length > 0) {
@@ -64,12 +67,14 @@ function writtenFolders(runtime: WharfRuntime): string[] {
 export async function healthRoutes(app: FastifyInstance, options: HealthRouteOptions): Promise<void> {
   const runtime = app.wharf;
   const settings = readHealthSettings(runtime.settings.server, options.env);
+  // a caller-built access runtime (tests) may have no store and no Redis link
+  const store = runtime.access.store as TokenStore | undefined;
   const checks = settings.enabled
     ? [
         databaseCheck(runtime.settings, () => runtime.sql, settings.databaseTimeoutMs),
         diskCheck(() => writtenFolders(runtime), settings.diskWarningPercent, settings.diskCriticalPercent),
         proxyCheck(runtime.routes, options.probe ?? probeUrl, settings.proxyTimeoutMs, settings.skipProxy),
-        ...(runtime.access.store.kind === 'sqlite' ? [] : [tokenStoreCheck(runtime.access.store)]),
+        ...(store && store.kind !== 'sqlite' ? [tokenStoreCheck(store)] : []),
         ...(runtime.access.redis ? [redisCheck(runtime.access.redis)] : []),
       ]
     : [];

@@ -51,19 +51,14 @@ function redisOptions(commandTimeoutMs: number, connectTimeoutMs: number): Redis
   };
 }
 
-export type RedisLogger = (level: 'info' | 'warn', message: string, error?: unknown) => void;
-
-export interface RedisLinkState {
-  readonly connected: boolean;
-  /** The last failure (connection or command), if any, with its time (epoch ms). */
-  readonly lastError: { readonly at: number; readonly message: string } | null;
-}
+export type RedisLogger = (level: 'info' | 'warn', message: string) => void;
 
 /** The gateway's Redis connection and what is known about its health. */
 export class RedisLink {
   private heldUntil = 0;
   private unreachable = false;
   private closing = false;
+  /** The last failure (connection or command), with its time (epoch ms). */
   lastError: { at: number; message: string } | null = null;
 
   constructor(
@@ -97,10 +92,6 @@ export class RedisLink {
     const message = error instanceof Error ? error.message : String(error);
     this.lastError = { at: this.now(), message };
     if (/timed out/i.test(message)) this.heldUntil = this.now() + HOLD_AFTER_TIMEOUT_MS;
-  }
-
-  get state(): RedisLinkState {
-    return { connected: this.redis.status === 'ready', lastError: this.lastError };
   }
 
   /** PING within the command timeout; the round trip in ms (health check). */

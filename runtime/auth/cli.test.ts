@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/setup/free-port.js';
 import { demoTokenLines, ensureDemoToken, runTokenCommand } from './cli.js';
 import { SqliteTokenStore } from './store/sqlite-store.js';
 import { TokenService } from './tokens.js';
@@ -21,6 +22,22 @@ async function run(...argv: string[]): Promise<{ code: number; lines: string[] }
 const TOKEN = /^whf_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/;
 
 describe('wharf token', () => {
+  it('revoke with Redis unreachable still revokes, and says the other instances follow by their TTL', async () => {
+    expect((await run('create', '--username', 'bob')).code).toBe(0);
+    const port = await freePort();
+    const lines: string[] = [];
+    const code = await runTokenCommand(['revoke', '1'], {
+      dataDir,
+      print: (line) => lines.push(line),
+      redis: { url: `redis://:hunter2@127.0.0.1:${port}`, keyPrefix: 'wharf:', commandTimeoutMs: 200, connectTimeoutMs: 500 },
+    });
+    expect(code).toBe(0);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^Redis is unreachable \(.*\): other instances apply this after Auth:VerificationCacheSeconds$/);
+    expect(lines[0]).not.toContain('hunter2');
+    expect(lines[1]).toBe('Token 1 (bob) revoked.');
+  });
+
   it('create prints the token once; list, rotate and revoke work on data/auth.db', async () => {
     const created = await run('token', 'create', '--username', 'alice', '--scopes', 'read', '--environments', 'dev,test', '--expires-in-days', '30', '--description', 'reports');
     expect(created.code).toBe(0);

@@ -16,7 +16,11 @@ export function startGatewayProcess(root: string, env: NodeJS.ProcessEnv, timeou
   const child = spawn(process.execPath, [WHARF_CLI, 'start', '--root', root, '--port', '0'], { cwd: root, env });
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), timeoutMs);
+    // a process that did not start is killed: the caller never gets it, so nothing else would
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`gateway did not start:\n${out}`));
+    }, timeoutMs);
     child.stderr?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
     });

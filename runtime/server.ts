@@ -206,6 +206,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
       options.access ??
       (await createAccessRuntime(readAccessSettings(settings.server.source, dataDir), {
         onError: (message, error) => app.log.error({ err: error }, message),
+        redisLog: (level, message) => app.log[level]({ component: 'redis' }, message),
       }));
   } catch (error) {
     await app.close();

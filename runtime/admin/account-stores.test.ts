@@ -22,13 +22,13 @@ afterAll(async () => {
 });
 
 const SETTINGS: [string, () => Promise<TokenStoreSettings>][] = [
-  ['sqlite', async () => ({ provider: 'Sqlite', file: path.join(dir, 'auth.db'), connectionString: null })],
+  ['sqlite', async () => ({ provider: 'Sqlite', file: path.join(dir, 'auth.db'), connectionString: null, timeoutMs: 2000 })],
   [
     'postgres',
     async () => {
       const server = await startPostgres({ sql: 'SELECT 1' });
       cleanups.push(() => server.stop());
-      return { provider: 'Postgres', file: '', connectionString: server.url };
+      return { provider: 'Postgres', file: '', connectionString: server.url, timeoutMs: 2000 };
     },
   ],
 ];

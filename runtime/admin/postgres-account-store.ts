@@ -36,8 +36,9 @@ export class PostgresAccountStore implements AccountStore {
     private readonly onClose: () => Promise<void> = async () => {},
   ) {}
 
-  async migrate(): Promise<void> {
-    for (const statement of SCHEMA) await this.db.query(statement);
+  /** `db`: where to run the statements (StorePool.prepare passes its connection without the migration step). */
+  async migrate(db: PgQueryable = this.db): Promise<void> {
+    for (const statement of SCHEMA) await db.query(statement);
   }
 
   private async one(sql: string, params: unknown[]): Promise<AccountRow | null> {

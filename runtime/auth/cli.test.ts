@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/setup/free-port.js';
 import { demoTokenLines, ensureDemoToken, runTokenCommand } from './cli.js';
 import { SqliteTokenStore } from './store/sqlite-store.js';
 import { TokenService } from './tokens.js';
@@ -37,6 +38,22 @@ describe('wharf token', () => {
     expect(forced.lines[0]).toBe("WARNING: --environments names unknown environment 'prod' (known: demo, test); the token cannot be used there until it exists.");
     expect(forced.lines[1]).toMatch(/^Token 1 created for ops \(scopes: \*; environments: demo,prod; /);
     expect((await runKnowing(['demo', 'test'], 'create', '--username', 'all', '--environments', 't*')).code).toBe(0);
+  });
+
+  it('revoke with Redis unreachable still revokes, and says the other instances follow by their TTL', async () => {
+    expect((await run('create', '--username', 'bob')).code).toBe(0);
+    const port = await freePort();
+    const lines: string[] = [];
+    const code = await runTokenCommand(['revoke', '1'], {
+      dataDir,
+      print: (line) => lines.push(line),
+      redis: { url: `redis://:hunter2@127.0.0.1:${port}`, keyPrefix: 'wharf:', commandTimeoutMs: 200, connectTimeoutMs: 500 },
+    });
+    expect(code).toBe(0);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^Redis is unreachable \(.*\): other instances apply this after Auth:VerificationCacheSeconds$/);
+    expect(lines[0]).not.toContain('hunter2');
+    expect(lines[1]).toBe('Token 1 (bob) revoked.');
   });
 
   it('create prints the token once; list, rotate and revoke work on data/auth.db', async () => {

@@ -64,9 +64,16 @@ export async function runTokenCommand(argv: string[], options: TokenCommandOptio
   const store =
     options.store ??
     (await openTokenStore(
-      options.storeSettings ?? { provider: 'Sqlite', file: defaultTokenStoreFile(options.dataDir), connectionString: null },
+      options.storeSettings ?? { provider: 'Sqlite', file: defaultTokenStoreFile(options.dataDir), connectionString: null, timeoutMs: 2000 },
     ));
-  const redis = options.redis?.url && (command === 'revoke' || command === 'rotate') ? await connectRedis(options.redis.url) : null;
+  // Redis down: the change is made all the same; other instances apply it after their verification cache TTL.
+  const redis =
+    options.redis?.url && (command === 'revoke' || command === 'rotate')
+      ? await connectRedis(options.redis.url, options.redis.connectTimeoutMs).catch((error: unknown) => {
+          print(`Redis is unreachable (${(error as Error).message}): other instances apply this after Auth:VerificationCacheSeconds`);
+          return null;
+        })
+      : null;
   const channel = `${options.redis?.keyPrefix ?? ''}token-changed`;
   // The same message the servers' revocation bus publishes (revocation-bus.ts).
   const announce = redis ? async (id: number) => void (await redis.publish(channel, String(id))) : undefined;

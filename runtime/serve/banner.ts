@@ -3,6 +3,7 @@
  * the embedded databases, creating the demo token on an empty token store.
  */
 import { demoTokenLines, ensureDemoToken } from '../auth/cli.js';
+import { WharfError } from '../errors/wharf-error.js';
 import { demoSeedProgress } from '../sql/drivers/demo-seed-progress.js';
 import { collectGarbage } from './collect-garbage.js';
 import type { StartedServer } from '../start.js';
@@ -36,9 +37,17 @@ export function banner(server: StartedServer, demoToken: string | null = null): 
   ];
 }
 
-/** Creates the demo token when the store has none at all; its value is returned only then. */
-export function demoToken(server: StartedServer): Promise<string | null> {
-  return ensureDemoToken(server.app.wharf.access.tokens);
+/**
+ * Creates the demo token when the store has none at all; its value is returned only then. A token
+ * store that is not reachable (PostgreSQL down at start) creates none: the server serves anyway.
+ */
+export async function demoToken(server: StartedServer): Promise<string | null> {
+  try {
+    return await ensureDemoToken(server.app.wharf.access.tokens);
+  } catch (error) {
+    if (error instanceof WharfError && error.code === 'AUTH_STORE_UNAVAILABLE') return null;
+    throw error;
+  }
 }
 
 /**

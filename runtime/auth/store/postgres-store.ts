@@ -66,8 +66,9 @@ export class PostgresTokenStore implements TokenStore {
     private readonly onClose: () => Promise<void> = async () => {},
   ) {}
 
-  async migrate(): Promise<void> {
-    for (const statement of SCHEMA) await this.db.query(statement);
+  /** `db`: where to run the statements (StorePool.prepare passes its connection without the migration step). */
+  async migrate(db: PgQueryable = this.db): Promise<void> {
+    for (const statement of SCHEMA) await db.query(statement);
   }
 
   private async one(sql: string, params: unknown[]): Promise<TokenRow | null> {
@@ -187,6 +188,10 @@ export class PostgresTokenStore implements TokenStore {
       [tokenId, limit],
     );
     return rows.map((raw) => auditFromRaw(raw as RawAudit));
+  }
+
+  async ping(): Promise<void> {
+    await this.db.query('SELECT 1');
   }
 
   close(): Promise<void> {

@@ -204,6 +204,10 @@ export class SqliteTokenStore implements TokenStore {
     return rows.map(auditFromRaw);
   }
 
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
   async close(): Promise<void> {
     this.db.close();
   }

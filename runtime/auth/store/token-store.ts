@@ -108,6 +108,8 @@ export interface TokenStore {
   update(id: number, patch: TokenPatch, audit: AuditInput): Promise<TokenRow | null>;
   /** Newest first. */
   audit(tokenId: number, limit: number): Promise<AuditRow[]>;
+  /** Answers when the store can be read (health check); throws AUTH_STORE_UNAVAILABLE when not. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -199,6 +199,7 @@ describe('download', () => {
     expect(res.headers['accept-ranges']).toBe('bytes');
     expect(res.headers['content-length']).toBe('20');
     expect(res.headers.etag).toMatch(/^"14-[0-9a-f]+"$/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(new Date(res.headers['last-modified']!).getTime()).toBeGreaterThan(0);
   });
 
@@ -225,6 +226,7 @@ describe('download', () => {
     const res = await get(url, { 'if-none-match': etag });
     expect(res.status).toBe(304);
     expect(res.body.length).toBe(0);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     const ifRange = await get(url, { range: 'bytes=0-1', 'if-range': '"other"' });
     expect(ifRange.status).toBe(200);
     expect(ifRange.body.toString()).toBe(content);

@@ -4,6 +4,7 @@
  * response cache is filling (it stores strings/Buffers only). JSON/XML bodies get their absolute
  * upstream URLs rewritten to the gateway route; so does a `Location` header.
  */
+import { pipeline } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { ProxyEndpoint } from '../contract/model.js';
@@ -91,5 +92,7 @@ export async function sendUpstreamResponse(
     if (transform) text = transformJsonText(text, options.endpoint);
     return reply.send(Buffer.from(text, 'utf8'));
   }
-  return reply.send(rewrite ? response.body.pipe(urlRewriteStream(options.rewrites)) : response.body);
+  // pipeline, not .pipe(): an upstream body that breaks off must destroy the rewriting stream too
+  // (fastify then cuts the client's response) and never be an 'error' event nobody listens to
+  return reply.send(rewrite ? pipeline(response.body, urlRewriteStream(options.rewrites), () => undefined) : response.body);
 }

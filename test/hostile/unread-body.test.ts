@@ -37,6 +37,7 @@ beforeAll(async () => {
     Server__BodyLimitBytes: String(BODY_LIMIT),
     Server__HandlerTimeoutSeconds: '2', // a multipart upload cut short waits for the rest of its body
     RateLimiting__IpLimit: '100000',
+    RateLimiting__TokenLimit: '100000',
     HEALTHCHECK_SKIP_PROXY: 'true',
   };
   const { stdout } = await run(process.execPath, [WHARF_CLI, 'token', 'create', '--username', 'hostile'], { cwd: project.root, env });
@@ -96,7 +97,7 @@ const SHAPES: ReadonlyArray<[shape: string, headers: string, body: string]> = [
   ['multipart, cut short', `Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 500\r\n`, '--b\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc'],
 ];
 
-const METHODS = ['GET', 'POST', 'DELETE'] as const;
+const METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
 
 function request(method: string, url: string, authorized: boolean, headers: string, body: string): string {
   const auth = authorized ? `Authorization: Bearer ${token}\r\n` : '';

@@ -17,7 +17,7 @@ let server: TestServer;
 let base: string;
 
 beforeAll(async () => {
-  upstream = http.createServer((req, res) => {
+  upstream = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write(`{"self":"${origin}/broken","pad":"${'x'.repeat(200 * 1024)}`);
     setTimeout(() => res.socket?.destroy(), 50);

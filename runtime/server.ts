@@ -35,6 +35,7 @@ import { healthRoutes } from './health/health-routes.js';
 import { liveRoute } from './health/live.js';
 import { landingRoute, readLandingPage } from './landing/landing-page.js';
 import { installBodyTimeout } from './lifecycle/body-timeout.js';
+import { installRequireHost } from './lifecycle/require-host.js';
 import { installRequestGate } from './lifecycle/request-gate.js';
 import { lazyChildLoggerFactory } from './logging/lazy-child-logger.js';
 import { installMetrics } from './metrics/metrics.js';
@@ -174,7 +175,8 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     bodyLimit: limits.bodyLimitBytes,
     // Time limits (docs/operations.md): the request gate answers the shutdown 503 itself.
     return503OnClosing: false,
-    http: { headersTimeout: limits.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
+    // requireHostHeader: a request without Host gets the spec's error body (lifecycle/require-host.ts)
+    http: { headersTimeout: limits.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000, requireHostHeader: false },
     // Errors raised by the router before any route runs (malformed percent-encoding in the URL).
     frameworkErrors: (error, request, reply) => {
       sendErrorResponse(reply, errorResponseFor(request, filesPathRefusal(request.url, error)));
@@ -186,6 +188,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   });
   // the handler timeout too: one sweeping timer instead of fastify's per-request timer (request-gate.ts)
   installRequestGate(app, limits.maxConcurrentRequests, limits.handlerTimeoutSeconds * 1000);
+  installRequireHost(app);
   const metrics = settings.server.metrics.enabled ? installMetrics(app) : null;
   installBodyTimeout(app, { graceMs: limits.bodyTimeoutSeconds * 1000, minBytesPerSecond: limits.minBodyBytesPerSecond });
   app.addHttpMethod('MERGE', { hasBody: true });

@@ -154,6 +154,7 @@ export const ERROR_REGISTRY = {
     status: 400,
     message: "No file was uploaded. Send it as multipart/form-data in the field 'file'.",
   },
+  FILES_MALFORMED_MULTIPART: { area: 'files', status: 400, message: 'Malformed multipart/form-data body: {reason}' },
   FILES_INVALID_NAME: { area: 'files', status: 400, message: 'Invalid file name: {reason}' },
   FILES_BAD_OVERWRITE: { area: 'files', status: 400, message: "overwrite must be 'true' or 'false'." },
   FILES_EXTENSION_NOT_ALLOWED: {

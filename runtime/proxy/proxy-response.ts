@@ -10,7 +10,7 @@
  * ResponseTransforms fail closed (response-inspection.ts): the upstream was asked for JSON; a body
  * that cannot be transformed is refused with 502 rather than passed with its fields intact.
  */
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { ProxyEndpoint } from '../contract/model.js';
@@ -119,5 +119,7 @@ export async function sendUpstreamResponse(
   }
   if (bytes) return reply.header('content-length', bytes.length).send(bytes);
   const source = read && !read.complete ? Readable.from(resumed(read.head, read.rest), { objectMode: false }) : response.body;
-  return reply.send(rewrite ? source.pipe(urlRewriteStream(options.rewrites)) : source);
+  // pipeline, not .pipe(): an upstream body that breaks off must destroy the rewriting stream too
+  // (fastify then cuts the client's response) and never be an 'error' event nobody listens to
+  return reply.send(rewrite ? pipeline(source, urlRewriteStream(options.rewrites), () => undefined) : source);
 }

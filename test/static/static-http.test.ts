@@ -87,10 +87,12 @@ describe('raw content', () => {
     const res = await get('/api/demo/Ref/Logo');
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.rawPayload.equals(PNG)).toBe(true);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     const part = await get('/api/demo/Ref/Logo', { range: 'bytes=1-3' });
     expect(part.statusCode).toBe(206);
     expect(part.body).toBe('PNG');
     expect(part.headers['content-range']).toBe(`bytes 1-3/${PNG.length}`);
+    expect(part.headers['x-content-type-options']).toBe('nosniff');
     const none = await get('/api/demo/Ref/Logo', { range: 'bytes=999-' });
     expect(none.statusCode).toBe(416);
     expect(none.headers['content-range']).toBe(`bytes */${PNG.length}`);

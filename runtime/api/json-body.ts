@@ -41,13 +41,22 @@ function location(text: string, position: number): string {
   return `line ${line}, column ${column}`;
 }
 
-/** Offset of the first syntax error (jsonc-parser in strict mode agrees with JSON.parse). */
+/**
+ * Offset of the first syntax error. V8 gives a position, or names the unexpected character without
+ * one (`Unexpected token 'o', "notjson" is not valid JSON`); jsonc-parser in strict mode then finds
+ * the bad token, whose start may come before that character (`notjson` starts at 0, the `o` V8
+ * names is at 1), so the position is that of the named character from the token's start on.
+ */
 function errorOffset(text: string, message: string): number | null {
   const fromV8 = /at position (\d+)/.exec(message);
   if (fromV8) return Number(fromV8[1]);
   const errors: ParseError[] = [];
   parseTolerant(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  return errors[0]?.offset ?? null;
+  const offset = errors[0]?.offset;
+  if (offset === undefined) return null;
+  const named = /^Unexpected token '(.)'/u.exec(message)?.[1];
+  const at = named === undefined ? -1 : text.indexOf(named, offset);
+  return at >= 0 ? at : offset;
 }
 
 /** Turns V8's JSON.parse message into `<what> at line L, column C`. */

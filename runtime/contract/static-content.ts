@@ -44,8 +44,25 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
+/** Control, format, private-use and unassigned characters, and U+FFFD (a byte that was not UTF-8). */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\uFFFD]/gu;
+
+/** `\n`, `\u0000`…: a message never carries raw bytes to a terminal. */
+function escapeUnprintable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => {
+    const named = ({ '\n': '\\n', '\r': '\\r', '\t': '\\t' } as Record<string, string>)[c];
+    return named ?? `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** At most `max` characters of `text` from `offset`, escaped and quoted: `"\uFFFDPNG\r\n\u001a…"`. */
+export function contentExcerpt(text: string, offset = 0, max = 16): string {
+  const part = [...text.slice(offset, offset + max * 2)].slice(0, max).join('');
+  return `"${escapeUnprintable(part).replace(/"/g, '\\"')}${offset + part.length < text.length ? '…' : ''}"`;
+}
+
 function fail(message: string, line: number | null = null, column: number | null = null): StaticParseResult {
-  return { ok: false, error: { message, line, column } };
+  return { ok: false, error: { message: escapeUnprintable(message), line, column } };
 }
 
 function columnsOf(rows: readonly StaticRow[]): string[] {
@@ -70,9 +87,11 @@ function parseJson(text: string): StaticParseResult {
   try {
     root = JSON.parse(text);
   } catch (error) {
-    const message = (error as Error).message;
+    // V8 quotes the text itself (`Unexpected token 'o', "notjson" is not valid JSON`): raw bytes of
+    // a binary file; an escaped excerpt from the start is shown instead.
+    const message = (error as Error).message.replace(/, "[\s\S]*" is not valid JSON$/, '');
     const at = /position (\d+)/.exec(message);
-    if (!at) return fail(`invalid JSON: ${message}`);
+    if (!at) return fail(`invalid JSON: ${message} (the file starts ${contentExcerpt(text)})`);
     const { line, column } = lineColumn(text, Number(at[1]));
     return fail(`invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`, line, column);
   }
@@ -159,6 +178,9 @@ function parseXml(text: string): StaticParseResult {
 }
 
 export function parseStaticContent(text: string, format: StaticFormat): StaticParseResult {
+  if (text.includes('\u0000')) {
+    return fail(`the file looks binary, not ${format.toUpperCase()} (it starts ${contentExcerpt(text)})`);
+  }
   switch (format) {
     case 'json':
       return parseJson(text);

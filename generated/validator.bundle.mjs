@@ -9449,6 +9449,14 @@ var primaryKeyRule = {
     const byAlias = columns.find((c) => c.name === key);
     const explicit = config.PrimaryKey !== void 0;
     const hint = byAlias ? `'${key}' is an alias; use the database column name '${byAlias.db}'.` : explicit ? `Add '${key}' to AllowedColumns.` : `PrimaryKey defaults to '${key}'; set PrimaryKey to the key column or add '${key}' to AllowedColumns.`;
+    if (!explicit && config.WriteMode === "Table" && !byAlias) {
+      return [
+        error(ctx, "primary-key-not-allowed", "/WriteMode", `WriteMode 'Table' needs a PrimaryKey: none is declared and the default '${key}' is not one of the AllowedColumns`, {
+          atKey: true,
+          hint: `Set "PrimaryKey" to the key column (one of the AllowedColumns); Table mode reads, updates and deletes rows by it.`
+        })
+      ];
+    }
     return [
       error(ctx, "primary-key-not-allowed", explicit ? "/PrimaryKey" : "/AllowedColumns", `PrimaryKey '${key}' is not one of the AllowedColumns`, { hint })
     ];
@@ -15687,8 +15695,19 @@ function lineColumn(text, offset) {
   const line = before.split("\n").length;
   return { line, column: offset - before.lastIndexOf("\n") };
 }
+var UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\uFFFD]/gu;
+function escapeUnprintable(text) {
+  return text.replace(UNPRINTABLE, (c) => {
+    const named = { "\n": "\\n", "\r": "\\r", "	": "\\t" }[c];
+    return named ?? `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`;
+  });
+}
+function contentExcerpt(text, offset = 0, max = 16) {
+  const part = [...text.slice(offset, offset + max * 2)].slice(0, max).join("");
+  return `"${escapeUnprintable(part).replace(/"/g, '\\"')}${offset + part.length < text.length ? "…" : ""}"`;
+}
 function fail(message, line = null, column = null) {
-  return { ok: false, error: { message, line, column } };
+  return { ok: false, error: { message: escapeUnprintable(message), line, column } };
 }
 function columnsOf(rows) {
   const seen = /* @__PURE__ */ new Set();
@@ -15709,9 +15728,9 @@ function parseJson(text) {
   try {
     root = JSON.parse(text);
   } catch (error2) {
-    const message = error2.message;
+    const message = error2.message.replace(/, "[\s\S]*" is not valid JSON$/, "");
     const at = /position (\d+)/.exec(message);
-    if (!at) return fail(`invalid JSON: ${message}`);
+    if (!at) return fail(`invalid JSON: ${message} (the file starts ${contentExcerpt(text)})`);
     const { line, column } = lineColumn(text, Number(at[1]));
     return fail(`invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, "")}`, line, column);
   }
@@ -15793,6 +15812,9 @@ function parseXml2(text) {
   return result;
 }
 function parseStaticContent(text, format2) {
+  if (text.includes("\0")) {
+    return fail(`the file looks binary, not ${format2.toUpperCase()} (it starts ${contentExcerpt(text)})`);
+  }
   switch (format2) {
     case "json":
       return parseJson(text);
@@ -15879,7 +15901,7 @@ var staticContentRule = {
           column: malformed.column ?? (malformed.line === null ? 0 : 1),
           pointer: "",
           message: `${config.ContentFile}: ${malformed.message}`,
-          hint: "Static content must parse: JSON an array of objects (or an object holding one), XML a root with a repeating element, CSV a header line and rows."
+          hint: malformed.message.startsWith("the file looks binary") ? `${contentType} content is parsed into records: set "ContentType" to the file's real type (e.g. "image/png") to serve it as it is.` : "Static content must parse: JSON an array of objects (or an object holding one), XML a root with a repeating element, CSV a header line and rows."
         });
       }
     }

@@ -3882,7 +3882,7 @@ var require_fast_uri = __commonJS({
         normalizeString(uri, options);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse3(serialize(uri, options), options);
+        parse4(serialize(uri, options), options);
       }
       return uri;
     }
@@ -3925,8 +3925,8 @@ var require_fast_uri = __commonJS({
     function resolveComponent(base, relative, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse3(serialize(base, options), options);
-        relative = parse3(serialize(relative, options), options);
+        base = parse4(serialize(base, options), options);
+        relative = parse4(serialize(relative, options), options);
       }
       options = options || {};
       if (!options.tolerant && relative.scheme) {
@@ -4244,7 +4244,7 @@ var require_fast_uri = __commonJS({
       }
       return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse3(uri, opts) {
+    function parse4(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
@@ -4281,7 +4281,7 @@ var require_fast_uri = __commonJS({
       resolveComponent,
       equal,
       serialize,
-      parse: parse3
+      parse: parse4
     };
     module.exports = fastUri;
     module.exports.default = fastUri;
@@ -8336,6 +8336,49 @@ var ParseOptions;
     allowTrailingComma: false
   };
 })(ParseOptions || (ParseOptions = {}));
+function parse(text, errors = [], options = ParseOptions.DEFAULT) {
+  let currentProperty = null;
+  let currentParent = [];
+  const previousParents = [];
+  function onValue(value) {
+    if (Array.isArray(currentParent)) {
+      currentParent.push(value);
+    } else if (currentProperty !== null) {
+      currentParent[currentProperty] = value;
+    }
+  }
+  const visitor = {
+    onObjectBegin: () => {
+      const object = {};
+      onValue(object);
+      previousParents.push(currentParent);
+      currentParent = object;
+      currentProperty = null;
+    },
+    onObjectProperty: (name) => {
+      currentProperty = name;
+    },
+    onObjectEnd: () => {
+      currentParent = previousParents.pop();
+    },
+    onArrayBegin: () => {
+      const array = [];
+      onValue(array);
+      previousParents.push(currentParent);
+      currentParent = array;
+      currentProperty = null;
+    },
+    onArrayEnd: () => {
+      currentParent = previousParents.pop();
+    },
+    onLiteralValue: onValue,
+    onError: (error2, offset, length) => {
+      errors.push({ error: error2, offset, length });
+    }
+  };
+  visit(text, visitor, options);
+  return currentParent[0];
+}
 function parseTree(text, errors = [], options = ParseOptions.DEFAULT) {
   let currentParent = { type: "array", offset: -1, length: -1, children: [], parent: void 0 };
   function ensurePropertyComplete(endOffset) {
@@ -8804,6 +8847,7 @@ var SyntaxKind;
   SyntaxKind2[SyntaxKind2["Unknown"] = 16] = "Unknown";
   SyntaxKind2[SyntaxKind2["EOF"] = 17] = "EOF";
 })(SyntaxKind || (SyntaxKind = {}));
+var parse2 = parse;
 var parseTree2 = parseTree;
 var findNodeAtLocation2 = findNodeAtLocation;
 var getNodeValue2 = getNodeValue;
@@ -11474,7 +11518,7 @@ var transform = function(original_options = {}) {
 };
 
 // node_modules/csv-parse/lib/sync.js
-var parse2 = function(data, opts = {}) {
+var parse3 = function(data, opts = {}) {
   if (typeof data === "string") {
     data = Buffer.from(data);
   }
@@ -15680,6 +15724,23 @@ var XMLValidator = {
   validate
 };
 
+// runtime/contract/json-error-position.ts
+function jsonErrorOffset(text, message) {
+  const fromV8 = /at position (\d+)/.exec(message);
+  if (fromV8) return Number(fromV8[1]);
+  const errors = [];
+  parse2(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const offset = errors[0]?.offset;
+  if (offset === void 0) return null;
+  const named = /^Unexpected token '(.)'/u.exec(message)?.[1];
+  const at = named === void 0 ? -1 : text.indexOf(named, offset);
+  return at >= 0 ? at : offset;
+}
+function lineColumnAt(text, offset) {
+  const before = text.slice(0, offset);
+  return { line: before.split("\n").length, column: offset - before.lastIndexOf("\n") };
+}
+
 // runtime/contract/static-format.ts
 function staticFormatOf(contentType) {
   const base = (contentType.split(";")[0] ?? "").trim().toLowerCase();
@@ -15690,11 +15751,6 @@ function staticFormatOf(contentType) {
 }
 
 // runtime/contract/static-content.ts
-function lineColumn(text, offset) {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return { line, column: offset - before.lastIndexOf("\n") };
-}
 var UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\uFFFD]/gu;
 function escapeUnprintable(text) {
   return text.replace(UNPRINTABLE, (c) => {
@@ -15728,11 +15784,12 @@ function parseJson(text) {
   try {
     root = JSON.parse(text);
   } catch (error2) {
-    const message = error2.message.replace(/, "[\s\S]*" is not valid JSON$/, "");
-    const at = /position (\d+)/.exec(message);
-    if (!at) return fail(`invalid JSON: ${message} (the file starts ${contentExcerpt(text)})`);
-    const { line, column } = lineColumn(text, Number(at[1]));
-    return fail(`invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, "")}`, line, column);
+    const message = error2.message;
+    const what = message.replace(/, "[\s\S]*" is not valid JSON$/, "").replace(/\s+(?:in JSON )?at position \d+.*$/s, "");
+    const offset = jsonErrorOffset(text, message);
+    if (offset === null) return fail(`invalid JSON: ${what} (the file starts ${contentExcerpt(text)})`);
+    const { line, column } = lineColumnAt(text, offset);
+    return fail(`invalid JSON: ${what}`, line, column);
   }
   let items2;
   let wrapperKey = null;
@@ -15765,7 +15822,7 @@ function typeColumns(rows, columns) {
 function parseCsvText(text) {
   let rows;
   try {
-    rows = parse2(text, { columns: true, skip_empty_lines: true, bom: true });
+    rows = parse3(text, { columns: true, skip_empty_lines: true, bom: true });
   } catch (error2) {
     const e = error2;
     return fail(`invalid CSV: ${e.message}`, e.lines ?? null, null);

@@ -5,8 +5,7 @@
  * keys are refused (prototype poisoning). Nesting deeper than MAX_JSON_DEPTH is refused before
  * anything parses or recurses over the text (hashing, error positions, handlers).
  */
-import { parse as parseTolerant } from 'jsonc-parser';
-import type { ParseError } from 'jsonc-parser';
+import { jsonErrorOffset, lineColumnAt } from '../contract/json-error-position.js';
 import { WharfError } from '../errors/wharf-error.js';
 
 const METHODS_WITH_OPTIONAL_BODY = new Set(['QUERY', 'DELETE']);
@@ -35,28 +34,8 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
 }
 
 function location(text: string, position: number): string {
-  const before = text.slice(0, position);
-  const line = before.split('\n').length;
-  const column = position - before.lastIndexOf('\n');
+  const { line, column } = lineColumnAt(text, position);
   return `line ${line}, column ${column}`;
-}
-
-/**
- * Offset of the first syntax error. V8 gives a position, or names the unexpected character without
- * one (`Unexpected token 'o', "notjson" is not valid JSON`); jsonc-parser in strict mode then finds
- * the bad token, whose start may come before that character (`notjson` starts at 0, the `o` V8
- * names is at 1), so the position is that of the named character from the token's start on.
- */
-function errorOffset(text: string, message: string): number | null {
-  const fromV8 = /at position (\d+)/.exec(message);
-  if (fromV8) return Number(fromV8[1]);
-  const errors: ParseError[] = [];
-  parseTolerant(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const offset = errors[0]?.offset;
-  if (offset === undefined) return null;
-  const named = /^Unexpected token '(.)'/u.exec(message)?.[1];
-  const at = named === undefined ? -1 : text.indexOf(named, offset);
-  return at >= 0 ? at : offset;
 }
 
 /** Turns V8's JSON.parse message into `<what> at line L, column C`. */
@@ -65,7 +44,7 @@ export function describeJsonError(text: string, error: Error): string {
     .replace(/,\s*"[\s\S]*" is not valid JSON$/, '')
     .replace(/\s+(?:in JSON )?at position \d+.*$/s, '')
     .replace(/^Unexpected end of JSON input$/, 'Unexpected end of input');
-  const offset = what === 'Unexpected end of input' ? text.length : errorOffset(text, error.message);
+  const offset = what === 'Unexpected end of input' ? text.length : jsonErrorOffset(text, error.message);
   return offset === null ? what : `${what} at ${location(text, offset)}`;
 }
 

@@ -11,6 +11,7 @@
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { jsonErrorOffset, lineColumnAt } from './json-error-position.js';
 import type { StaticFormat } from './static-format.js';
 
 export { staticFormatOf, type StaticFormat } from './static-format.js';
@@ -37,12 +38,6 @@ export interface StaticContentError {
 }
 
 export type StaticParseResult = { readonly ok: true; readonly dataset: StaticDataset } | { readonly ok: false; readonly error: StaticContentError };
-
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
-}
 
 /** Control, format, private-use and unassigned characters, and U+FFFD (a byte that was not UTF-8). */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\uFFFD]/gu;
@@ -87,13 +82,14 @@ function parseJson(text: string): StaticParseResult {
   try {
     root = JSON.parse(text);
   } catch (error) {
-    // V8 quotes the text itself (`Unexpected token 'o', "notjson" is not valid JSON`): raw bytes of
-    // a binary file; an escaped excerpt from the start is shown instead.
-    const message = (error as Error).message.replace(/, "[\s\S]*" is not valid JSON$/, '');
-    const at = /position (\d+)/.exec(message);
-    if (!at) return fail(`invalid JSON: ${message} (the file starts ${contentExcerpt(text)})`);
-    const { line, column } = lineColumn(text, Number(at[1]));
-    return fail(`invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`, line, column);
+    // V8 quotes the text itself (`Unexpected token 'o', "notjson" is not valid JSON`): dropped, the
+    // position says where
+    const message = (error as Error).message;
+    const what = message.replace(/, "[\s\S]*" is not valid JSON$/, '').replace(/\s+(?:in JSON )?at position \d+.*$/s, '');
+    const offset = jsonErrorOffset(text, message);
+    if (offset === null) return fail(`invalid JSON: ${what} (the file starts ${contentExcerpt(text)})`);
+    const { line, column } = lineColumnAt(text, offset);
+    return fail(`invalid JSON: ${what}`, line, column);
   }
   let items: unknown;
   let wrapperKey: string | null = null;

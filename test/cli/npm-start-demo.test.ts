@@ -5,7 +5,8 @@
  * and SIGINT sent to the npm process; a taken upstream port is reported and the server starts anyway.
  * The banner prints the first administrator's one-time password as a plain block, like the demo
  * token, also when the output is a pipe (a file, a process manager). A fixture project whose Proxy
- * endpoint points at free ports (DEMO_UPSTREAM_PORTS moves the upstream there).
+ * endpoint points at free ports (DEMO_UPSTREAM_PORTS moves the upstream there). Also: QUERY on a compiled
+ * Static endpoint without EnableFiltering answers like its GET.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -111,6 +112,12 @@ describe('npm start', () => {
     const weather = await fetch(`${started.url}/api/demo/Weather?city=Delft`, { headers: auth });
     expect(weather.status).toBe(200);
     expect(await weather.json()).toMatchObject({ servedBy: 'primary', city: 'Delft' });
+
+    // a Static endpoint without EnableFiltering, built by the compiler: QUERY answers like the GET (spec method matrix)
+    const units = await fetch(`${started.url}/api/demo/Reference/Units`, { method: 'QUERY', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
+    expect(units.status).toBe(200);
+    expect(await units.text()).toBe('code,name\nkg,Kilogram\n');
+    expect(units.headers.get('content-location')).toBe('/api/demo/Reference/Units');
 
     expect(await stopsWith(started, 'SIGTERM')).toBe(0);
     expect(await listening(ports[0])).toBe(false);

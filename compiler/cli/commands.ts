@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { CliArgs } from './args.js';
 import type { Printer } from './build-command.js';
 
-export type OptionName = 'root' | 'port' | 'host' | 'no-docs';
+export type OptionName = 'root' | 'port' | 'host' | 'no-docs' | 'demo-upstream';
 
 export interface CliOption {
   readonly flag: string;
@@ -23,6 +23,10 @@ export const OPTIONS: Readonly<Record<OptionName, CliOption>> = {
   port: { flag: '--port', short: 'p', value: 'N', description: 'port to listen on (default: PORT, else 8080)' },
   host: { flag: '--host', value: 'H', description: 'address to listen on (default: HOST, else 127.0.0.1)' },
   'no-docs': { flag: '--no-docs', description: 'build without the docs pages' },
+  'demo-upstream': {
+    flag: '--demo-upstream',
+    description: 'also run the sample upstream of endpoints/Proxy (scripts/demo-upstream.mjs) in this process; `npm start` passes it',
+  },
 };
 
 export interface CliCommand {
@@ -68,8 +72,9 @@ export const COMMANDS: readonly CliCommand[] = [
     name: 'start',
     usage: ['start'],
     npm: 'npm start',
-    summary: 'serve `generated/` on `PORT`/`--port` (default 8080) and `HOST`/`--host` (default 127.0.0.1); `npm start` builds first',
-    options: SERVE_OPTIONS,
+    summary:
+      'serve `generated/` on `PORT`/`--port` (default 8080) and `HOST`/`--host` (default 127.0.0.1); `npm start` builds first and runs the sample upstream (`--demo-upstream`)',
+    options: [...SERVE_OPTIONS, 'demo-upstream'],
     run: async (args, print) => (await import('./serve-command.js')).runStart(args, print),
   },
   {

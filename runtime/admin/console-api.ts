@@ -39,6 +39,8 @@ export interface ConsoleRuntime {
   readonly events: ConsoleEvents;
   settings: ConsoleSettings;
   readonly startedAt: number;
+  /** The first administrator created by this start with a one-time password (the banner prints it); else null. */
+  firstAdmin: { readonly username: string; readonly oneTimePassword: string } | null;
 }
 
 declare module 'fastify' {
@@ -58,7 +60,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
   const accounts = new AccountService(store);
   const sessions = new SessionService(store, settings.sessionHours * 3_600_000);
   const events = new ConsoleEvents();
-  const state: ConsoleRuntime = { accounts, sessions, events, settings, startedAt: Date.now() };
+  const state: ConsoleRuntime = { accounts, sessions, events, settings, startedAt: Date.now(), firstAdmin: null };
   app.decorate('wharfConsole', state);
   if (runtime.access.redis) {
     const stop = events.shareOver(runtime.access.redis, readRedisSettings(runtime.settings.server.source).keyPrefix);
@@ -79,6 +81,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
 
   const announceFirst = (first: Awaited<ReturnType<AccountService['ensureFirstAdmin']>>): void => {
     if (first?.oneTimePassword) {
+      state.firstAdmin = { username: first.username, oneTimePassword: first.oneTimePassword };
       // The one deliberate exception to "no passwords in the log": shown once, must be changed at first sign-in.
       app.log.warn(
         { consoleAccount: first.username },

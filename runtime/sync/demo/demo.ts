@@ -104,15 +104,18 @@ export async function runDemo(options: DemoOptions): Promise<{ sync: RunningSync
   let resolveDone: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   let stopping: Promise<void> | null = null;
+  // Cleared by stop(): a pending duration timer would keep the process alive after a signal.
+  let deadline: NodeJS.Timeout | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       clearInterval(ticker);
+      clearTimeout(deadline);
       await sync.close();
       await db.close();
       resolveDone();
     })();
     return stopping;
   };
-  if (options.durationSeconds !== undefined) setTimeout(() => void stop(), options.durationSeconds * 1000);
+  if (options.durationSeconds !== undefined) deadline = setTimeout(() => void stop(), options.durationSeconds * 1000);
   return { sync, stop, done };
 }

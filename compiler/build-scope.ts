@@ -1,6 +1,7 @@
 /**
  * What a build of a root also produces besides the endpoints' files: the docs pages of docs/ and
- * the web console's assets (generated/ui/); and which generated/ paths it owns (prunes).
+ * the web console's and the sync dashboard's assets (generated/ui/, generated/sync-ui/); and which
+ * generated/ paths it owns (prunes).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,6 @@ export function buildScope(options: BuildScopeOptions): { withDocs: boolean; wit
   return {
     withDocs,
     withUi,
-    owns: (p: string) => (withDocs || !p.startsWith('docs/')) && (withUi || !p.startsWith('ui/')),
+    owns: (p: string) => (withDocs || !p.startsWith('docs/')) && (withUi || !(p.startsWith('ui/') || p.startsWith('sync-ui/'))),
   };
 }

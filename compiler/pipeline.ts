@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { EndpointModel } from '../runtime/contract/index.js';
 import { artifactCache, TOOL_ARTIFACTS_DIR } from './artifact-cache.js';
 import { makeConsoleUi } from './console-ui/build.js';
+import { makeSyncDashboardUi } from './sync/dashboard-ui.js';
 import { buildScope } from './build-scope.js';
 import { discover } from './discover.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics.js';
@@ -105,7 +106,10 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   outputs.push(...(await emitAll({ models, sourceHash, root, artifacts, routeSource })));
   // Independent of the endpoints: the compiler's own rules, for the console's validate route.
   outputs.push(...(await artifacts.get('validator-bundle', '', makeValidatorBundle)));
-  if (withUi) outputs.push(...(await artifacts.get('console-ui', '', makeConsoleUi)));
+  if (withUi) {
+    outputs.push(...(await artifacts.get('console-ui', '', makeConsoleUi)));
+    outputs.push(...(await artifacts.get('sync-ui', '', makeSyncDashboardUi)));
+  }
   if (withDocs) {
     // loaded only when docs are built: markdown-it, shiki and their grammars take a while to load
     const { buildDocsSite } = await import('./docs-site/index.js');

@@ -867,10 +867,38 @@ const static_Reference_Countries = {
 const static_Reference_Logo = {
   endpointId: 'static:Reference/Logo',
   kind: 'static',
-  methods: ['GET'],
+  methods: ['GET', 'QUERY'],
   routeKeys: ['reference/logo'],
   schemas: {
-    queryBody: null,
+    queryBody: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        select: {
+          type: 'string',
+          description: 'Comma-separated column names, as `$select`.',
+        },
+        filter: {
+          type: 'string',
+          description: 'Filter expression, as `$filter`.',
+        },
+        orderby: {
+          type: 'string',
+          description: 'Sort order, as `$orderby`.',
+        },
+        top: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 1000,
+          description: 'Page size, as `$top`.',
+        },
+        skip: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Rows to skip, as `$skip`.',
+        },
+      },
+    },
     writeBody: null,
     item: null,
     list: null,
@@ -975,7 +1003,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '91bb417aa2e0b28e8040506e66e5e94d7c363c3df902b8388edb10d67d0b5100';
+export const sourceHash = '0612492015d3159a29917694d9a48d87cd38c90503ff3af09f1eb0e6406f5281';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -3882,7 +3882,7 @@ var require_fast_uri = __commonJS({
         normalizeString(uri, options);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse3(serialize(uri, options), options);
+        parse4(serialize(uri, options), options);
       }
       return uri;
     }
@@ -3925,8 +3925,8 @@ var require_fast_uri = __commonJS({
     function resolveComponent(base, relative, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse3(serialize(base, options), options);
-        relative = parse3(serialize(relative, options), options);
+        base = parse4(serialize(base, options), options);
+        relative = parse4(serialize(relative, options), options);
       }
       options = options || {};
       if (!options.tolerant && relative.scheme) {
@@ -4244,7 +4244,7 @@ var require_fast_uri = __commonJS({
       }
       return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse3(uri, opts) {
+    function parse4(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
@@ -4281,7 +4281,7 @@ var require_fast_uri = __commonJS({
       resolveComponent,
       equal,
       serialize,
-      parse: parse3
+      parse: parse4
     };
     module.exports = fastUri;
     module.exports.default = fastUri;
@@ -7471,6 +7471,11 @@ var proxy_schema_default = {
       default: true,
       description: "Rewrite absolute upstream URLs in JSON and XML response bodies (and Location) to the gateway route."
     },
+    ForwardCookies: {
+      type: "boolean",
+      default: false,
+      description: "Forward the client's Cookie header (without the gateway's own gateway_auth and gateway_csrf) to the upstream, and the upstream's Set-Cookie to the client. Off: neither crosses the gateway."
+    },
     CustomProperties: {
       type: "object",
       description: "Content type and method translation settings.",
@@ -8336,6 +8341,49 @@ var ParseOptions;
     allowTrailingComma: false
   };
 })(ParseOptions || (ParseOptions = {}));
+function parse(text, errors = [], options = ParseOptions.DEFAULT) {
+  let currentProperty = null;
+  let currentParent = [];
+  const previousParents = [];
+  function onValue(value) {
+    if (Array.isArray(currentParent)) {
+      currentParent.push(value);
+    } else if (currentProperty !== null) {
+      currentParent[currentProperty] = value;
+    }
+  }
+  const visitor = {
+    onObjectBegin: () => {
+      const object = {};
+      onValue(object);
+      previousParents.push(currentParent);
+      currentParent = object;
+      currentProperty = null;
+    },
+    onObjectProperty: (name) => {
+      currentProperty = name;
+    },
+    onObjectEnd: () => {
+      currentParent = previousParents.pop();
+    },
+    onArrayBegin: () => {
+      const array = [];
+      onValue(array);
+      previousParents.push(currentParent);
+      currentParent = array;
+      currentProperty = null;
+    },
+    onArrayEnd: () => {
+      currentParent = previousParents.pop();
+    },
+    onLiteralValue: onValue,
+    onError: (error2, offset, length) => {
+      errors.push({ error: error2, offset, length });
+    }
+  };
+  visit(text, visitor, options);
+  return currentParent[0];
+}
 function parseTree(text, errors = [], options = ParseOptions.DEFAULT) {
   let currentParent = { type: "array", offset: -1, length: -1, children: [], parent: void 0 };
   function ensurePropertyComplete(endOffset) {
@@ -8804,6 +8852,7 @@ var SyntaxKind;
   SyntaxKind2[SyntaxKind2["Unknown"] = 16] = "Unknown";
   SyntaxKind2[SyntaxKind2["EOF"] = 17] = "EOF";
 })(SyntaxKind || (SyntaxKind = {}));
+var parse2 = parse;
 var parseTree2 = parseTree;
 var findNodeAtLocation2 = findNodeAtLocation;
 var getNodeValue2 = getNodeValue;
@@ -9424,6 +9473,7 @@ var DEFAULTS = {
     RetryDelayMs: 200,
     SupportsOData: false,
     RewriteUrls: true,
+    ForwardCookies: false,
     ContentType: "application/json",
     DeletePatterns: [{ Style: "PathParameter" }],
     DeletePatternStyle: "PathParameter"
@@ -9449,6 +9499,14 @@ var primaryKeyRule = {
     const byAlias = columns.find((c) => c.name === key);
     const explicit = config.PrimaryKey !== void 0;
     const hint = byAlias ? `'${key}' is an alias; use the database column name '${byAlias.db}'.` : explicit ? `Add '${key}' to AllowedColumns.` : `PrimaryKey defaults to '${key}'; set PrimaryKey to the key column or add '${key}' to AllowedColumns.`;
+    if (!explicit && config.WriteMode === "Table" && !byAlias) {
+      return [
+        error(ctx, "primary-key-not-allowed", "/WriteMode", `WriteMode 'Table' needs a PrimaryKey: none is declared and the default '${key}' is not one of the AllowedColumns`, {
+          atKey: true,
+          hint: `Set "PrimaryKey" to the key column (one of the AllowedColumns); Table mode reads, updates and deletes rows by it.`
+        })
+      ];
+    }
     return [
       error(ctx, "primary-key-not-allowed", explicit ? "/PrimaryKey" : "/AllowedColumns", `PrimaryKey '${key}' is not one of the AllowedColumns`, { hint })
     ];
@@ -11466,7 +11524,7 @@ var transform = function(original_options = {}) {
 };
 
 // node_modules/csv-parse/lib/sync.js
-var parse2 = function(data, opts = {}) {
+var parse3 = function(data, opts = {}) {
   if (typeof data === "string") {
     data = Buffer.from(data);
   }
@@ -15672,6 +15730,23 @@ var XMLValidator = {
   validate
 };
 
+// runtime/contract/json-error-position.ts
+function jsonErrorOffset(text, message) {
+  const fromV8 = /at position (\d+)/.exec(message);
+  if (fromV8) return Number(fromV8[1]);
+  const errors = [];
+  parse2(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const offset = errors[0]?.offset;
+  if (offset === void 0) return null;
+  const named = /^Unexpected token '(.)'/u.exec(message)?.[1];
+  const at = named === void 0 ? -1 : text.indexOf(named, offset);
+  return at >= 0 ? at : offset;
+}
+function lineColumnAt(text, offset) {
+  const before = text.slice(0, offset);
+  return { line: before.split("\n").length, column: offset - before.lastIndexOf("\n") };
+}
+
 // runtime/contract/static-format.ts
 function staticFormatOf(contentType) {
   const base = (contentType.split(";")[0] ?? "").trim().toLowerCase();
@@ -15682,13 +15757,19 @@ function staticFormatOf(contentType) {
 }
 
 // runtime/contract/static-content.ts
-function lineColumn(text, offset) {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return { line, column: offset - before.lastIndexOf("\n") };
+var UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\uFFFD]/gu;
+function escapeUnprintable(text) {
+  return text.replace(UNPRINTABLE, (c) => {
+    const named = { "\n": "\\n", "\r": "\\r", "	": "\\t" }[c];
+    return named ?? `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`;
+  });
+}
+function contentExcerpt(text, offset = 0, max = 16) {
+  const part = [...text.slice(offset, offset + max * 2)].slice(0, max).join("");
+  return `"${escapeUnprintable(part).replace(/"/g, '\\"')}${offset + part.length < text.length ? "…" : ""}"`;
 }
 function fail(message, line = null, column = null) {
-  return { ok: false, error: { message, line, column } };
+  return { ok: false, error: { message: escapeUnprintable(message), line, column } };
 }
 function columnsOf(rows) {
   const seen = /* @__PURE__ */ new Set();
@@ -15710,10 +15791,11 @@ function parseJson(text) {
     root = JSON.parse(text);
   } catch (error2) {
     const message = error2.message;
-    const at = /position (\d+)/.exec(message);
-    if (!at) return fail(`invalid JSON: ${message}`);
-    const { line, column } = lineColumn(text, Number(at[1]));
-    return fail(`invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, "")}`, line, column);
+    const what = message.replace(/, "[\s\S]*" is not valid JSON$/, "").replace(/\s+(?:in JSON )?at position \d+.*$/s, "");
+    const offset = jsonErrorOffset(text, message);
+    if (offset === null) return fail(`invalid JSON: ${what} (the file starts ${contentExcerpt(text)})`);
+    const { line, column } = lineColumnAt(text, offset);
+    return fail(`invalid JSON: ${what}`, line, column);
   }
   let items2;
   let wrapperKey = null;
@@ -15746,7 +15828,7 @@ function typeColumns(rows, columns) {
 function parseCsvText(text) {
   let rows;
   try {
-    rows = parse2(text, { columns: true, skip_empty_lines: true, bom: true });
+    rows = parse3(text, { columns: true, skip_empty_lines: true, bom: true });
   } catch (error2) {
     const e = error2;
     return fail(`invalid CSV: ${e.message}`, e.lines ?? null, null);
@@ -15793,6 +15875,9 @@ function parseXml2(text) {
   return result;
 }
 function parseStaticContent(text, format2) {
+  if (text.includes("\0")) {
+    return fail(`the file looks binary, not ${format2.toUpperCase()} (it starts ${contentExcerpt(text)})`);
+  }
   switch (format2) {
     case "json":
       return parseJson(text);
@@ -15879,7 +15964,7 @@ var staticContentRule = {
           column: malformed.column ?? (malformed.line === null ? 0 : 1),
           pointer: "",
           message: `${config.ContentFile}: ${malformed.message}`,
-          hint: "Static content must parse: JSON an array of objects (or an object holding one), XML a root with a repeating element, CSV a header line and rows."
+          hint: malformed.message.startsWith("the file looks binary") ? `${contentType} content is parsed into records: set "ContentType" to the file's real type (e.g. "image/png") to serve it as it is.` : "Static content must parse: JSON an array of objects (or an object holding one), XML a root with a repeating element, CSV a header line and rows."
         });
       }
     }

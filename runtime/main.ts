@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { handleShutdownSignals } from './lifecycle/graceful-shutdown.js';
-import { banner, consolePrinter, demoToken, warmEmbeddedDatabases, type Printer } from './serve/banner.js';
+import { banner, consolePrinter, demoToken, takeFirstAdmin, warmEmbeddedDatabases, type Printer } from './serve/banner.js';
 import { startServer, type StartedServer, type StartServerOptions } from './start.js';
 
 export interface ProjectServeOptions {
@@ -48,15 +48,23 @@ export async function serveProject(
     ...(beforeClose ? { beforeClose } : {}),
   });
   await warmEmbeddedDatabases(server, print);
-  for (const line of banner(server, await demoToken(server))) print.out(line);
+  for (const line of banner(server, await demoToken(server), takeFirstAdmin(server))) print.out(line);
   return server;
 }
 
 export function parseStartArgs(argv: readonly string[]): ProjectServeOptions {
   const { values } = parseArgs({
     args: [...argv],
-    // `--no-docs` is a build option (compiler/cli/commands.ts lists it for start too): accepted here, used by --build
-    options: { root: { type: 'string' }, port: { type: 'string', short: 'p' }, host: { type: 'string' }, build: { type: 'boolean' }, 'no-docs': { type: 'boolean' } },
+    // `--no-docs` is a build option (compiler/cli/commands.ts lists it for start too): accepted here, used by --build;
+    // `--demo-upstream` is started by scripts/wharf.mjs before the server
+    options: {
+      root: { type: 'string' },
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      build: { type: 'boolean' },
+      'no-docs': { type: 'boolean' },
+      'demo-upstream': { type: 'boolean' },
+    },
     strict: true,
     allowPositionals: false,
   });

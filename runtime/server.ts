@@ -34,7 +34,9 @@ import type { HandlerMap } from './handlers/registry.js';
 import { healthRoutes } from './health/health-routes.js';
 import { liveRoute } from './health/live.js';
 import { landingRoute, readLandingPage } from './landing/landing-page.js';
+import { readReferenceRequiresToken } from './reference/reference-access.js';
 import { installBodyTimeout } from './lifecycle/body-timeout.js';
+import { installRequireHost } from './lifecycle/require-host.js';
 import { installRequestGate } from './lifecycle/request-gate.js';
 import { lazyChildLoggerFactory } from './logging/lazy-child-logger.js';
 import { installMetrics } from './metrics/metrics.js';
@@ -179,7 +181,8 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     bodyLimit: limits.bodyLimitBytes,
     // Time limits (docs/operations.md): the request gate answers the shutdown 503 itself.
     return503OnClosing: false,
-    http: { headersTimeout: limits.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
+    // requireHostHeader: a request without Host gets the spec's error body (lifecycle/require-host.ts)
+    http: { headersTimeout: limits.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000, requireHostHeader: false },
     // Errors raised by the router before any route runs (malformed percent-encoding in the URL).
     frameworkErrors: (error, request, reply) => {
       sendErrorResponse(reply, errorResponseFor(request, filesPathRefusal(request.url, error)));
@@ -191,6 +194,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   });
   // the handler timeout too: one sweeping timer instead of fastify's per-request timer (request-gate.ts)
   installRequestGate(app, limits.maxConcurrentRequests, limits.handlerTimeoutSeconds * 1000);
+  installRequireHost(app);
   const metrics = settings.server.metrics.enabled ? installMetrics(app) : null;
   installBodyTimeout(app, { graceMs: limits.bodyTimeoutSeconds * 1000, minBytesPerSecond: limits.minBodyBytesPerSecond });
   app.addHttpMethod('MERGE', { hasBody: true });
@@ -211,6 +215,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
       options.access ??
       (await createAccessRuntime(readAccessSettings(settings.server.source, dataDir), {
         onError: (message, error) => app.log.error({ err: error }, message),
+        redisLog: (level, message) => app.log[level]({ component: 'redis' }, message),
       }));
   } catch (error) {
     await app.close();
@@ -260,8 +265,9 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   await consoleApi(app);
   await app.register(consoleUiRoutes, { generatedDir });
   await healthRoutes(app);
-  await app.register(apiReferenceRoutes, { holder });
-  await app.register(landingRoute, { enabled: readLandingPage(settings.server.source), serverName: settings.server.environment.serverName, holder });
+  const referenceToken = readReferenceRequiresToken(settings.server.source);
+  await app.register(apiReferenceRoutes, { holder, requireToken: referenceToken });
+  await app.register(landingRoute, { enabled: readLandingPage(settings.server.source), serverName: settings.server.environment.serverName, holder, requireToken: referenceToken });
   const stages = withAccessStages(options.stages ?? API_STAGES, access.cache);
   await app.register(apiRoutes, { settings: () => runtime.settings, holder, handlers, stages });
   return app;

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 /**
  * A small upstream for the sample Proxy and Composite endpoints (endpoints/Proxy/**). `npm start`
- * does not need it; run it beside the gateway to try them (docs/proxy.md, "Try the samples"):
+ * (`wharf start --demo-upstream`) runs it in its own process and it stops with the server; run it
+ * apart with (docs/proxy.md, "Try the samples"):
  *   node scripts/demo-upstream.mjs      primary on 127.0.0.1:9100, standby on 127.0.0.1:9101
+ * `DEMO_UPSTREAM_PORTS=PRIMARY,STANDBY` listens on other ports. A port already taken is reported
+ * and skipped (e.g. a `npm run demo:upstream` already running answers in its place).
  * Routes (both ports): GET /weather, GET|QUERY|POST /shipping/rates (OData-style, with a nextLink and
  * an internalCost field), GET|POST|PUT|DELETE /shipping/shipments, POST /shipping/labels.
  * `?simulateOutage=1` makes the primary answer 503 to /shipping/rates, so the fallback is used.
@@ -10,6 +13,8 @@
  */
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const HOST = '127.0.0.1';
 const shipments = new Map();
@@ -85,6 +90,53 @@ function app(name, port) {
   };
 }
 
-for (const [name, port] of [['primary', 9100], ['standby', 9101]]) {
-  createServer(app(name, port)).listen(port, HOST, () => console.log(`demo upstream ${name} on http://${HOST}:${port}`));
+/** [primary, standby] from `DEMO_UPSTREAM_PORTS` (default 9100,9101). */
+export function demoUpstreamPorts(env = process.env) {
+  const ports = (env.DEMO_UPSTREAM_PORTS ?? '9100,9101').split(',').map((p) => Number(p.trim()));
+  if (ports.length !== 2 || ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) {
+    throw new Error(`DEMO_UPSTREAM_PORTS must be two ports, e.g. 9100,9101 (got '${env.DEMO_UPSTREAM_PORTS}')`);
+  }
+  return ports;
+}
+
+function listen(server, port) {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Starts the primary and the standby; `log(line)` gets one line each (listening, or why not).
+ * Resolves with close() once both have listened or been skipped. The servers never keep the process
+ * alive by themselves (unref), so the process ends when the gateway does.
+ */
+export async function startDemoUpstream({ ports = demoUpstreamPorts(), log = (line) => console.log(line), unref = false } = {}) {
+  const servers = [];
+  for (const [name, port] of [['primary', ports[0]], ['standby', ports[1]]]) {
+    const server = createServer(app(name, port));
+    try {
+      await listen(server, port);
+      if (unref) server.unref();
+      servers.push(server);
+      log(`demo upstream ${name} on http://${HOST}:${port}`);
+    } catch (error) {
+      log(
+        error && error.code === 'EADDRINUSE'
+          ? `demo upstream ${name}: port ${port} on ${HOST} is already in use; not starting it (whatever listens there answers the sample endpoints)`
+          : `demo upstream ${name}: cannot listen on ${HOST}:${port}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+  return {
+    listening: servers.length,
+    close: () => Promise.all(servers.map((s) => new Promise((resolve) => { s.closeAllConnections(); s.close(() => resolve()); }))),
+  };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await startDemoUpstream();
 }

@@ -4,6 +4,9 @@
 //   with no TypeScript loader, in this very process, so SIGTERM reaches the server. `--build` first
 //   runs `wharf build` as a child process (what `npm start` does: one process builds, then serves).
 //   When the compiled runtime is missing or older than runtime/, it says so and runs the sources.
+//   `--demo-upstream` (npm start passes it) first starts the sample upstream of endpoints/Proxy
+//   (scripts/demo-upstream.mjs) in this process, so it ends with the server; a port already taken is
+//   reported and the server starts anyway.
 // - Every other command registers tsx and runs the CLI from the TypeScript sources (the generated
 //   route modules are not loaded through tsx: esbuild bundles them). `wharf build` then also
 //   compiles runtime/ into .wharf/dist (scripts/runtime-dist.mjs).
@@ -23,12 +26,16 @@ async function runSources() {
 }
 
 if (command === 'start') {
-  const { values } = parseArgs({ args: rest, options: { build: { type: 'boolean' }, root: { type: 'string' }, 'no-docs': { type: 'boolean' } }, strict: false });
+  const { values } = parseArgs({ args: rest, options: { build: { type: 'boolean' }, root: { type: 'string' }, 'no-docs': { type: 'boolean' }, 'demo-upstream': { type: 'boolean' } }, strict: false });
   if (values.build) {
     const build = spawnSync(process.execPath, [fileURLToPath(import.meta.url), 'build', ...(values.root ? ['--root', String(values.root)] : []), ...(values['no-docs'] ? ['--no-docs'] : [])], { stdio: 'inherit' });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
-  const serverArgs = rest.filter((a) => a !== '--build');
+  const serverArgs = rest.filter((a) => a !== '--build' && a !== '--demo-upstream');
+  if (values['demo-upstream']) {
+    const { startDemoUpstream } = await import('./demo-upstream.mjs');
+    await startDemoUpstream({ unref: true });
+  }
   if (await isDistCurrent()) {
     process.setSourceMapsEnabled(true);
     const { main } = await import(DIST_MAIN);

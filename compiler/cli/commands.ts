@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { CliArgs } from './args.js';
 import type { Printer } from './build-command.js';
 
-export type OptionName = 'root' | 'port' | 'host' | 'no-docs';
+export type OptionName = 'root' | 'port' | 'host' | 'no-docs' | 'demo-upstream';
 
 export interface CliOption {
   readonly flag: string;
@@ -23,6 +23,10 @@ export const OPTIONS: Readonly<Record<OptionName, CliOption>> = {
   port: { flag: '--port', short: 'p', value: 'N', description: 'port to listen on (default: PORT, else 8080)' },
   host: { flag: '--host', value: 'H', description: 'address to listen on (default: HOST, else 127.0.0.1)' },
   'no-docs': { flag: '--no-docs', description: 'build without the docs pages' },
+  'demo-upstream': {
+    flag: '--demo-upstream',
+    description: 'also run the sample upstream of endpoints/Proxy (scripts/demo-upstream.mjs) in this process; `npm start` passes it',
+  },
 };
 
 export interface CliCommand {
@@ -68,8 +72,9 @@ export const COMMANDS: readonly CliCommand[] = [
     name: 'start',
     usage: ['start'],
     npm: 'npm start',
-    summary: 'serve `generated/` on `PORT`/`--port` (default 8080) and `HOST`/`--host` (default 127.0.0.1); `npm start` builds first',
-    options: SERVE_OPTIONS,
+    summary:
+      'serve `generated/` on `PORT`/`--port` (default 8080) and `HOST`/`--host` (default 127.0.0.1); `npm start` builds first and runs the sample upstream (`--demo-upstream`)',
+    options: [...SERVE_OPTIONS, 'demo-upstream'],
     run: async (args, print) => (await import('./serve-command.js')).runStart(args, print),
   },
   {
@@ -83,7 +88,7 @@ export const COMMANDS: readonly CliCommand[] = [
   {
     name: 'token',
     usage: [
-      'token create --username U [--scopes S] [--environments E] [--expires-in-days N] [--description D]',
+      'token create --username U [--scopes S] [--environments E] [--expires-in-days N] [--description D] [--force]',
       'token list [--all]',
       'token revoke ID',
       'token rotate ID',
@@ -94,7 +99,7 @@ export const COMMANDS: readonly CliCommand[] = [
       // The same store the server opens: <root>/data/auth.db unless Auth:Store:* says otherwise.
       const { runTokenCommand } = await import('../../runtime/auth/cli.js');
       const { readTokenStoreSettings } = await import('../../runtime/auth/store/open-store.js');
-      const { loadSettings } = await import('../../runtime/settings/load-settings.js');
+      const { environmentNames, loadSettings } = await import('../../runtime/settings/load-settings.js');
       const { dataDir } = await import('./serve-command.js');
       const data = dataDir(args.root);
       const settings = await loadSettings({ environmentsDir: path.join(args.root, 'environments') });
@@ -103,6 +108,8 @@ export const COMMANDS: readonly CliCommand[] = [
         storeSettings: readTokenStoreSettings(settings.server.source, data),
         // a revoke or rotate is announced on Redis (when configured) so every server refuses at once
         redis: (await import('../../runtime/traffic/redis-client.js')).readRedisSettings(settings.server.source),
+        // --environments is checked against these (unknown names refused unless --force)
+        knownEnvironments: environmentNames(settings),
         print: (line) => print.out(line),
       });
     },

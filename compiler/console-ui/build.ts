@@ -4,6 +4,8 @@
  * names them. Content-hashed names let the server cache them for a year; the HTML is never
  * cached. Byte-deterministic: fixed options, minified, no source map, no absolute paths. Nothing
  * is fetched at run time: no CDN, no inline script (the page's CSP forbids both).
+ * The sync service's dashboard (runtime/sync/ui -> generated/sync-ui, compiler/sync/dashboard-ui.ts)
+ * is built the same way by makeUiBundle.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -18,20 +20,37 @@ function hash(content: string): string {
   return createHash('sha256').update(content).digest('hex').slice(0, 12);
 }
 
-export function consoleHtml(script: string, style: string): string {
+export interface UiBundleSpec {
+  /** Folder of the Preact sources, with main.tsx. */
+  readonly sourceDir: string;
+  /** Output folder below generated/. */
+  readonly dir: string;
+  readonly title: string;
+  /** What the page says without JavaScript. */
+  readonly noscript: string;
+}
+
+const CONSOLE_BUNDLE: UiBundleSpec = {
+  sourceDir: SOURCE_DIR,
+  dir: CONSOLE_UI_DIR,
+  title: 'Wharf console',
+  noscript: 'The Wharf console needs JavaScript. Everything it does is also available through /ui/api.',
+};
+
+export function consoleHtml(script: string, style: string, spec: UiBundleSpec = CONSOLE_BUNDLE): string {
   return [
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<title>Wharf console</title>',
+    `<title>${spec.title}</title>`,
     '<link rel="icon" href="data:,">',
     `<link rel="stylesheet" href="/ui/assets/${style}">`,
     `<script type="module" src="/ui/assets/${script}"></script>`,
     '</head>',
     '<body>',
-    '<div id="app"><noscript>The Wharf console needs JavaScript. Everything it does is also available through /ui/api.</noscript></div>',
+    `<div id="app"><noscript>${spec.noscript}</noscript></div>`,
     '</body>',
     '</html>',
     '',
@@ -47,10 +66,15 @@ export async function emitConsoleUi(): Promise<OutputFile[]> {
 
 /** The console's assets and the files they were made from. */
 export async function makeConsoleUi(): Promise<MadeArtifact> {
+  return makeUiBundle(CONSOLE_BUNDLE);
+}
+
+/** A Preact app's assets (script, stylesheet, index.html naming them) and the files they were made from. */
+export async function makeUiBundle(spec: UiBundleSpec): Promise<MadeArtifact> {
   const { build } = await import('esbuild');
   const result = await build({
-    entryPoints: [path.join(SOURCE_DIR, 'main.tsx')],
-    absWorkingDir: SOURCE_DIR,
+    entryPoints: [path.join(spec.sourceDir, 'main.tsx')],
+    absWorkingDir: spec.sourceDir,
     bundle: true,
     write: false,
     outdir: '/out',
@@ -70,15 +94,15 @@ export async function makeConsoleUi(): Promise<MadeArtifact> {
   });
   const js = result.outputFiles.find((f) => f.path.endsWith('.js'));
   const css = result.outputFiles.find((f) => f.path.endsWith('.css'));
-  if (!js || !css) throw new Error('console UI: esbuild produced no script or stylesheet');
+  if (!js || !css) throw new Error(`${spec.title}: esbuild produced no script or stylesheet`);
   const script = `app.${hash(js.text)}.js`;
   const style = `app.${hash(css.text)}.css`;
   return {
     files: [
-      { path: `${CONSOLE_UI_DIR}/assets/${script}`, content: js.text },
-      { path: `${CONSOLE_UI_DIR}/assets/${style}`, content: css.text },
-      { path: `${CONSOLE_UI_DIR}/index.html`, content: consoleHtml(script, style) },
+      { path: `${spec.dir}/assets/${script}`, content: js.text },
+      { path: `${spec.dir}/assets/${style}`, content: css.text },
+      { path: `${spec.dir}/index.html`, content: consoleHtml(script, style, spec) },
     ],
-    inputs: [...Object.keys(result.metafile.inputs).map((input) => path.resolve(SOURCE_DIR, input)), ...TOOL_INPUTS],
+    inputs: [...Object.keys(result.metafile.inputs).map((input) => path.resolve(spec.sourceDir, input)), ...TOOL_INPUTS],
   };
 }

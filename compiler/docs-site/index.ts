@@ -18,7 +18,7 @@ import {
 import { discoverDocs } from './discover.js';
 import { parseSiteFile } from './config.js';
 import { parsePageSource, type PageSource } from './page-source.js';
-import { gitDates, pageDate } from './dates.js';
+import { gitDates, gitModified, pageDate } from './dates.js';
 import { getHighlighter } from './plugins/highlight.js';
 import { createMarkdown } from './markdown.js';
 import { createRenderEnv, pagePathOf } from './plugins/env.js';
@@ -82,6 +82,7 @@ export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<Buil
   const site = parseSiteFile(`${docsDir}/config.json`, sources.config, diagnostics);
   const fileDates = options.dates !== 'front-matter';
   const git = fileDates ? gitDates(docsAbs) : new Map<string, string>();
+  const modified = fileDates ? gitModified(docsAbs) : new Set<string>();
   const md = createMarkdown(await getHighlighter());
 
   const seen = new Map<string, string>();
@@ -116,7 +117,7 @@ export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<Buil
       diagnostics.push({ severity: 'error', code: 'docs-redirect', file: `${docsDir}/${p.file}`, line: 1, column: 1, pointer: '', message: `redirect ${fm.redirect} points outside the docs folder` });
     }
     const title = fm.title ?? plain.firstH1 ?? p.path.split('/').pop() ?? p.path;
-    return { ...p, env, html, plain, title, redirect, description: fm.description ?? clip(plain.firstParagraph, 200), lastModified: fileDates ? pageDate(p.file, docsAbs, fm.date, git) : (fm.date ?? '') };
+    return { ...p, env, html, plain, title, redirect, description: fm.description ?? clip(plain.firstParagraph, 200), lastModified: fileDates ? pageDate(p.file, docsAbs, fm.date, git, modified) : (fm.date ?? '') };
   });
 
   const nav = resolveNavigation(site, rendered.map((r) => ({ path: r.path, title: r.title, order: r.source.frontMatter.order })), `${docsDir}/config.json`, diagnostics);
@@ -154,6 +155,7 @@ export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<Buil
       file: r.file,
       title: r.title,
       description: r.description,
+      metaDescription: fm.description,
       keywords: fm.keywords,
       lastModified: r.lastModified,
       layout: fm.layout,

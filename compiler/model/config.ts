@@ -73,6 +73,7 @@ export interface ProxyConfig extends CommonConfig {
   readonly ResponseTransforms?: ResponseTransformsConfig;
   readonly SupportsOData?: boolean;
   readonly RewriteUrls?: boolean;
+  readonly ForwardCookies?: boolean;
   readonly TimeoutMs?: number | null;
   readonly CustomProperties?: {
     readonly ContentType?: string;

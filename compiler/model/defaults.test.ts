@@ -47,6 +47,7 @@ const table: [string, string, () => unknown][] = [
   ['proxy.schema.json', 'properties.Retry.properties.DelayMs', () => model('proxy:P').retry.delayMs],
   ['proxy.schema.json', 'properties.SupportsOData', () => model('proxy:P').supportsOData],
   ['proxy.schema.json', 'properties.RewriteUrls', () => model('proxy:P').rewriteUrls],
+  ['proxy.schema.json', 'properties.ForwardCookies', () => model('proxy:P').forwardCookies],
   ['proxy.schema.json', 'properties.TimeoutMs', () => model('proxy:P').timeoutMs],
   ['proxy.schema.json', 'properties.CustomProperties.properties.ContentType', () => model('proxy:P').contentType],
   ['proxy.schema.json', 'properties.DeletePatterns', () => bare().deletePatterns.map((p: { style: string }) => ({ Style: p.style }))],

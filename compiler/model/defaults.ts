@@ -20,6 +20,7 @@ export const DEFAULTS = {
     RetryDelayMs: 200,
     SupportsOData: false,
     RewriteUrls: true,
+    ForwardCookies: false,
     ContentType: 'application/json',
     DeletePatterns: [{ Style: 'PathParameter' }],
     DeletePatternStyle: 'PathParameter',

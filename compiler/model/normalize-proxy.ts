@@ -22,6 +22,7 @@ export function normalizeProxy(ctx: EntityContext, base: EndpointBase): ProxyEnd
     responseTransforms: responseTransforms(c.ResponseTransforms),
     supportsOData: c.SupportsOData ?? DEFAULTS.proxy.SupportsOData,
     rewriteUrls: c.RewriteUrls ?? DEFAULTS.proxy.RewriteUrls,
+    forwardCookies: c.ForwardCookies ?? DEFAULTS.proxy.ForwardCookies,
     timeoutMs: c.TimeoutMs ?? null,
     contentType: custom.ContentType ?? DEFAULTS.proxy.ContentType,
     methodTranslation: custom.HttpMethodTranslation ? parseMethodTranslation(custom.HttpMethodTranslation).value : {},

@@ -59,7 +59,7 @@ const cases: [string, { given: Given; id: string; want: Record<string, unknown> 
   ],
   [
     'proxy defaults',
-    { given: [['Proxy/P', PROXY]], id: 'proxy:P', want: { url: 'http://127.0.0.1/p', fallbackUrls: [], retry: { attempts: 1, delayMs: 200 }, supportsOData: false, rewriteUrls: true, timeoutMs: null, contentType: 'application/json', methodTranslation: {}, appendHeaders: [], deletePatterns: [{ style: 'PathParameter', parameter: null }], cacheDurationSeconds: null, methods: ['GET'] } },
+    { given: [['Proxy/P', PROXY]], id: 'proxy:P', want: { url: 'http://127.0.0.1/p', fallbackUrls: [], retry: { attempts: 1, delayMs: 200 }, supportsOData: false, rewriteUrls: true, forwardCookies: false, timeoutMs: null, contentType: 'application/json', methodTranslation: {}, appendHeaders: [], deletePatterns: [{ style: 'PathParameter', parameter: null }], cacheDurationSeconds: null, methods: ['GET'] } },
   ],
   [
     'proxy custom properties parsed',
@@ -77,8 +77,8 @@ const cases: [string, { given: Given; id: string; want: Record<string, unknown> 
       want: { routePath: 'Flow', routeAliases: ['composite/Flow'], methods: ['POST'], url: 'http://h', compositeName: 'Flow', description: null, steps: [{ name: 's', endpoint: 'ship/create', targetId: 'proxy:Ship/Create', method: 'POST', isArray: true, arrayProperty: 'items', sourceProperty: null, dependsOn: null, templateTransformations: {} }] },
     },
   ],
-  ['static content type detected', { given: [['Static/Ref/Units', { ContentFile: './units.csv' }]], id: 'static:Ref/Units', want: { contentFile: 'endpoints/Static/Ref/Units/units.csv', contentType: 'text/csv', enableFiltering: false, methods: ['GET'] } }],
-  ['static with filtering serves QUERY', { given: [['Static/C', { ContentFile: 'c.json', EnableFiltering: true }]], id: 'static:C', want: { contentType: 'application/json', enableFiltering: true, methods: ['GET', 'QUERY'] } }],
+  ['static content type detected', { given: [['Static/Ref/Units', { ContentFile: './units.csv' }]], id: 'static:Ref/Units', want: { contentFile: 'endpoints/Static/Ref/Units/units.csv', contentType: 'text/csv', enableFiltering: false, methods: ['GET', 'QUERY'] } }],
+  ['static serves QUERY with filtering too', { given: [['Static/C', { ContentFile: 'c.json', EnableFiltering: true }]], id: 'static:C', want: { contentType: 'application/json', enableFiltering: true, methods: ['GET', 'QUERY'] } }],
   ['static explicit content type, unknown extension', { given: [['Static/D', { ContentFile: 'd.bin' }], ['Static/E', { ContentFile: 'e.dat', ContentType: 'text/plain' }]], id: 'static:D', want: { contentType: 'application/octet-stream' } }],
   ['webhook', { given: [['Webhooks/In/Pay', { DatabaseObjectName: 'Events', AllowedColumns: ['paid'] }]], id: 'webhook:In/Pay', want: { schema: 'dbo', objectName: 'Events', webhookIds: ['paid'], methods: ['POST'] } }],
   ['files defaults', { given: [['Files/Archive/Invoices', { StorageType: 'Local' }]], id: 'files:files/Archive/Invoices', want: { routePath: 'files/Archive/Invoices', baseDirectory: 'Invoices', storageDirectory: null, allowedExtensions: [], maxFileSizeBytes: null, methods: ['GET', 'POST', 'DELETE'] } }],

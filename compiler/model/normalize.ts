@@ -40,7 +40,8 @@ export function effectiveMethods(ctx: EntityContext): HttpMethod[] {
       configured = (c.Methods as readonly string[] | undefined) ?? [];
       break;
     case 'static':
-      configured = (c as unknown as StaticConfig).EnableFiltering === true ? ['GET', 'QUERY'] : ['GET'];
+      // QUERY always (spec method matrix); without EnableFiltering it answers like the GET
+      configured = ['GET', 'QUERY'];
       break;
     default:
       configured = METHOD_MATRIX[ctx.kind];

@@ -20,7 +20,7 @@ import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '91bb417aa2e0b28e8040506e66e5e94d7c363c3df902b8388edb10d67d0b5100';
+export const sourceHash = '0612492015d3159a29917694d9a48d87cd38c90503ff3af09f1eb0e6406f5281';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -342,6 +342,10 @@ export interface ProxyEndpointConfig {
    */
   RewriteUrls?: boolean;
   /**
+   * Forward the client's Cookie header (without the gateway's own gateway_auth and gateway_csrf) to the upstream, and the upstream's Set-Cookie to the client. Off: neither crosses the gateway.
+   */
+  ForwardCookies?: boolean;
+  /**
    * Content type and method translation settings.
    */
   CustomProperties?: {
@@ -433,7 +437,7 @@ export interface SettingsEndpointConfig {
      */
     ShutdownTimeoutSeconds?: number;
     /**
-     * a request not answered after this long (body reception included) gets 503 `SERVER_HANDLER_TIMEOUT` (checked at a tenth of the limit, at most every second)
+     * a request not answered after this long (body reception included) gets 503 `SERVER_HANDLER_TIMEOUT` (checked at a tenth of the limit, at most every second); once the answer is under way it bounds how long the answer stands still, not its length
      */
     HandlerTimeoutSeconds?: number;
     /**
@@ -479,6 +483,10 @@ export interface SettingsEndpointConfig {
      */
     VerificationCacheSeconds?: number;
     /**
+     * `/docs` (and its assets), `/openapi.json` and `/` need a bearer token with scope `read` or `*` (401/403); off they are open ([security.md](security.md))
+     */
+    ReferenceRequiresToken?: boolean;
+    /**
      * Where API tokens are stored (hashes only).
      */
     Store?: {
@@ -494,6 +502,10 @@ export interface SettingsEndpointConfig {
        * PostgreSQL connection string of a shared token store
        */
       ConnectionString?: string;
+      /**
+       * PostgreSQL token store: deadline in ms of opening a connection, waiting for a free one and each query; past it, or with the database down, a request whose token must be read gets 503 `AUTH_STORE_UNAVAILABLE` ([operations](operations.md#shared-components-postgresql-token-store-and-redis))
+       */
+      CommandTimeoutMs?: number;
     };
   };
   /**
@@ -532,7 +544,7 @@ export interface SettingsEndpointConfig {
      */
     KnownProxies?: string[];
     /**
-     * networks (CIDR) whose `X-Forwarded-For` is trusted
+     * networks (CIDR) whose `X-Forwarded-For` is trusted; `/0`, and any list that together covers every IPv4 or every IPv6 address (`0.0.0.0/1` + `128.0.0.0/1`, `::ffff:0:0/96`), is refused
      *
      * @maxItems 50
      */
@@ -550,6 +562,14 @@ export interface SettingsEndpointConfig {
      * prefix of every Redis key and channel
      */
     KeyPrefix?: string;
+    /**
+     * deadline in ms of one Redis command; then the request goes on with the fallback (per-instance rate limit, cache bypass) and Redis is skipped for 1 s ([operations](operations.md#shared-components-postgresql-token-store-and-redis))
+     */
+    CommandTimeoutMs?: number;
+    /**
+     * deadline in ms of opening the Redis connection (it is retried, every 2 s at most, for as long as the gateway runs)
+     */
+    ConnectTimeoutMs?: number;
   };
   /**
    * Response cache.
@@ -653,7 +673,7 @@ export interface SettingsEndpointConfig {
      */
     CacheTimeSeconds?: number;
     /**
-     * milliseconds per proxy reachability probe
+     * milliseconds per proxy reachability probe of each endpoint (spec 2: 10 seconds; the spec's sample value 5000 is only a sample)
      */
     ProxyTimeout?: number;
     /**
@@ -745,7 +765,7 @@ export interface SettingsEndpointConfig {
      */
     CircuitBreaker?: {
       /**
-       * failures in a row that open the circuit (0 = never)
+       * connection failures or timeouts in a row that open one endpoint's circuit to one origin (0 = off; upstream answers never count)
        */
       ConsecutiveFailures?: number;
       /**
@@ -754,9 +774,21 @@ export interface SettingsEndpointConfig {
       OpenMs?: number;
     };
     /**
-     * parallel calls of one composite array step
+     * calls of one Composite array step in flight at once
      */
     CompositeArrayConcurrency?: number;
+    /**
+     * elements a Composite array step may have; more answers 422 before any upstream call ([composite.md](composite.md))
+     */
+    CompositeMaxArrayItems?: number;
+    /**
+     * `http(s)://host[:port][/prefix]` where clients reach the gateway: Proxy responses' rewritten links and the upstream's `X-Forwarded-Host` come from it; empty = relative links and no `X-Forwarded-Host` (the client's `Host` is never used)
+     */
+    PublicBaseUrl?: string;
+    /**
+     * largest Proxy response body read into memory (transforms, filling a cache entry); beyond it 502 or streamed uncached ([proxy.md](proxy.md#responses))
+     */
+    BufferLimitBytes?: number;
   };
   /**
    * `wharf docs serve` ([docs-site.md](docs-site.md)); `Docs__*` variables win.

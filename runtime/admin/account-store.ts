@@ -1,6 +1,6 @@
 /**
  * Console accounts and their sign-in sessions, stored next to the tokens (same SQLite file or the
- * same PostgreSQL database, Auth:Store:*). Sessions are server-side: the cookie carries a random
+ * same PostgreSQL database, Auth:Store:*), with the one-time sign-in CSRF values. Sessions are server-side: the cookie carries a random
  * id, the store only its SHA-256, so sign-out and disabling an account end a session everywhere.
  * Times are epoch milliseconds.
  */
@@ -48,6 +48,11 @@ export interface AccountStore {
   findSession(idHash: string): Promise<SessionRow | null>;
   deleteSession(idHash: string): Promise<void>;
   deleteSessionsOf(accountId: number): Promise<void>;
+  /** Keeps a sign-in CSRF value (its SHA-256) until `expiresAt`; drops expired ones. */
+  insertCsrf(valueHash: string, expiresAt: number, now: number): Promise<void>;
+  /** Deletes the value and says whether it was there and unexpired: true for exactly one caller,
+   *  on whichever instance shares the store (one-time sign-in CSRF values). */
+  consumeCsrf(valueHash: string, now: number): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -22,13 +22,13 @@ afterAll(async () => {
 });
 
 const SETTINGS: [string, () => Promise<TokenStoreSettings>][] = [
-  ['sqlite', async () => ({ provider: 'Sqlite', file: path.join(dir, 'auth.db'), connectionString: null })],
+  ['sqlite', async () => ({ provider: 'Sqlite', file: path.join(dir, 'auth.db'), connectionString: null, timeoutMs: 2000 })],
   [
     'postgres',
     async () => {
       const server = await startPostgres({ sql: 'SELECT 1' });
       cleanups.push(() => server.stop());
-      return { provider: 'Postgres', file: '', connectionString: server.url };
+      return { provider: 'Postgres', file: '', connectionString: server.url, timeoutMs: 2000 };
     },
   ],
 ];
@@ -65,6 +65,18 @@ describe.each(SETTINGS)('%s', (_name, settingsOf) => {
     expect((await sessions.resolve(session.id))?.account.role).toBe('viewer');
     await accounts.setDisabled('admin', true);
     expect(await sessions.resolve(session.id)).toBeNull();
+
+    // one-time sign-in CSRF values: consumed once, by whichever service shares the store; expiry honoured
+    const csrf = await sessions.issueCsrf(60_000);
+    const elsewhere = new SessionService(store, 60_000);
+    expect(await Promise.all([sessions.consumeCsrf(csrf), elsewhere.consumeCsrf(csrf)])).toEqual([true, false]);
+    expect(await sessions.consumeCsrf(csrf)).toBe(false);
+    expect(await sessions.consumeCsrf('never-issued')).toBe(false);
+    let clock = 1_000;
+    const timed = new SessionService(store, 60_000, () => clock);
+    const short = await timed.issueCsrf(500);
+    clock = 1_500;
+    expect(await timed.consumeCsrf(short)).toBe(false);
     await expect(accounts.delete('viewer1')).rejects.toThrow("Cannot delete 'viewer1': it is the last active administrator");
     await accounts.delete('admin');
     expect((await accounts.list()).map((a) => a.username)).toEqual(['viewer1']);

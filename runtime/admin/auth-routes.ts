@@ -1,6 +1,7 @@
 /**
  * Sign-in routes (no session needed; network rule and rate limit still apply):
- *   GET    /ui/api/auth/csrf      {csrf}; sets gateway_csrf (the value to send back as `csrf`)
+ *   GET    /ui/api/auth/csrf      {csrf}; sets gateway_csrf (the value to send back as `csrf`); one-time:
+ *                                 a sign-in or password change consumes it (valid 1 hour)
  *   POST   /ui/api/auth           {username, password, csrf} -> {ok:true} + gateway_auth, gateway_csrf
  *                                 (must_change_password: {ok:false, must_change_password:true}, no cookies)
  *                                 {apiKey} when WebUi:AdminApiKey is set -> {ok:true, expires}
@@ -16,11 +17,11 @@ import type { AccountService } from './accounts.js';
 import { AccountRuleError } from './accounts.js';
 import { consoleContext, denied } from './console-access.js';
 import type { ConsoleGuardOptions } from './console-access.js';
-import { badRequest } from './console-errors.js';
+import { badRequest, objectBody } from './console-errors.js';
 import type { ConsoleSettings } from './console-settings.js';
 import { AUTH_COOKIE, CSRF_COOKIE, readCookies, setCookie } from './cookies.js';
 import { passwordProblem } from './password.js';
-import { API_KEY_ACCOUNT, randomValue } from './sessions.js';
+import { API_KEY_ACCOUNT } from './sessions.js';
 import type { SessionService } from './sessions.js';
 import type { SignInLimiter } from './sign-in-limiter.js';
 
@@ -34,12 +35,6 @@ export interface AuthRouteOptions extends ConsoleGuardOptions {
 
 type Body = Record<string, unknown>;
 
-function bodyOf(request: FastifyRequest): Body {
-  const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The body must be a JSON object');
-  return body as Body;
-}
-
 function text(body: Body, field: string): string {
   const value = body[field];
   if (typeof value !== 'string' || value === '') throw badRequest(`${field} is required`, field);
@@ -50,11 +45,25 @@ function secure(request: FastifyRequest, settings: ConsoleSettings): boolean {
   return request.protocol === 'https' || settings.secureCookies;
 }
 
-/** Double submit before sign-in: body `csrf` (or X-CSRF-Token) equal to the gateway_csrf cookie. */
-function checkSignInCsrf(request: FastifyRequest, body: Body): void {
+const CSRF_SECONDS = 3600;
+
+const CSRF_REFUSED = 'missing, invalid or already used CSRF token (GET /ui/api/auth/csrf first)';
+
+/** Before sign-in, step 1: body `csrf` (or X-CSRF-Token) equal to the gateway_csrf cookie (double submit). */
+function signInCsrf(request: FastifyRequest, body: Body): string {
   const sent = typeof body['csrf'] === 'string' ? body['csrf'] : request.headers['x-csrf-token'];
   const cookie = readCookies(request.headers.cookie).get(CSRF_COOKIE);
-  if (typeof sent !== 'string' || sent === '' || sent !== cookie) throw denied('missing or invalid CSRF token (GET /ui/api/auth/csrf first)');
+  if (typeof sent !== 'string' || sent === '' || sent !== cookie) throw denied(CSRF_REFUSED);
+  return sent;
+}
+
+/**
+ * Step 2, once the input is well-formed and before the password is checked: the value must be one
+ * GET /ui/api/auth/csrf issued and nobody used yet. It is consumed here, in the store the sessions
+ * live in, so it serves one attempt across every instance sharing that store.
+ */
+async function consumeSignInCsrf(value: string, sessions: SessionService): Promise<void> {
+  if (!(await sessions.consumeCsrf(value))) throw denied(CSRF_REFUSED);
 }
 
 async function startSession(request: FastifyRequest, reply: FastifyReply, options: AuthRouteOptions, account: AccountRow) {
@@ -91,14 +100,14 @@ function sameSecret(given: string, expected: string): boolean {
 
 export function authRoutes(app: FastifyInstance, options: AuthRouteOptions): void {
   app.get('/auth/csrf', async (request, reply) => {
-    const csrf = randomValue();
-    reply.header('set-cookie', setCookie(CSRF_COOKIE, csrf, { httpOnly: false, secure: secure(request, options.settings()), maxAge: 3600 }));
+    const csrf = await options.sessions.issueCsrf(CSRF_SECONDS * 1000);
+    reply.header('set-cookie', setCookie(CSRF_COOKIE, csrf, { httpOnly: false, secure: secure(request, options.settings()), maxAge: CSRF_SECONDS }));
     reply.header('cache-control', 'no-store');
     return { csrf };
   });
 
   app.post('/auth', async (request, reply) => {
-    const body = bodyOf(request);
+    const body = objectBody(request);
     if (body['apiKey'] !== undefined) {
       const key = options.settings().adminApiKey;
       const ip = consoleContext(request, options.access).clientIp;
@@ -111,22 +120,26 @@ export function authRoutes(app: FastifyInstance, options: AuthRouteOptions): voi
       const session = await startSession(request, reply, options, API_KEY_ACCOUNT);
       return { ok: true, expires: new Date(session.row.expiresAt).toISOString() };
     }
-    checkSignInCsrf(request, body);
-    const account = await checkPassword(request, options, text(body, 'username'), text(body, 'password'));
+    const csrf = signInCsrf(request, body);
+    const username = text(body, 'username');
+    const password = text(body, 'password');
+    await consumeSignInCsrf(csrf, options.sessions);
+    const account = await checkPassword(request, options, username, password);
     if (account.mustChangePassword) return { ok: false, must_change_password: true };
     await startSession(request, reply, options, account);
     return { ok: true };
   });
 
   app.post('/auth/password', async (request, reply) => {
-    const body = bodyOf(request);
-    checkSignInCsrf(request, body);
+    const body = objectBody(request);
+    const csrf = signInCsrf(request, body);
     const username = text(body, 'username');
     const current = text(body, 'password');
     const next = body['newPassword'];
     const problem = passwordProblem(next);
     if (problem) throw badRequest(problem, 'newPassword');
     if (next === current) throw badRequest('The new password must differ from the current one', 'newPassword');
+    await consumeSignInCsrf(csrf, options.sessions);
     const account = await checkPassword(request, options, username, current);
     try {
       const updated = await options.accounts.setPassword(account.username, next as string, false);

@@ -8,7 +8,7 @@ import { AccountService } from './accounts.js';
 import { openAccountStore } from './open-account-store.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'wharf-accounts-'));
-const storeSettings = { provider: 'Sqlite' as const, file: path.join(dir, 'auth.db'), connectionString: null };
+const storeSettings = { provider: 'Sqlite' as const, file: path.join(dir, 'auth.db'), connectionString: null, timeoutMs: 2000 };
 
 async function run(...argv: string[]): Promise<{ code: number; out: string[] }> {
   const out: string[] = [];

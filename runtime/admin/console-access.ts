@@ -2,7 +2,10 @@
  * Who may use the console, checked before every /ui/api route (docs/console-api.md):
  *   network  a client outside loopback / private networks only through an origin in WebUi:PublicOrigins (403)
  *   rate     the IP budget of RateLimiting:* on its own counter `ui:<ip>` (429)
- *   identity the gateway_auth session cookie, or `Authorization: Bearer <token>` with scope `*` (401)
+ *   identity the gateway_auth session cookie, or `Authorization: Bearer <token>` (401); a token must have
+ *            scope `*` AND environments `*` (403 otherwise): console actions (tokens, settings,
+ *            environments, logs) are not limited to an environment, so an environment-limited
+ *            token gets nothing there and so can never mint or widen a token beyond its own reach
  *   CSRF     POST/PUT/PATCH/DELETE with a session: X-CSRF-Token = gateway_csrf cookie = the session's value (403)
  *   role     viewer: 403 on POST/PUT/PATCH/DELETE (sign-out excepted)
  * The account is re-read on every request (sessions.ts).
@@ -119,7 +122,8 @@ async function identify(request: FastifyRequest, options: ConsoleGuardOptions): 
   if (token !== null) {
     const verification = await options.access.control.tokens.verify(token);
     if (!verification.ok) return null;
-    if (!verification.principal.scopes.all) throw denied('console routes need a token with scope *');
+    const { scopes, environments } = verification.principal;
+    if (!scopes.all || !environments.all) throw denied('console routes need a token with scope * and environments *');
     return { kind: 'token', username: verification.principal.username, role: 'administrator', account: null, sessionCsrf: null };
   }
   const session = await options.sessions.resolve(readCookies(request.headers.cookie).get(AUTH_COOKIE));

@@ -6,6 +6,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readTokenStoreSettings } from '../auth/store/open-store.js';
+import { environmentNames } from '../settings/load-settings.js';
+import { WharfError } from '../errors/wharf-error.js';
 import { MemoryCounterStore } from '../traffic/counter-store.js';
 import { readRedisSettings } from '../traffic/redis-client.js';
 import { AccountService } from './accounts.js';
@@ -29,6 +31,7 @@ import { environmentRoutes } from './environment-routes.js';
 import { sessionRoutes } from './session-routes.js';
 
 export const CONSOLE_PREFIX = '/ui/api';
+const FIRST_ADMIN_RETRY_MS = 2000;
 
 export interface ConsoleRuntime {
   readonly accounts: AccountService;
@@ -36,6 +39,8 @@ export interface ConsoleRuntime {
   readonly events: ConsoleEvents;
   settings: ConsoleSettings;
   readonly startedAt: number;
+  /** The first administrator created by this start with a one-time password (the banner prints it); else null. */
+  firstAdmin: { readonly username: string; readonly oneTimePassword: string } | null;
 }
 
 declare module 'fastify' {
@@ -48,15 +53,17 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
   const runtime = app.wharf;
   const settings = readConsoleSettings(runtime.settings.server.source);
   // Where the token store is (Auth:Store:*), read from the settings: a caller-built access runtime may not carry them.
-  const store = await openAccountStore(readTokenStoreSettings(runtime.settings.server.source, runtime.dataDir));
+  const store = await openAccountStore(readTokenStoreSettings(runtime.settings.server.source, runtime.dataDir), (message, error) =>
+    app.log.error({ err: error }, message),
+  );
   app.addHook('onClose', () => store.close());
   const accounts = new AccountService(store);
   const sessions = new SessionService(store, settings.sessionHours * 3_600_000);
   const events = new ConsoleEvents();
-  const state: ConsoleRuntime = { accounts, sessions, events, settings, startedAt: Date.now() };
+  const state: ConsoleRuntime = { accounts, sessions, events, settings, startedAt: Date.now(), firstAdmin: null };
   app.decorate('wharfConsole', state);
   if (runtime.access.redis) {
-    const stop = await events.shareOver(runtime.access.redis, readRedisSettings(runtime.settings.server.source).keyPrefix);
+    const stop = events.shareOver(runtime.access.redis, readRedisSettings(runtime.settings.server.source).keyPrefix);
     app.addHook('onClose', async () => stop());
   }
 
@@ -72,15 +79,42 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
     return result;
   };
 
-  const first = await accounts.ensureFirstAdmin(settings.seedPassword);
-  if (first?.oneTimePassword) {
-    // The one deliberate exception to "no passwords in the log": shown once, must be changed at first sign-in.
-    app.log.warn(
-      { consoleAccount: first.username },
-      `Created the first console administrator '${first.username}' with the one-time password ${first.oneTimePassword} (change it at the first sign-in; wharf accounts password ${first.username} resets it)`,
-    );
-  } else if (first) {
-    app.log.warn({ consoleAccount: first.username }, `Created the console administrator '${first.username}' with the WebUi:SeedPassword password (demo only)`);
+  const announceFirst = (first: Awaited<ReturnType<AccountService['ensureFirstAdmin']>>): void => {
+    if (first?.oneTimePassword) {
+      state.firstAdmin = { username: first.username, oneTimePassword: first.oneTimePassword };
+      // The one deliberate exception to "no passwords in the log": shown once, must be changed at first sign-in.
+      app.log.warn(
+        { consoleAccount: first.username },
+        `Created the first console administrator '${first.username}' with the one-time password ${first.oneTimePassword} (change it at the first sign-in; wharf accounts password ${first.username} resets it)`,
+      );
+    } else if (first) {
+      app.log.warn({ consoleAccount: first.username }, `Created the console administrator '${first.username}' with the WebUi:SeedPassword password (demo only)`);
+    }
+  };
+  // A store that is down at start (PostgreSQL) does not stop the gateway: the first administrator
+  // is created when it answers (tried again every FIRST_ADMIN_RETRY_MS until then).
+  const ensureFirst = async (): Promise<boolean> => {
+    try {
+      announceFirst(await accounts.ensureFirstAdmin(settings.seedPassword));
+      return true;
+    } catch (error) {
+      if (!(error instanceof WharfError && error.code === 'AUTH_STORE_UNAVAILABLE')) throw error;
+      return false;
+    }
+  };
+  if (!(await ensureFirst())) {
+    app.log.warn('Account store unreachable: the first console administrator is created when it answers');
+    const retry = setInterval(() => {
+      ensureFirst().then(
+        (done) => done && clearInterval(retry),
+        (error: unknown) => {
+          clearInterval(retry);
+          app.log.error({ err: error }, 'Creating the first console administrator failed');
+        },
+      );
+    }, FIRST_ADMIN_RETRY_MS);
+    retry.unref();
+    app.addHook('onClose', async () => clearInterval(retry));
   }
 
   if (!settings.enabled) return;
@@ -110,7 +144,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       guarded.addHook('onRequest', async (request) => {
         await guard(request);
       });
-      tokenRoutes(guarded, { tokens: runtime.access.control.tokens, events });
+      tokenRoutes(guarded, { tokens: runtime.access.control.tokens, events, environments: () => environmentNames(runtime.settings) });
       overviewRoutes(guarded, { runtime, console: state });
       settingsRoutes(guarded, { runtime, console: state });
       logsRoute(guarded, runtime.logs);

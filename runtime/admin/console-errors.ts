@@ -36,6 +36,13 @@ export function badRequest(reason: string, field?: string): WharfError {
   return new WharfError('CONSOLE_BAD_REQUEST', { reason }, field === undefined ? {} : { details: [{ field, message: reason }] });
 }
 
+/** The request body as a JSON object; anything else (absent, null, an array, a scalar) is a 400. */
+export function objectBody(request: FastifyRequest, message = 'The body must be a JSON object'): Record<string, unknown> {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || Buffer.isBuffer(body)) throw badRequest(message);
+  return body as Record<string, unknown>;
+}
+
 export function notFound(reason: string): WharfError {
   return new WharfError('CONSOLE_NOT_FOUND', { reason });
 }

@@ -6,7 +6,7 @@
  * With Redis, events are also published on `<prefix>console-events` and events of other instances
  * are delivered here (each instance numbers the events it delivers itself).
  */
-import type { Redis } from 'ioredis';
+import type { RedisLink } from '../traffic/redis-client.js';
 import { randomUUID } from 'node:crypto';
 
 export interface ConsoleEvent {
@@ -57,13 +57,11 @@ export class ConsoleEvents {
   }
 
   /** Shares events over Redis; returns the function that stops it. */
-  async shareOver(redis: Redis, keyPrefix: string): Promise<() => void> {
+  shareOver(link: RedisLink, keyPrefix: string): () => void {
     const channel = `${keyPrefix}console-events`;
     const origin = randomUUID();
-    const subscriber = redis.duplicate({ lazyConnect: true, enableOfflineQueue: true });
-    await subscriber.connect();
-    subscriber.on('message', (received: string, message: string) => {
-      if (received !== channel) return;
+    const redis = link.redis;
+    const subscriber = link.subscribe(channel, (message) => {
       try {
         const parsed = JSON.parse(message) as { origin: string; name: string; data: unknown };
         if (parsed.origin !== origin && typeof parsed.name === 'string') this.deliver(parsed.name, parsed.data);
@@ -71,7 +69,6 @@ export class ConsoleEvents {
         // not ours
       }
     });
-    await subscriber.subscribe(channel);
     this.publisher = (name, data) => {
       redis.publish(channel, JSON.stringify({ origin, name, data })).catch(() => undefined);
     };

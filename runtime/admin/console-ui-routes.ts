@@ -6,7 +6,8 @@
  * Every response carries a strict Content-Security-Policy: scripts, styles and connections only
  * from the gateway itself, no inline script, no framing. Files are read from disk per request
  * (they are small) so a rebuild is served without a restart; names are checked against the
- * hashed-asset pattern, so no path can leave the folder.
+ * hashed-asset pattern, so no path can leave the folder. The sync service's dashboard
+ * (runtime/sync/web/) serves its own bundle (generated/sync-ui) through the same routes.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,13 +28,20 @@ function secure(reply: FastifyReply): FastifyReply {
     .header('x-frame-options', 'DENY');
 }
 
-function notBuilt(reply: FastifyReply) {
-  return secure(reply).code(404).type('application/json; charset=utf-8')
-    .send({ success: false, error: 'The console is not built: run npm run build (it writes generated/ui/).' });
+export interface UiRoutesOptions {
+  readonly generatedDir: string;
+  /** Folder below generatedDir (default `ui`, the console). */
+  readonly folder?: string;
+  /** What the bundle is, for the not-built message (default `console`). */
+  readonly label?: string;
 }
 
-export async function consoleUiRoutes(app: FastifyInstance, options: { readonly generatedDir: string }): Promise<void> {
-  const dir = path.join(options.generatedDir, 'ui');
+export async function consoleUiRoutes(app: FastifyInstance, options: UiRoutesOptions): Promise<void> {
+  const folder = options.folder ?? 'ui';
+  const dir = path.join(options.generatedDir, folder);
+  const notBuilt = (reply: FastifyReply) =>
+    secure(reply).code(404).type('application/json; charset=utf-8')
+      .send({ success: false, error: `The ${options.label ?? 'console'} is not built: run npm run build (it writes generated/${folder}/).` });
   app.get('/ui', async (_request, reply) => reply.redirect('/ui/', 301));
   app.get('/ui/', async (_request, reply) => {
     const html = await readFile(path.join(dir, 'index.html')).catch(() => null);
@@ -44,7 +52,7 @@ export async function consoleUiRoutes(app: FastifyInstance, options: { readonly 
     const match = ASSET.exec(request.params.file);
     const content = match ? await readFile(path.join(dir, 'assets', request.params.file)).catch(() => null) : null;
     if (!match || !content) {
-      return secure(reply).code(404).type('application/json; charset=utf-8').send({ success: false, error: `No console asset ${request.params.file.slice(0, 100)}` });
+      return secure(reply).code(404).type('application/json; charset=utf-8').send({ success: false, error: `No ${options.label ?? 'console'} asset ${request.params.file.slice(0, 100)}` });
     }
     return secure(reply).header('cache-control', 'public, max-age=31536000, immutable').type(TYPES[match[1] as string] as string).send(content);
   });

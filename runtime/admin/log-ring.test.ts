@@ -29,6 +29,14 @@ describe('LogRing', () => {
     expect(entry?.message).not.toMatch(/whf_0123|abc\.def|u:p@/);
   });
 
+  it('redacts a password-only Redis URL and a token used as URL user', async () => {
+    const ring = new LogRing(10);
+    ring.write(line('cannot reach redis://:hunter2@cache:6379 nor https://ghp_hunter3@example.com/x'));
+    await new Promise((r) => setImmediate(r));
+    const [entry] = ring.query(null, null);
+    expect(entry?.message).toBe('cannot reach <CONNECTION_STRING> nor <CONNECTION_STRING>');
+  });
+
   it('keeps lines longer than a slot, and non-ASCII text cut nowhere, across wrap-around', () => {
     const ring = new LogRing(3);
     const long = 'x'.repeat(SLOT_BYTES * 2);

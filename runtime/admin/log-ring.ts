@@ -6,7 +6,7 @@
  * strings and the first administrator's one-time password never reach the console.
  */
 import { Writable } from 'node:stream';
-import { CONNECTION_STRING_MASK, SECRET_MASK } from '../settings/redact.js';
+import { CONNECTION_STRING_MASK, SECRET_MASK, URL_WITH_CREDENTIALS } from '../settings/redact.js';
 
 export const LOG_LEVEL_NAMES = ['Debug', 'Information', 'Warning', 'Error'] as const;
 export type LogLevelName = (typeof LOG_LEVEL_NAMES)[number];
@@ -24,7 +24,8 @@ const SECRET_PATTERNS: readonly [RegExp, string][] = [
   [/whf_[0-9a-f]{12}_[A-Za-z0-9_-]{43}/g, SECRET_MASK],
   [/(bearer\s+)\S+/gi, `$1${SECRET_MASK}`],
   [/(one-time password )\S+/gi, `$1${SECRET_MASK}`],
-  [/[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@\S*/gi, CONNECTION_STRING_MASK],
+  // a URL with user information (`user:pass@`, `:pass@`, `token@`), as redact() judges it
+  [new RegExp(`${URL_WITH_CREDENTIALS.source}\\S*`, 'gi'), CONNECTION_STRING_MASK],
   [/\b(password|pwd)\s*=\s*[^;\s]*/gi, `$1=${SECRET_MASK}`],
 ];
 

@@ -1,25 +1,25 @@
 /** Opens the account store where the token store lives (Auth:Store:Provider / Path / ConnectionString). */
-import pg from 'pg';
-import type { TokenStoreSettings } from '../auth/store/open-store.js';
+import { openStorePool } from '../auth/store/open-store.js';
+import type { StoreErrorListener, TokenStoreSettings } from '../auth/store/open-store.js';
 import type { AccountStore } from './account-store.js';
 import { PostgresAccountStore } from './postgres-account-store.js';
 import { SqliteAccountStore } from './sqlite-account-store.js';
 
-export async function openAccountStore(settings: TokenStoreSettings): Promise<AccountStore> {
-  let store: AccountStore;
+/** On PostgreSQL: the store pool's error listener and deadlines (runtime/auth/store/store-pool.ts). */
+export async function openAccountStore(settings: TokenStoreSettings, onError?: StoreErrorListener): Promise<AccountStore> {
   switch (settings.provider) {
-    case 'Sqlite':
-      store = new SqliteAccountStore(settings.file);
-      break;
+    case 'Sqlite': {
+      const store = new SqliteAccountStore(settings.file);
+      await store.migrate();
+      return store;
+    }
     case 'Postgres': {
-      if (!settings.connectionString) throw new Error('Auth:Store:ConnectionString is required for Auth:Store:Provider Postgres');
-      const pool = new pg.Pool({ connectionString: settings.connectionString, max: 3 });
-      store = new PostgresAccountStore(pool, () => pool.end());
-      break;
+      const pool = openStorePool(settings, 'Account store', 3, onError);
+      const store = new PostgresAccountStore(pool, () => pool.close());
+      await pool.prepare((db) => store.migrate(db));
+      return store;
     }
     case 'SqlServer':
       throw new Error('Auth:Store:Provider SqlServer is not implemented yet; use Sqlite or Postgres');
   }
-  await store.migrate();
-  return store;
 }

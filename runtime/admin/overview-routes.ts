@@ -10,6 +10,7 @@ import type { EndpointModel } from '../contract/model.js';
 import type { WharfRuntime } from '../server.js';
 import type { ConsoleRuntime } from './console-api.js';
 import { PACKAGE_VERSION } from '../serve/package-version.js';
+import { environmentNames } from '../settings/load-settings.js';
 
 
 export type ListingKey = 'sql' | 'proxy' | 'static' | 'files' | 'webhooks';
@@ -85,7 +86,7 @@ export function overviewRoutes(app: FastifyInstance, options: OverviewRouteOptio
       version: versionWithBuild(table.sourceHash),
       uptime_seconds: Math.floor((Date.now() - options.console.startedAt) / 1000),
       endpoints,
-      environments: settings.server.environment.allowedEnvironments ?? [...settings.environments.values()].map((env) => env.name),
+      environments: environmentNames(settings),
       server_name: settings.server.environment.serverName,
     };
   });

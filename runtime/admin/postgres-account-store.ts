@@ -24,6 +24,10 @@ const SCHEMA = [
     created_at BIGINT NOT NULL,
     expires_at BIGINT NOT NULL
   )`,
+  `CREATE TABLE IF NOT EXISTS wharf_console_csrf (
+    value_hash TEXT PRIMARY KEY,
+    expires_at BIGINT NOT NULL
+  )`,
 ];
 
 export class PostgresAccountStore implements AccountStore {
@@ -32,8 +36,9 @@ export class PostgresAccountStore implements AccountStore {
     private readonly onClose: () => Promise<void> = async () => {},
   ) {}
 
-  async migrate(): Promise<void> {
-    for (const statement of SCHEMA) await this.db.query(statement);
+  /** `db`: where to run the statements (StorePool.prepare passes its connection without the migration step). */
+  async migrate(db: PgQueryable = this.db): Promise<void> {
+    for (const statement of SCHEMA) await db.query(statement);
   }
 
   private async one(sql: string, params: unknown[]): Promise<AccountRow | null> {
@@ -103,6 +108,16 @@ export class PostgresAccountStore implements AccountStore {
 
   async deleteSessionsOf(accountId: number): Promise<void> {
     await this.db.query('DELETE FROM wharf_console_sessions WHERE account_id = $1', [accountId]);
+  }
+
+  async insertCsrf(valueHash: string, expiresAt: number, now: number): Promise<void> {
+    await this.db.query('DELETE FROM wharf_console_csrf WHERE expires_at <= $1', [now]);
+    await this.db.query('INSERT INTO wharf_console_csrf (value_hash, expires_at) VALUES ($1, $2)', [valueHash, expiresAt]);
+  }
+
+  async consumeCsrf(valueHash: string, now: number): Promise<boolean> {
+    const { rows } = await this.db.query('DELETE FROM wharf_console_csrf WHERE value_hash = $1 AND expires_at > $2 RETURNING value_hash', [valueHash, now]);
+    return rows.length === 1;
   }
 
   close(): Promise<void> {

@@ -69,6 +69,19 @@ export class SessionService {
     return { row, account };
   }
 
+  /** A one-time sign-in CSRF value, kept (as its SHA-256) in the shared store for `lifetimeMs`. */
+  async issueCsrf(lifetimeMs: number): Promise<string> {
+    const value = randomValue();
+    const now = this.now();
+    await this.store.insertCsrf(sessionHash(value), now + lifetimeMs, now);
+    return value;
+  }
+
+  /** true once per issued, unexpired value, whichever instance issued it. */
+  consumeCsrf(value: string): Promise<boolean> {
+    return this.store.consumeCsrf(sessionHash(value), this.now());
+  }
+
   end(id: string | undefined): Promise<void> {
     return id ? this.store.deleteSession(sessionHash(id)) : Promise.resolve();
   }

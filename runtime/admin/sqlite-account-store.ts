@@ -24,6 +24,10 @@ CREATE TABLE IF NOT EXISTS console_sessions (
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS console_csrf (
+  value_hash TEXT PRIMARY KEY,
+  expires_at INTEGER NOT NULL
+);
 `;
 
 export class SqliteAccountStore implements AccountStore {
@@ -94,6 +98,15 @@ export class SqliteAccountStore implements AccountStore {
 
   async deleteSessionsOf(accountId: number): Promise<void> {
     this.db.prepare('DELETE FROM console_sessions WHERE account_id = ?').run(accountId);
+  }
+
+  async insertCsrf(valueHash: string, expiresAt: number, now: number): Promise<void> {
+    this.db.prepare('DELETE FROM console_csrf WHERE expires_at <= ?').run(now);
+    this.db.prepare('INSERT INTO console_csrf (value_hash, expires_at) VALUES (?, ?)').run(valueHash, expiresAt);
+  }
+
+  async consumeCsrf(valueHash: string, now: number): Promise<boolean> {
+    return this.db.prepare('DELETE FROM console_csrf WHERE value_hash = ? AND expires_at > ?').run(valueHash, now).changes === 1;
   }
 
   async close(): Promise<void> {

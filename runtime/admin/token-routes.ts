@@ -4,8 +4,10 @@
  *   POST   /tokens                         201 {ok, token:{token, username, expires_at}}; 409 duplicate username
  *   PUT    /tokens/{id}                    {ok:true}; 404 unknown; 409 narrowing the last full-access token
  *   DELETE /tokens/{id}                    {ok:true} (revoke); 404 unknown or already revoked
- *   POST   /tokens/{id}/rotate             {ok, token:{token, username}}; 404 unknown; 400 revoked
- *   POST   /tokens/{id}/unarchive          {ok:true, is_active}; 404 when unknown or not revoked
+ *   POST   /tokens/{id}/rotate             {ok, token:{id, token, username}}: the old token revoked, a new one
+ *                                           (new id, same username and rights) created; 404 unknown; 400 revoked
+ *   POST   /tokens/{id}/unarchive          {ok:true, is_active}; 404 when unknown or not revoked; 409 when
+ *                                           another active token has the username (a rotated token's successor)
  *   GET    /tokens/{id}/audit              array of audit entries, newest first
  * Revoke and rotate reach every instance at once through the revocation bus (Redis).
  */
@@ -13,23 +15,20 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UsernameTakenError } from '../auth/store/token-store.js';
 import type { AuditContext } from '../auth/store/token-store.js';
 import { toAuditView, toTokenView } from '../auth/token-view.js';
+import { unknownEnvironments } from '../auth/scopes.js';
 import { TokenConflictError, TokenInputError } from '../auth/tokens.js';
 import type { TokenService, UpdateTokenInput } from '../auth/tokens.js';
-import { badRequest, conflict, notFound } from './console-errors.js';
+import { badRequest, conflict, notFound, objectBody } from './console-errors.js';
 import type { ConsoleEvents } from './console-events.js';
 
 export interface TokenRouteOptions {
   readonly tokens: TokenService;
   readonly events: ConsoleEvents;
+  /** The environments the server answers for now (Environment:AllowedEnvironments, else the configured ones). */
+  readonly environments: () => readonly string[];
 }
 
 type Body = Record<string, unknown>;
-
-function bodyOf(request: FastifyRequest): Body {
-  const body = request.body ?? {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object');
-  return body as Body;
-}
 
 function idOf(request: FastifyRequest): number {
   const raw = (request.params as { id: string }).id;
@@ -53,6 +52,16 @@ function optionalList(body: Body, field: string): string | undefined {
   return value;
 }
 
+/** allowed_environments naming an environment this server does not have is a 400 (a typo would grant nothing, silently). */
+function knownEnvironments(list: string | undefined, known: readonly string[]): string | undefined {
+  if (list === undefined) return undefined;
+  const unknown = unknownEnvironments(list, known);
+  if (unknown.length > 0) {
+    throw badRequest(`allowed_environments names unknown environment${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => `'${name}'`).join(', ')} (known: ${known.join(', ') || 'none'})`, 'allowed_environments');
+  }
+  return list;
+}
+
 function auditContext(request: FastifyRequest): AuditContext {
   const agent = request.headers['user-agent'];
   return { ipAddress: request.wharfConsole?.clientIp ?? request.ip, userAgent: typeof agent === 'string' ? agent.slice(0, 300) : null };
@@ -74,7 +83,7 @@ export function tokenRoutes(app: FastifyInstance, options: TokenRouteOptions): v
   });
 
   app.post('/tokens', async (request, reply) => {
-    const body = bodyOf(request);
+    const body = objectBody(request);
     const username = optionalText(body, 'username');
     if (username === undefined || username.trim() === '') throw badRequest('username is required', 'username');
     const days = body['expires_in_days'];
@@ -84,7 +93,7 @@ export function tokenRoutes(app: FastifyInstance, options: TokenRouteOptions): v
     try {
       const description = optionalText(body, 'description');
       const allowedScopes = optionalList(body, 'allowed_scopes');
-      const allowedEnvironments = optionalList(body, 'allowed_environments');
+      const allowedEnvironments = knownEnvironments(optionalList(body, 'allowed_environments'), options.environments());
       const issued = await tokens.create(
         {
           username,
@@ -107,13 +116,13 @@ export function tokenRoutes(app: FastifyInstance, options: TokenRouteOptions): v
 
   app.put('/tokens/:id', async (request) => {
     const id = idOf(request);
-    const body = bodyOf(request);
+    const body = objectBody(request);
     const input: { -readonly [K in keyof UpdateTokenInput]: UpdateTokenInput[K] } = {};
     const description = optionalText(body, 'description');
     if (description !== undefined) input.description = description;
     const scopes = optionalList(body, 'allowed_scopes');
     if (scopes !== undefined) input.allowedScopes = scopes;
-    const environments = optionalList(body, 'allowed_environments');
+    const environments = knownEnvironments(optionalList(body, 'allowed_environments'), options.environments());
     if (environments !== undefined) input.allowedEnvironments = environments;
     if (body['expires_at'] !== undefined) {
       const raw = body['expires_at'];
@@ -145,12 +154,21 @@ export function tokenRoutes(app: FastifyInstance, options: TokenRouteOptions): v
     if (existing.revokedAt !== null) throw badRequest('Cannot rotate an archived token');
     const issued = await tokens.rotate(id, auditContext(request));
     if (!issued) throw notFound(`Token ${id} not found`);
-    return { ok: true, token: { token: issued.token, username: issued.record.username } };
+    events.emit('token_revoked', { id: issued.previous.id, username: issued.previous.username });
+    events.emit('token_created', { id: issued.record.id, username: issued.record.username });
+    return { ok: true, token: { id: issued.record.id, token: issued.token, username: issued.record.username } };
   });
 
   app.post('/tokens/:id/unarchive', async (request) => {
     const id = idOf(request);
-    const row = await tokens.unarchive(id, auditContext(request));
+    let row: Awaited<ReturnType<TokenService['unarchive']>>;
+    try {
+      row = await tokens.unarchive(id, auditContext(request));
+    } catch (error) {
+      // a rotated token whose successor is still active: one active token per username
+      if (error instanceof UsernameTakenError) throw conflict(`A token with username '${error.username}' is active (revoke it first)`);
+      throw error;
+    }
     if (!row) throw notFound('Token not found or not archived');
     return { ok: true, is_active: toTokenView(row, Date.now()).is_active };
   });

@@ -3,6 +3,7 @@
  * restart flag and range from schemas/settings.schema.json), and the validation of one value. Texts follow the reference notes (docs/console-api.md):
  *   '<key>' is not a writable setting | '<key>' expects true or false | '<key>' must be N or more ...
  */
+import { everyAddressProblem, everyAddressTrusted } from '../traffic/network-coverage.js';
 import { isIP } from 'node:net';
 import { settingsRegistry, type SettingSpec } from '../settings/registry.js';
 
@@ -117,8 +118,12 @@ export function checkValue(setting: WritableSetting, value: unknown): Checked {
       return { ok: true, value };
     case 'iplist':
       return checkList(setting, value, (item) => (isIP(item) === 0 ? 'is not an IP address' : null));
-    case 'cidrlist':
-      return checkList(setting, value, cidrProblem);
+    case 'cidrlist': {
+      const checked = checkList(setting, value, cidrProblem);
+      if (!checked.ok) return checked;
+      const every = everyAddressTrusted(checked.value as string[]);
+      return every ? fail(`'${key}': ${JSON.stringify(checked.value)} ${everyAddressProblem(every)}`) : checked;
+    }
     case 'originlist':
       return checkList(setting, value, originProblem);
   }

@@ -34,6 +34,11 @@ declare module 'fastify' {
     wharfApi: ApiRequestState | null;
     /** The JSON body text as received (webhooks store it unchanged, a Proxy forwards these bytes); null without a JSON body. */
     wharfRawBody: string | null;
+    /**
+     * An empty JSON body where one is required: answered by the body stage once the endpoint is
+     * known (a Webhook endpoint says `Webhook payload must be JSON.`, docs/webhooks.md).
+     */
+    wharfEmptyJson: WharfError | null;
   }
 }
 
@@ -50,11 +55,17 @@ function answer(state: ApiRequestState, outcome: typeof STOP | void): unknown {
 export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
   app.removeAllContentTypeParsers();
   app.decorateRequest('wharfRawBody', null);
+  app.decorateRequest('wharfEmptyJson', null);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     request.wharfRawBody = body as string;
     try {
       done(null, parseJsonBody(body as string, request.method.toUpperCase()));
     } catch (error) {
+      if (error instanceof WharfError && error.code === 'REQUEST_EMPTY_JSON') {
+        request.wharfEmptyJson = error;
+        done(null, undefined);
+        return;
+      }
       done(error as Error, undefined);
     }
   });

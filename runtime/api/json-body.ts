@@ -5,8 +5,7 @@
  * keys are refused (prototype poisoning). Nesting deeper than MAX_JSON_DEPTH is refused before
  * anything parses or recurses over the text (hashing, error positions, handlers).
  */
-import { parse as parseTolerant } from 'jsonc-parser';
-import type { ParseError } from 'jsonc-parser';
+import { jsonErrorOffset, lineColumnAt } from '../contract/json-error-position.js';
 import { WharfError } from '../errors/wharf-error.js';
 
 const METHODS_WITH_OPTIONAL_BODY = new Set(['QUERY', 'DELETE']);
@@ -35,19 +34,8 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
 }
 
 function location(text: string, position: number): string {
-  const before = text.slice(0, position);
-  const line = before.split('\n').length;
-  const column = position - before.lastIndexOf('\n');
+  const { line, column } = lineColumnAt(text, position);
   return `line ${line}, column ${column}`;
-}
-
-/** Offset of the first syntax error (jsonc-parser in strict mode agrees with JSON.parse). */
-function errorOffset(text: string, message: string): number | null {
-  const fromV8 = /at position (\d+)/.exec(message);
-  if (fromV8) return Number(fromV8[1]);
-  const errors: ParseError[] = [];
-  parseTolerant(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  return errors[0]?.offset ?? null;
 }
 
 /** Turns V8's JSON.parse message into `<what> at line L, column C`. */
@@ -56,7 +44,7 @@ export function describeJsonError(text: string, error: Error): string {
     .replace(/,\s*"[\s\S]*" is not valid JSON$/, '')
     .replace(/\s+(?:in JSON )?at position \d+.*$/s, '')
     .replace(/^Unexpected end of JSON input$/, 'Unexpected end of input');
-  const offset = what === 'Unexpected end of input' ? text.length : errorOffset(text, error.message);
+  const offset = what === 'Unexpected end of input' ? text.length : jsonErrorOffset(text, error.message);
   return offset === null ? what : `${what} at ${location(text, offset)}`;
 }
 

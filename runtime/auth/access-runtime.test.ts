@@ -9,11 +9,11 @@ import { openTokenStore } from './store/open-store.js';
 describe('readAccessSettings', () => {
   it('has the documented defaults', () => {
     expect(readAccessSettings(ConfigSource.from(undefined, 'none', {}), 'data')).toEqual({
-      store: { provider: 'Sqlite', file: path.join('data', 'auth.db'), connectionString: null },
+      store: { provider: 'Sqlite', file: path.join('data', 'auth.db'), connectionString: null, timeoutMs: 2000 },
       verificationCacheSeconds: 5,
       rateLimiting: { enabled: true, ipLimit: 100, ipWindowSeconds: 60, tokenLimit: 100, tokenWindowSeconds: 60 },
       forwardedHeaders: { knownProxies: [], knownNetworks: [] },
-      redis: { url: null, keyPrefix: 'wharf:' },
+      redis: { url: null, keyPrefix: 'wharf:', commandTimeoutMs: 500, connectTimeoutMs: 2000 },
       caching: { enabled: true, provider: 'Memory', defaultDurationSeconds: 300, memoryLimitBytes: 64 * 1024 * 1024 },
     });
   });
@@ -40,6 +40,8 @@ describe('readAccessSettings', () => {
     ['Redis cache without Redis:Url', { Caching: { Provider: 'Redis' } }, 'Caching:Provider Redis needs Redis:Url'],
     ['unknown cache provider', { Caching: { Provider: 'Disk' } }, "Setting 'Caching:Provider' (from settings.json) must be one of Memory, Redis"],
     ['zero limit', { RateLimiting: { TokenLimit: 0 } }, "Setting 'RateLimiting:TokenLimit' (from settings.json) must be 1 or more"],
+    ['Redis command timeout below 10 ms', { Redis: { CommandTimeoutMs: 5 } }, "Setting 'Redis:CommandTimeoutMs' (from settings.json) must be 10 or more"],
+    ['token store timeout above 60 s', { Auth: { Store: { CommandTimeoutMs: 60_001 } } }, "Setting 'Auth:Store:CommandTimeoutMs' (from settings.json) must be"],
     ['unknown store', { Auth: { Store: { Provider: 'Mongo' } } }, "Setting 'Auth:Store:Provider' (from settings.json) must be one of Sqlite, Postgres, SqlServer"],
   ];
   it.each(BAD)('refuses %s', (_name, json, message) => {
@@ -62,7 +64,7 @@ describe('createAccessRuntime', () => {
   });
 
   it('refuses the SqlServer store clearly until it exists', async () => {
-    await expect(openTokenStore({ provider: 'SqlServer', file: '', connectionString: 'Server=x' })).rejects.toThrow(
+    await expect(openTokenStore({ provider: 'SqlServer', file: '', connectionString: 'Server=x', timeoutMs: 2000 })).rejects.toThrow(
       'Auth:Store:Provider SqlServer is not implemented yet; use Sqlite or Postgres',
     );
   });

@@ -9,9 +9,9 @@
  *   RateLimiting:Enabled [true] | IpLimit [100] | IpWindow [60] | TokenLimit [100] | TokenWindow [60]
  *   ForwardedHeaders:KnownProxies [] | ForwardedHeaders:KnownNetworks []
  *   Redis:Url [none] | Redis:KeyPrefix [wharf:]   (Url set: rate limits and revocations shared)
+ *   Redis:CommandTimeoutMs [500] | Redis:ConnectTimeoutMs [2000]   (fallbacks: traffic/redis-client.ts)
  *   Caching:Enabled [true] | Provider [Memory] | DefaultDurationSeconds [300] | MemoryCacheSizeLimitMB [64]
  */
-import type { Redis } from 'ioredis';
 import { readCacheSettings } from '../cache/cache-settings.js';
 import type { CacheSettings } from '../cache/cache-settings.js';
 import { MemoryCacheStore } from '../cache/cache-store.js';
@@ -25,8 +25,8 @@ import { MemoryCounterStore } from '../traffic/counter-store.js';
 import type { CounterStore } from '../traffic/counter-store.js';
 import { RateLimiter, readRateLimitSettings } from '../traffic/rate-limiter.js';
 import type { RateLimitSettings } from '../traffic/rate-limiter.js';
-import { connectRedis, readRedisSettings } from '../traffic/redis-client.js';
-import type { RedisSettings } from '../traffic/redis-client.js';
+import { openRedisLink, readRedisSettings } from '../traffic/redis-client.js';
+import type { RedisLink, RedisLogger, RedisSettings } from '../traffic/redis-client.js';
 import { RedisCounterStore } from '../traffic/redis-counter-store.js';
 import type { AccessControl } from './admission.js';
 import { startRevocationBus } from './revocation-bus.js';
@@ -69,24 +69,28 @@ export interface AccessRuntime {
   readonly cache: ResponseCache;
   /** Pass to installAccessControl / admit. */
   readonly control: AccessControl;
-  readonly redis: Redis | null;
+  /** The Redis connection (null without Redis:Url); connects in the background, reconnects for ever. */
+  readonly redis: RedisLink | null;
   close(): Promise<void>;
 }
 
 export interface AccessRuntimeOptions {
-  /** Where failures that must not fail a request are reported (cache invalidation, Redis). */
+  /** Where failures that must not fail a request are reported (cache invalidation, token store connection losses). */
   readonly onError?: (message: string, error: unknown) => void;
+  /** Where Redis reports that it became unreachable and reachable again (one line each). */
+  readonly redisLog?: RedisLogger;
 }
 
 export async function createAccessRuntime(settings: AccessSettings, options: AccessRuntimeOptions = {}): Promise<AccessRuntime> {
-  const store = await openTokenStore(settings.store);
-  let redis: Redis | null = null;
+  const store = await openTokenStore(settings.store, options.onError);
+  let redis: RedisLink | null = null;
   let bus: RevocationBus | null = null;
   try {
-    if (settings.redis.url !== null) redis = await connectRedis(settings.redis.url);
+    const { url } = settings.redis;
+    if (url !== null) redis = await openRedisLink({ ...settings.redis, url }, options.redisLog ?? (() => undefined));
     const prefix = settings.redis.keyPrefix;
     let tokens: TokenService | null = null;
-    if (redis) bus = await startRevocationBus(redis, prefix, (id) => tokens?.forget(id));
+    if (redis) bus = startRevocationBus(redis, prefix, (id) => tokens?.forget(id));
     const announce = bus ? (id: number) => bus!.announce(id) : undefined;
     tokens = new TokenService(store, {
       verificationCacheMs: settings.verificationCacheSeconds * 1000,
@@ -115,13 +119,13 @@ export async function createAccessRuntime(settings: AccessSettings, options: Acc
         await busConnection?.close();
         await counters.close();
         await cacheStore.close();
-        redisConnection?.disconnect();
+        redisConnection?.close();
         await store.close();
       },
     };
   } catch (error) {
     await bus?.close();
-    redis?.disconnect();
+    redis?.close();
     await store.close();
     throw error;
   }

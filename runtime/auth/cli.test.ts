@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/setup/free-port.js';
 import { demoTokenLines, ensureDemoToken, runTokenCommand } from './cli.js';
 import { SqliteTokenStore } from './store/sqlite-store.js';
 import { TokenService } from './tokens.js';
@@ -13,14 +14,48 @@ beforeEach(() => {
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function run(...argv: string[]): Promise<{ code: number; lines: string[] }> {
+  return runKnowing(undefined, ...argv);
+}
+
+async function runKnowing(knownEnvironments: readonly string[] | undefined, ...argv: string[]): Promise<{ code: number; lines: string[] }> {
   const lines: string[] = [];
-  const code = await runTokenCommand(argv, { dataDir, print: (line) => lines.push(line) });
+  const code = await runTokenCommand(argv, { dataDir, print: (line) => lines.push(line), ...(knownEnvironments ? { knownEnvironments } : {}) });
   return { code, lines };
 }
 
 const TOKEN = /^whf_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/;
 
 describe('wharf token', () => {
+  it('create refuses an environment the project does not have (exit 1, nothing stored) unless --force', async () => {
+    const refused = await runKnowing(['demo', 'test'], 'create', '--username', 'ops', '--environments', 'prod');
+    expect(refused).toEqual({
+      code: 1,
+      lines: ["--environments names unknown environment 'prod' (known: demo, test); no token created. Check the name, or add --force to create it anyway."],
+    });
+    expect((await run('list', '--all')).lines).toEqual(['No tokens.']);
+    const forced = await runKnowing(['demo', 'test'], 'create', '--username', 'ops', '--environments', 'demo,prod', '--force');
+    expect(forced.code).toBe(0);
+    expect(forced.lines[0]).toBe("WARNING: --environments names unknown environment 'prod' (known: demo, test); the token cannot be used there until it exists.");
+    expect(forced.lines[1]).toMatch(/^Token 1 created for ops \(scopes: \*; environments: demo,prod; /);
+    expect((await runKnowing(['demo', 'test'], 'create', '--username', 'all', '--environments', 't*')).code).toBe(0);
+  });
+
+  it('revoke with Redis unreachable still revokes, and says the other instances follow by their TTL', async () => {
+    expect((await run('create', '--username', 'bob')).code).toBe(0);
+    const port = await freePort();
+    const lines: string[] = [];
+    const code = await runTokenCommand(['revoke', '1'], {
+      dataDir,
+      print: (line) => lines.push(line),
+      redis: { url: `redis://:hunter2@127.0.0.1:${port}`, keyPrefix: 'wharf:', commandTimeoutMs: 200, connectTimeoutMs: 500 },
+    });
+    expect(code).toBe(0);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^Redis is unreachable \(.*\): other instances apply this after Auth:VerificationCacheSeconds$/);
+    expect(lines[0]).not.toContain('hunter2');
+    expect(lines[1]).toBe('Token 1 (bob) revoked.');
+  });
+
   it('create prints the token once; list, rotate and revoke work on data/auth.db', async () => {
     const created = await run('token', 'create', '--username', 'alice', '--scopes', 'read', '--environments', 'dev,test', '--expires-in-days', '30', '--description', 'reports');
     expect(created.code).toBe(0);
@@ -37,20 +72,30 @@ describe('wharf token', () => {
 
     const rotated = await run('rotate', '1');
     expect(rotated.code).toBe(0);
-    expect(rotated.lines[0]).toBe('Token 1 (alice) rotated; the previous value no longer works.');
+    expect(rotated.lines[0]).toBe('Token 1 (alice) rotated: revoked and replaced by token 2; the previous value no longer works.');
     const newToken = rotated.lines[2]!;
     expect(newToken).toMatch(TOKEN);
+    expect(await run('rotate', '1')).toEqual({ code: 1, lines: ['No active token with id 1.'] });
 
     const store = new SqliteTokenStore(path.join(dataDir, 'auth.db'));
     const service = new TokenService(store);
-    expect((await service.verify(token)).ok).toBe(false);
-    expect((await service.verify(newToken)).ok).toBe(true);
+    expect(await service.verify(token)).toEqual({ ok: false, reason: 'revoked' });
+    expect(await service.verify(newToken)).toMatchObject({ ok: true, principal: { tokenId: 2, username: 'alice', allowedScopes: 'read', allowedEnvironments: 'dev,test' } });
+    expect((await service.audit(1)).map((entry) => [entry.operation, entry.details])).toEqual([
+      ['Revoked', 'Token rotated; replaced by token 2'],
+      ['Created', 'Token created for alice'],
+    ]);
+    expect((await service.audit(2)).map((entry) => [entry.operation, entry.details])).toEqual([['Created', 'Token created by rotating token 1']]);
     await store.close();
+    expect((await run('list', '--all')).lines.map((line) => line.split('\t').slice(0, 2).concat(line.split('\t').at(-1)!.split(' ')[0]!))).toEqual([
+      ['1', 'alice', 'revoked'],
+      ['2', 'alice', 'active'],
+    ]);
 
-    expect(await run('revoke', '1')).toEqual({ code: 0, lines: ['Token 1 (alice) revoked.'] });
-    expect(await run('revoke', '1')).toEqual({ code: 1, lines: ['No active token with id 1.'] });
+    expect(await run('revoke', '2')).toEqual({ code: 0, lines: ['Token 2 (alice) revoked.'] });
+    expect(await run('revoke', '2')).toEqual({ code: 1, lines: ['No active token with id 2.'] });
     expect(await run('list')).toEqual({ code: 0, lines: ['No tokens.'] });
-    expect((await run('list', '--all')).lines[0]).toMatch(/\trevoked \d{4}-/);
+    expect((await run('list', '--all')).lines[1]).toMatch(/\trevoked \d{4}-/);
   });
 
   const REFUSED: [string, string[], number, string][] = [

@@ -1,10 +1,12 @@
 /**
  * `wharf token ...` and the first-start demo token.
- *   wharf token create --username U [--scopes S] [--environments E] [--expires-in-days N] [--description D]
+ *   wharf token create --username U [--scopes S] [--environments E] [--expires-in-days N] [--description D] [--force]
  *   wharf token list [--all]
  *   wharf token revoke ID
- *   wharf token rotate ID
+ *   wharf token rotate ID          revokes ID and creates its successor (new id, same username and rights)
  * The token value is printed once (create, rotate) and never written anywhere else.
+ * --environments naming an environment the project does not have is refused (exit 1) unless
+ * --force is given; then it is created with a warning (e.g. for an environment added later).
  * Exit codes: 0 done, 1 refused (unknown id, username taken, bad input), 2 usage error.
  */
 import { parseArgs } from 'node:util';
@@ -15,6 +17,7 @@ import type { TokenStoreSettings } from './store/open-store.js';
 import { UsernameTakenError } from './store/token-store.js';
 import type { TokenStore } from './store/token-store.js';
 import { toTokenView } from './token-view.js';
+import { unknownEnvironments } from './scopes.js';
 import { TokenInputError, TokenService } from './tokens.js';
 
 export interface TokenCommandOptions {
@@ -26,11 +29,13 @@ export interface TokenCommandOptions {
   readonly store?: TokenStore;
   /** Redis:* settings: with a Url, revoke and rotate are announced to every running instance at once. */
   readonly redis?: RedisSettings;
+  /** The project's environments (Environment:AllowedEnvironments, else the configured ones); absent: not checked. */
+  readonly knownEnvironments?: readonly string[];
 }
 
 const USAGE = [
   'Usage:',
-  '  wharf token create --username U [--scopes S] [--environments E] [--expires-in-days N] [--description D]',
+  '  wharf token create --username U [--scopes S] [--environments E] [--expires-in-days N] [--description D] [--force]',
   '  wharf token list [--all]',
   '  wharf token revoke ID',
   '  wharf token rotate ID',
@@ -59,15 +64,22 @@ export async function runTokenCommand(argv: string[], options: TokenCommandOptio
   const store =
     options.store ??
     (await openTokenStore(
-      options.storeSettings ?? { provider: 'Sqlite', file: defaultTokenStoreFile(options.dataDir), connectionString: null },
+      options.storeSettings ?? { provider: 'Sqlite', file: defaultTokenStoreFile(options.dataDir), connectionString: null, timeoutMs: 2000 },
     ));
-  const redis = options.redis?.url && (command === 'revoke' || command === 'rotate') ? await connectRedis(options.redis.url) : null;
+  // Redis down: the change is made all the same; other instances apply it after their verification cache TTL.
+  const redis =
+    options.redis?.url && (command === 'revoke' || command === 'rotate')
+      ? await connectRedis(options.redis.url, options.redis.connectTimeoutMs).catch((error: unknown) => {
+          print(`Redis is unreachable (${(error as Error).message}): other instances apply this after Auth:VerificationCacheSeconds`);
+          return null;
+        })
+      : null;
   const channel = `${options.redis?.keyPrefix ?? ''}token-changed`;
   // The same message the servers' revocation bus publishes (revocation-bus.ts).
   const announce = redis ? async (id: number) => void (await redis.publish(channel, String(id))) : undefined;
   const service = new TokenService(store, announce ? { announce } : {});
   try {
-    return await dispatch(command, parsed, service, print);
+    return await dispatch(command, parsed, service, print, options.knownEnvironments ?? null);
   } finally {
     redis?.disconnect();
     if (!options.store) await store.close();
@@ -86,6 +98,7 @@ function parseCommandArgs(args: string[]) {
       'expires-in-days': { type: 'string' },
       description: { type: 'string' },
       all: { type: 'boolean' },
+      force: { type: 'boolean' },
     },
   });
 }
@@ -95,6 +108,7 @@ async function dispatch(
   parsed: ReturnType<typeof parseCommandArgs>,
   service: TokenService,
   print: (line: string) => void,
+  knownEnvironments: readonly string[] | null,
 ): Promise<number> {
   const { values, positionals } = parsed;
   if (command === 'create') {
@@ -106,6 +120,16 @@ async function dispatch(
     if (days !== undefined && !/^\d+$/.test(days)) {
       print('--expires-in-days must be a whole number of days');
       return 2;
+    }
+    const unknown = knownEnvironments === null ? [] : unknownEnvironments(values.environments ?? '*', knownEnvironments);
+    if (unknown.length > 0) {
+      const names = unknown.map((name) => `'${name}'`).join(', ');
+      const known = knownEnvironments!.join(', ') || 'none';
+      if (values.force !== true) {
+        print(`--environments names unknown environment${unknown.length > 1 ? 's' : ''} ${names} (known: ${known}); no token created. Check the name, or add --force to create it anyway.`);
+        return 1;
+      }
+      print(`WARNING: --environments names unknown environment${unknown.length > 1 ? 's' : ''} ${names} (known: ${known}); the token cannot be used there until it exists.`);
     }
     try {
       const issued = await service.create({
@@ -159,7 +183,7 @@ async function dispatch(
     print(`No active token with id ${id}.`);
     return 1;
   }
-  print(`Token ${id} (${issued.record.username}) rotated; the previous value no longer works.`);
+  print(`Token ${id} (${issued.record.username}) rotated: revoked and replaced by token ${issued.record.id}; the previous value no longer works.`);
   print('Copy the new value now; it is not shown again:');
   print(issued.token);
   return 0;

@@ -5,7 +5,7 @@
  * carry only the numeric token id. Without Redis (or when a message is lost) the TTL still bounds
  * how long a revoked token keeps working elsewhere.
  */
-import type { Redis } from 'ioredis';
+import type { RedisLink } from '../traffic/redis-client.js';
 
 export interface RevocationBus {
   announce(tokenId: number): Promise<void>;
@@ -13,25 +13,19 @@ export interface RevocationBus {
 }
 
 /**
- * `publisher` is an open connection (shared with rate limits/cache is fine); a duplicate of it is
- * used for the subscription, since a subscribed connection can do nothing else.
+ * Publishes on the link's connection (shared with rate limits/cache); subscribes on a duplicate of
+ * it, since a subscribed connection can do nothing else. Neither waits for Redis: the subscription
+ * is made (again) each time the duplicate is ready, so it survives Redis being down at start or
+ * restarting; an announcement while Redis is unavailable fails at once (the TTL applies).
  */
-export async function startRevocationBus(
-  publisher: Redis,
-  keyPrefix: string,
-  onChanged: (tokenId: number) => void,
-): Promise<RevocationBus> {
+export function startRevocationBus(link: RedisLink, keyPrefix: string, onChanged: (tokenId: number) => void): RevocationBus {
   const channel = `${keyPrefix}token-changed`;
-  const subscriber = publisher.duplicate({ lazyConnect: true, enableOfflineQueue: true });
-  await subscriber.connect();
-  subscriber.on('message', (received: string, message: string) => {
-    if (received !== channel || !/^\d+$/.test(message)) return;
-    onChanged(Number(message));
+  const subscriber = link.subscribe(channel, (message) => {
+    if (/^\d+$/.test(message)) onChanged(Number(message));
   });
-  await subscriber.subscribe(channel);
   return {
     async announce(tokenId: number): Promise<void> {
-      await publisher.publish(channel, String(tokenId));
+      await link.redis.publish(channel, String(tokenId));
     },
     async close(): Promise<void> {
       subscriber.disconnect();

@@ -76,6 +76,14 @@ export function parseEnvironments(list: string): EnvironmentSet {
   return { all: false, patterns: items.map(globToRegExp) };
 }
 
+/**
+ * Items of an allowed_environments list that name no known environment (`*` always does; a
+ * `prefix*` item does when it matches at least one). Empty when every item is known.
+ */
+export function unknownEnvironments(list: string, known: readonly string[]): string[] {
+  return splitList(list).filter((item) => item !== '*' && !known.some((name) => globToRegExp(item).test(name)));
+}
+
 export function scopeAllowsMethod(scopes: ScopeSet, method: string): boolean {
   if (scopes.all) return true;
   if (scopes.empty) return false;

@@ -76,20 +76,23 @@ describe('verify', () => {
     expect(await new TokenService(store, { now }).verify(token)).toEqual({ ok: false, reason: 'expired' });
   });
 
-  it('rotation: the old value is rejected at once, the new one accepted, id and scopes kept', async () => {
+  it('rotation: the old token revoked (value rejected at once), a new token with a new id, username and scopes kept', async () => {
     const service = new TokenService(store, { now });
     const old = await service.create({ username: 'alice', allowedScopes: 'read', expiresInDays: 30 });
     expect((await service.verify(old.token)).ok).toBe(true); // cached now
     const rotated = await service.rotate(old.record.id);
     expect(rotated?.record).toMatchObject({
-      id: old.record.id,
       username: 'alice',
       allowedScopes: 'read',
       expiresAt: old.record.expiresAt,
+      revokedAt: null,
     });
-    expect(await service.verify(old.token)).toEqual({ ok: false, reason: 'unknown' });
-    expect(await service.verify(rotated!.token)).toMatchObject({ ok: true, principal: { tokenId: old.record.id } });
-    expect((await service.audit(old.record.id)).map((entry) => entry.operation)).toEqual(['Rotated', 'Created']);
+    expect(rotated!.record.id).not.toBe(old.record.id);
+    expect(rotated!.previous).toMatchObject({ id: old.record.id, revokedAt: clock });
+    expect(await service.verify(old.token)).toEqual({ ok: false, reason: 'revoked' });
+    expect(await service.verify(rotated!.token)).toMatchObject({ ok: true, principal: { tokenId: rotated!.record.id } });
+    expect((await service.audit(old.record.id)).map((entry) => entry.operation)).toEqual(['Revoked', 'Created']);
+    expect(await service.rotate(old.record.id)).toBeNull();
   });
 
   it('revocation: next request on this instance, other instances after their cache TTL', async () => {

@@ -41,6 +41,11 @@ export interface IssuedToken {
   readonly record: TokenRow;
 }
 
+export interface RotatedToken extends IssuedToken {
+  /** The rotated token, now revoked (`record` is its successor). */
+  readonly previous: TokenRow;
+}
+
 export interface TokenServiceOptions {
   readonly verificationCacheMs?: number;
   readonly now?: () => number;
@@ -84,6 +89,11 @@ function validList(name: string, value: string): string {
   const bad = items.find((item) => !LIST_ITEM.test(item));
   if (bad !== undefined) throw new TokenInputError(`${name} contains an invalid item '${bad}'`);
   return items.join(',');
+}
+
+/** Scope `*` and environments `*`: the only tokens the console accepts (console-access.ts). */
+export function isFullAccess(row: Pick<TokenRow, 'allowedScopes' | 'allowedEnvironments'>): boolean {
+  return parseScopes(row.allowedScopes).all && parseEnvironments(row.allowedEnvironments).all;
 }
 
 export function principalOf(row: TokenRow): TokenPrincipal {
@@ -191,7 +201,7 @@ export class TokenService {
 
   /**
    * Edits scopes, environments, description or expiry (PUT /ui/api/tokens/{id}). Refuses (409) to
-   * narrow the last active token with scope `*`. null when the id is unknown.
+   * narrow the last active token with scope `*` and environments `*`. null when the id is unknown.
    */
   async update(id: number, input: UpdateTokenInput, context: AuditContext = NO_CONTEXT): Promise<TokenRow | null> {
     const current = await this.store.findById(id);
@@ -205,8 +215,8 @@ export class TokenService {
       ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
     };
     const now = this.now();
-    if (patch.allowedScopes !== undefined && isActive(current, now) && parseScopes(current.allowedScopes).all && !parseScopes(patch.allowedScopes).all) {
-      const fullAccess = (await this.store.list(false)).filter((row) => isActive(row, now) && parseScopes(row.allowedScopes).all);
+    if (isActive(current, now) && isFullAccess(current) && !isFullAccess({ ...current, ...patch })) {
+      const fullAccess = (await this.store.list(false)).filter((row) => isActive(row, now) && isFullAccess(row));
       if (fullAccess.length <= 1) throw new TokenConflictError('Cannot narrow the last full-access token');
     }
     const changed = Object.keys(patch).join(', ') || 'nothing';
@@ -216,20 +226,22 @@ export class TokenService {
   }
 
   /**
-   * New secret for the same token row (id, username, scopes, environments and expiry stay);
-   * the old value stops working at once. null when the id is unknown or revoked.
+   * Rotation (spec: the old token revoked, a new token created): the successor gets a new id and
+   * secret and keeps username, description, scopes, environments and expiry; the old row is revoked
+   * with its own `Revoked` audit entry naming the successor, and its value stops working at once.
+   * null when the id is unknown or revoked.
    */
-  async rotate(id: number, context: AuditContext = NO_CONTEXT): Promise<IssuedToken | null> {
+  async rotate(id: number, context: AuditContext = NO_CONTEXT): Promise<RotatedToken | null> {
     const now = this.now();
     const issued = issueSecret();
-    const record = await this.store.replaceSecret(id, issued.lookupId, issued.hash, {
+    const rows = await this.store.rotate(id, { lookupId: issued.lookupId, tokenHash: issued.hash }, {
       ...context,
-      operation: 'Rotated',
+      operation: 'Created',
       timestamp: now,
-      details: 'Token secret rotated; the previous value no longer works',
+      details: `Token created by rotating token ${id}`,
     });
     await this.changed(id);
-    return record ? { token: issued.token, record } : null;
+    return rows ? { token: issued.token, record: rows.next, previous: rows.previous } : null;
   }
 
   async verify(token: string): Promise<Verification> {

@@ -2,9 +2,10 @@
  * Cached responses in Redis, shared by every instance: versions under `<prefix>cv:<endpoint>`,
  * entries under `<prefix>c:<endpoint>:<version>:<key hash>` with a PX expiry. Version read and
  * entry read are one Lua call (one round trip); set only writes when the version is unchanged.
- * Redis errors count as misses (the request is served uncached) and are remembered in lastError.
+ * Redis errors, and Redis down or held after a timeout (traffic/redis-client.ts), count as misses:
+ * the request is served uncached (cache bypass) and the failure is remembered on the link.
  */
-import type { Redis } from 'ioredis';
+import type { RedisLink } from '../traffic/redis-client.js';
 import type { CachedResponse, CacheLookup, CacheStore } from './cache-store.js';
 
 const GET_SCRIPT = `
@@ -39,13 +40,13 @@ export function decodeEntry(value: Buffer): CachedResponse {
 
 export class RedisCacheStore implements CacheStore {
   readonly kind = 'redis';
-  lastError: { readonly at: number; readonly message: string } | null = null;
   private readonly commands: CacheCommands;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly link: RedisLink,
     private readonly keyPrefix = 'wharf:',
   ) {
+    const redis = link.redis;
     redis.defineCommand('wharfCacheGet', { numberOfKeys: 1, lua: GET_SCRIPT });
     redis.defineCommand('wharfCacheSet', { numberOfKeys: 2, lua: SET_SCRIPT });
     this.commands = redis as unknown as CacheCommands;
@@ -60,13 +61,14 @@ export class RedisCacheStore implements CacheStore {
   }
 
   private failed(error: unknown): void {
-    this.lastError = { at: Date.now(), message: (error as Error).message };
+    this.link.failed(error);
   }
 
   async get(endpointId: string, keyHash: string): Promise<CacheLookup> {
+    if (!this.link.available()) return { version: 'unavailable', entry: null };
     try {
       // Buffer reply: the body may be binary.
-      const [version, value] = await (this.redis as unknown as { wharfCacheGetBuffer: CacheCommands['wharfCacheGet'] })
+      const [version, value] = await (this.link.redis as unknown as { wharfCacheGetBuffer: CacheCommands['wharfCacheGet'] })
         .wharfCacheGetBuffer(this.versionKey(endpointId), this.entryPrefix(endpointId), keyHash);
       return { version: String(version), entry: value ? decodeEntry(value) : null };
     } catch (error) {
@@ -76,7 +78,7 @@ export class RedisCacheStore implements CacheStore {
   }
 
   async set(endpointId: string, version: string, keyHash: string, entry: CachedResponse, ttlMs: number): Promise<void> {
-    if (version === 'unavailable') return;
+    if (version === 'unavailable' || !this.link.available()) return;
     try {
       await this.commands.wharfCacheSet(
         this.versionKey(endpointId),
@@ -92,7 +94,7 @@ export class RedisCacheStore implements CacheStore {
 
   async bump(endpointIds: readonly string[]): Promise<void> {
     if (endpointIds.length === 0) return;
-    const pipeline = this.redis.multi();
+    const pipeline = this.link.redis.multi();
     for (const id of endpointIds) pipeline.incr(this.versionKey(id));
     await pipeline.exec(); // a failure here must surface: the write succeeded, its invalidation did not
   }

@@ -1,8 +1,11 @@
 /**
  * The Composite endpoint handler (POST; the method stage answers 405 to anything else, QUERY
  * included). Steps run in order; each step's input and templates are resolved against the request
- * body and the results so far; an array step calls its endpoint once per element (bounded
- * concurrency). Input problems -> 422 with details. A failed step stops the flow: its status
+ * body and the results so far; an array step calls its endpoint once per element (at most
+ * Proxy:CompositeMaxArrayItems elements, checked for every step before the first runs;
+ * Proxy:CompositeArrayConcurrency at a time). No step call outlives its request: when the response
+ * closes (the handler timeout's 503, the shutdown cut-off, a client that went away) no further call
+ * starts and those in flight are aborted. Input problems -> 422 with details. A failed step stops the flow: its status
  * (upstream 4xx as is, unreachable 502, timeout 504) with the step name, the completed steps and a
  * traceId. Success: 200 {success: true, stepResults}; the referenced endpoints' ResponseTransforms
  * apply to the final response only, so data between steps stays complete.
@@ -13,13 +16,13 @@ import type { EndpointHandler, HandlerContext } from '../handlers/handler-contex
 import { formatErrorMessage } from '../errors/registry.js';
 import { WharfError } from '../errors/wharf-error.js';
 import type { ErrorDetail } from '../errors/wharf-error.js';
-import { clientGone, upstreamRequestOf } from '../proxy/proxy-handler.js';
+import { upstreamRequestOf } from '../proxy/proxy-handler.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { transformBody } from '../transforms/response-transforms.js';
 import { boundedMap } from './bounded-map.js';
 import { callStep } from './step-call.js';
 import type { StepCallResult, StepRequestBase } from './step-call.js';
-import { stepInput } from './step-input.js';
+import { arrayLimitProblems, stepInput } from './step-input.js';
 import type { TemplateContext } from './templates.js';
 
 type JsonObject = Record<string, unknown>;
@@ -38,11 +41,30 @@ function requestBody(ctx: HandlerContext<'composite'>): JsonObject {
   });
 }
 
+/**
+ * Aborts when the response closes, finished or not: after a 503 from the handler timeout or a
+ * client that went away, the rest of the flow is work nobody receives.
+ */
+function requestEnded(ctx: HandlerContext<'composite'>): AbortController {
+  const ended = new AbortController();
+  ctx.reply.raw.once('close', () => ended.abort(new DOMException('The request ended before the composite flow did.', 'AbortError')));
+  return ended;
+}
+
+/** The response closed before the flow ended: log how far it got; the reply is already handled. */
+function abandoned(ctx: HandlerContext<'composite'>, completed: readonly string[]): unknown {
+  ctx.request.log.info({ event: 'composite.abandoned', traceId: String(ctx.request.id), completedSteps: completed }, 'composite flow stopped: its request ended');
+  return ctx.reply;
+}
+
 export function createCompositeHandler(client: UpstreamClient): EndpointHandler<'composite'> {
   return async (ctx) => {
     const body = requestBody(ctx);
+    const tooMany = arrayLimitProblems(ctx.endpoint.model.steps, body, client.settings.compositeMaxArrayItems);
+    if (tooMany.length > 0) throw new WharfError('COMPOSITE_VALIDATION_FAILED', undefined, { details: tooMany });
     const request = ctx.request;
-    const { method: _m, body: _b, target: _t, query: _q, clientHeaders: _h, ...base } = upstreamRequestOf(ctx, clientGone(ctx));
+    const ended = requestEnded(ctx);
+    const { method: _m, body: _b, target: _t, query: _q, clientHeaders: _h, ...base } = upstreamRequestOf(ctx, ended.signal);
     const stepBase: StepRequestBase = base;
     const results = new Map<string, unknown>();
     const context: TemplateContext = {
@@ -66,12 +88,17 @@ export function createCompositeHandler(client: UpstreamClient): EndpointHandler<
         const input = stepInput(step, body, context, problems);
         if (problems.length > 0) throw new WharfError('COMPOSITE_VALIDATION_FAILED', undefined, { details: problems });
         let failed: StepCallResult | null = null;
-        const values = await boundedMap(input.items, concurrency, async (item) => {
-          if (failed) return undefined;
-          const result = await callStep(client, endpoint, step.method, item, stepBase);
-          if (!result.ok) failed ??= result;
-          return result.ok ? result.value : undefined;
-        });
+        const values = await boundedMap(
+          input.items,
+          concurrency,
+          async (item) => {
+            const result = await callStep(client, endpoint, step.method, item, stepBase);
+            if (!result.ok) failed ??= result;
+            return result.ok ? result.value : undefined;
+          },
+          () => failed !== null || ended.signal.aborted,
+        );
+        if (ended.signal.aborted) return abandoned(ctx, completed); // answered meanwhile (handler timeout) or nobody to answer
         const failure = failed as StepCallResult | null;
         if (failure && !failure.ok) {
           request.log.warn(
@@ -90,7 +117,11 @@ export function createCompositeHandler(client: UpstreamClient): EndpointHandler<
         results.set(step.name, input.array ? values : values[0]);
         completed.push(step.name);
       }
+    } catch (error) {
+      if (ended.signal.aborted) return abandoned(ctx, completed); // already answered (or nobody to answer)
+      throw error;
     } finally {
+      ended.abort(); // calls still in flight after a thrown error
       ctx.timing.end('steps');
     }
     const stepResults: JsonObject = {};

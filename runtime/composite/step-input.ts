@@ -3,6 +3,7 @@
  * Input selection, first match wins: IsArray + ArrayProperty; SourceProperty; DependsOn (the named
  * earlier step's result); otherwise the whole request body. TemplateTransformations set fields of
  * every object sent. Input problems are collected as 422 details, never thrown one by one.
+ * Array sizes are checked for every step before the first one runs (arrayLimitProblems).
  */
 import type { CompositeStep } from '../contract/model.js';
 import type { ErrorDetail } from '../errors/wharf-error.js';
@@ -53,4 +54,23 @@ export function stepInput(step: CompositeStep, body: JsonObject, context: Templa
     return { items: [templated(context.results.get(step.dependsOn), step, context, step.dependsOn, problems)], array: false };
   }
   return { items: [templated(body, step, context, 'body', problems)], array: false };
+}
+
+/**
+ * One 422 detail per array step whose ArrayProperty holds more than `maxItems` elements, checked
+ * before any step runs, so an oversized body makes no upstream call at all.
+ */
+export function arrayLimitProblems(steps: readonly CompositeStep[], body: JsonObject, maxItems: number): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  for (const step of steps) {
+    if (!step.isArray) continue;
+    const property = step.arrayProperty ?? '';
+    const array = body[property];
+    if (Array.isArray(array) && array.length > maxItems && !seen.has(property)) {
+      seen.add(property);
+      problems.push({ field: property, message: `'${property}' has ${array.length} items; at most ${maxItems} are allowed (Proxy:CompositeMaxArrayItems)` });
+    }
+  }
+  return problems;
 }

@@ -84,7 +84,13 @@ export interface DocsPageMeta {
   /** Source file relative to the docs folder, e.g. `guide/intro.md`. */
   readonly file: string;
   readonly title: string;
+  /** Front matter `description`, else the first paragraph (clipped): search results, feed, llms.txt. */
   readonly description: string;
+  /**
+   * The page's `<meta name="description">`: front matter `description`; null = the site file's
+   * `description` (spec 3A: the site file's is the fallback, front matter wins).
+   */
+  readonly metaDescription: string | null;
   readonly keywords: readonly string[];
   /** ISO date-time of the last change (front matter updated/date, else git, else mtime); '' = unknown. */
   readonly lastModified: string;

@@ -124,6 +124,8 @@ export interface ProxyEndpoint extends EndpointBase {
   readonly supportsOData: boolean;
   /** Rewrite absolute upstream URLs in JSON/XML bodies and Location to the gateway route. */
   readonly rewriteUrls: boolean;
+  /** Forward the client's cookies (never the gateway's own) and the upstream's Set-Cookie. */
+  readonly forwardCookies: boolean;
   /** Headers and body (idle) timeout per attempt; null = the Proxy:* settings. */
   readonly timeoutMs: number | null;
   /** Content-Type for requests / Accept for responses (default application/json). */

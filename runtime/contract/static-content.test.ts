@@ -39,6 +39,10 @@ describe('parseStaticContent', () => {
 
   it.each([
     ['JSON syntax with position', '[\n  {"a": 1,}\n]', 'json', { line: 2, column: 11 }],
+    // V8 gives no position here, only the character: the column is that character's, V8's quoted text is dropped
+    ['JSON token without a V8 position', '[\n  {"a": tru}\n]', 'json', { line: 2, column: 12, message: "invalid JSON: Unexpected token '}'" }],
+    ['JSON garbage after the value', '[{"a":1}] x', 'json', { line: 1, column: 11, message: 'invalid JSON: Unexpected non-whitespace character after JSON' }],
+    ['binary content', 'GIF89a\u0000\u0001\u0002\u001b[31m', 'json', { line: null, message: 'the file looks binary, not JSON (it starts "GIF89a\\u0000\\u0001\\u0002\\u001b[31m")' }],
     ['JSON without records', '{"a": 1}', 'json', { line: null, message: 'JSON content has no array of records (neither at the root nor under a top-level property)' }],
     ['JSON record not an object', '[1]', 'json', { message: 'JSON record 1 is not an object' }],
     ['XML mismatched tag', '<r>\n<i></j>\n</r>', 'xml', { line: 2 }],

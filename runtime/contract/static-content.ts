@@ -11,6 +11,7 @@
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { jsonErrorOffset, lineColumnAt } from './json-error-position.js';
 import type { StaticFormat } from './static-format.js';
 
 export { staticFormatOf, type StaticFormat } from './static-format.js';
@@ -38,14 +39,25 @@ export interface StaticContentError {
 
 export type StaticParseResult = { readonly ok: true; readonly dataset: StaticDataset } | { readonly ok: false; readonly error: StaticContentError };
 
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
+/** Control, format, private-use and unassigned characters, and U+FFFD (a byte that was not UTF-8). */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\uFFFD]/gu;
+
+/** `\n`, `\u0000`…: a message never carries raw bytes to a terminal. */
+function escapeUnprintable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => {
+    const named = ({ '\n': '\\n', '\r': '\\r', '\t': '\\t' } as Record<string, string>)[c];
+    return named ?? `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** At most `max` characters of `text` from `offset`, escaped and quoted: `"\uFFFDPNG\r\n\u001a…"`. */
+export function contentExcerpt(text: string, offset = 0, max = 16): string {
+  const part = [...text.slice(offset, offset + max * 2)].slice(0, max).join('');
+  return `"${escapeUnprintable(part).replace(/"/g, '\\"')}${offset + part.length < text.length ? '…' : ''}"`;
 }
 
 function fail(message: string, line: number | null = null, column: number | null = null): StaticParseResult {
-  return { ok: false, error: { message, line, column } };
+  return { ok: false, error: { message: escapeUnprintable(message), line, column } };
 }
 
 function columnsOf(rows: readonly StaticRow[]): string[] {
@@ -70,11 +82,14 @@ function parseJson(text: string): StaticParseResult {
   try {
     root = JSON.parse(text);
   } catch (error) {
+    // V8 quotes the text itself (`Unexpected token 'o', "notjson" is not valid JSON`): dropped, the
+    // position says where
     const message = (error as Error).message;
-    const at = /position (\d+)/.exec(message);
-    if (!at) return fail(`invalid JSON: ${message}`);
-    const { line, column } = lineColumn(text, Number(at[1]));
-    return fail(`invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`, line, column);
+    const what = message.replace(/, "[\s\S]*" is not valid JSON$/, '').replace(/\s+(?:in JSON )?at position \d+.*$/s, '');
+    const offset = jsonErrorOffset(text, message);
+    if (offset === null) return fail(`invalid JSON: ${what} (the file starts ${contentExcerpt(text)})`);
+    const { line, column } = lineColumnAt(text, offset);
+    return fail(`invalid JSON: ${what}`, line, column);
   }
   let items: unknown;
   let wrapperKey: string | null = null;
@@ -159,6 +174,9 @@ function parseXml(text: string): StaticParseResult {
 }
 
 export function parseStaticContent(text: string, format: StaticFormat): StaticParseResult {
+  if (text.includes('\u0000')) {
+    return fail(`the file looks binary, not ${format.toUpperCase()} (it starts ${contentExcerpt(text)})`);
+  }
   switch (format) {
     case 'json':
       return parseJson(text);

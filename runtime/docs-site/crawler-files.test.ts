@@ -3,7 +3,7 @@ import type { DocsPageMeta, DocsSiteConfig } from '../contract/docs-site.js';
 import { FEED_SIZE, newestPages, renderFeed, renderSitemap, type PublicSite } from './crawler-files.js';
 
 const meta = (i: number, layout = 'doc'): DocsPageMeta => ({
-  path: `p${String(i).padStart(2, '0')}`, file: `p${i}.md`, title: `Page ${i}`, description: `About ${i} & more`, keywords: [],
+  path: `p${String(i).padStart(2, '0')}`, file: `p${i}.md`, title: `Page ${i}`, description: `About ${i} & more`, metaDescription: null, keywords: [],
   lastModified: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(), layout, redirect: null, uses: { math: false, mermaid: false }, sourceHash: '', sidebar: 0,
 });
 const config = { title: 'T', description: 'D', lang: 'en' } as DocsSiteConfig;

@@ -47,7 +47,7 @@ export function renderSite(site: LoadedDocsSite, ctx: LayoutContext, defaultPage
   for (const [path, page] of site.pages) {
     const html = renderDocument(ctx, {
       title: page.meta.title,
-      description: page.meta.description,
+      description: page.meta.metaDescription,
       sidebar: markActive(site.sidebars[page.meta.sidebar] ?? '', path),
       fragment: page.fragment,
       uses: page.meta.uses,

@@ -29,6 +29,7 @@ export const ERROR_AREAS = [
   'settings',
   'server',
   'console',
+  'sync',
 ] as const;
 export type ErrorArea = (typeof ERROR_AREAS)[number];
 
@@ -88,6 +89,7 @@ export const ERROR_REGISTRY = {
     status: 403,
     message: "Token is not allowed to call {method} on '{endpoint}'",
   },
+  AUTH_STORE_UNAVAILABLE: { area: 'auth', status: 503, message: 'The token store is not available. Retry shortly.' },
 
   // traffic: rate limits per client IP and per token (429, with Retry-After and X-RateLimit-*)
   TRAFFIC_RATE_LIMITED: {
@@ -152,6 +154,7 @@ export const ERROR_REGISTRY = {
     status: 400,
     message: "No file was uploaded. Send it as multipart/form-data in the field 'file'.",
   },
+  FILES_MALFORMED_MULTIPART: { area: 'files', status: 400, message: 'Malformed multipart/form-data body: {reason}' },
   FILES_INVALID_NAME: { area: 'files', status: 400, message: 'Invalid file name: {reason}' },
   FILES_BAD_OVERWRITE: { area: 'files', status: 400, message: "overwrite must be 'true' or 'false'." },
   FILES_EXTENSION_NOT_ALLOWED: {
@@ -195,6 +198,8 @@ export const ERROR_REGISTRY = {
   PROXY_UPSTREAM_UNAVAILABLE: { area: 'proxy', status: 502, message: 'The upstream service is unavailable.' },
   PROXY_UPSTREAM_TIMEOUT: { area: 'proxy', status: 504, message: 'The upstream service did not answer in time.' },
   PROXY_TARGET_BLOCKED: { area: 'proxy', status: 403, message: 'Request blocked due to security restrictions' },
+  PROXY_RESPONSE_TOO_LARGE: { area: 'proxy', status: 502, message: 'The upstream response is too large to process.' },
+  PROXY_RESPONSE_NOT_TRANSFORMABLE: { area: 'proxy', status: 502, message: 'The upstream response could not be transformed.' },
   PROXY_INVALID_GUID: {
     area: 'proxy',
     status: 400,
@@ -278,6 +283,25 @@ export const ERROR_REGISTRY = {
     area: 'console',
     status: 429,
     message: 'Too many sign-in attempts from this address. Try again in {seconds} seconds.',
+  },
+  // sync: the sync service's dashboard API under /ui/api on the health port (docs/sync.md)
+  SYNC_DASHBOARD_READ_ONLY: {
+    area: 'sync',
+    status: 403,
+    message: 'The sync dashboard is read-only: set WebHost:AdminKey to replay or purge dead letters from it.',
+  },
+  SYNC_DASHBOARD_UNAUTHORIZED: {
+    area: 'sync',
+    status: 401,
+    message: 'Sign in to the sync dashboard with the administrator key (WebHost:AdminKey) first.',
+  },
+  SYNC_DASHBOARD_KEY_INVALID: { area: 'sync', status: 401, message: 'The administrator key is not correct.' },
+  SYNC_DASHBOARD_CSRF: { area: 'sync', status: 403, message: 'Missing or wrong CSRF token: reload the dashboard and try again.' },
+  SYNC_DASHBOARD_BAD_REQUEST: { area: 'sync', status: 400, message: '{reason}' },
+  SYNC_DASHBOARD_SIGN_IN_RATE_LIMITED: {
+    area: 'sync',
+    status: 429,
+    message: 'Too many wrong administrator keys. Try again in {seconds} seconds.',
   },
 } as const satisfies Record<string, ErrorDefinition>;
 

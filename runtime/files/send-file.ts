@@ -1,7 +1,9 @@
 /**
  * Sends an open file from disk: validators, 304, 206 / 416, HEAD without a body. The bytes are
  * streamed from the file handle (never read into memory); the handle is closed when the stream
- * ends, fails or is not used. Shared by Files downloads and raw Static content.
+ * ends, fails or is not used. Shared by Files downloads and raw Static content. Every answer says
+ * X-Content-Type-Options: nosniff: an uploaded file is served as its stored type, never sniffed
+ * into HTML or script by a browser.
  */
 import type { FileHandle } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -35,6 +37,7 @@ export async function sendFile(request: FastifyRequest, reply: FastifyReply, opt
       },
       version,
     );
+    reply.header('x-content-type-options', 'nosniff');
     reply.header('etag', etagFor(version));
     reply.header('last-modified', lastModifiedFor(version));
     reply.header('accept-ranges', 'bytes');

@@ -39,6 +39,19 @@ function tooLarge(limit: number): WharfError {
   return new WharfError('FILES_TOO_LARGE', { limit }, { headers: { connection: 'close' } });
 }
 
+/**
+ * busboy's errors for a body that is not valid multipart ("Multipart: Boundary not found",
+ * "Unexpected end of multipart data", "Malformed part header") are plain Errors with no code: the
+ * client's fault, 400. @fastify/multipart's own errors carry FST_ codes and statuses (the error
+ * handler keeps them), file system errors carry errno codes (a server fault).
+ */
+function malformed(error: unknown): unknown {
+  if (error instanceof Error && !(error instanceof WharfError) && (error as NodeJS.ErrnoException).code === undefined) {
+    return new WharfError('FILES_MALFORMED_MULTIPART', { reason: error.message });
+  }
+  return error;
+}
+
 export async function receiveUpload(
   request: FastifyRequest,
   endpoint: FilesEndpoint,
@@ -52,7 +65,9 @@ export async function receiveUpload(
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit + MULTIPART_OVERHEAD_BYTES) throw tooLarge(limit);
 
-  const part = await request.file({ limits: { fileSize: limit, files: 1, parts: 50 }, throwFileSizeLimit: false });
+  const part = await request.file({ limits: { fileSize: limit, files: 1, parts: 50 }, throwFileSizeLimit: false }).catch((error: unknown) => {
+    throw malformed(error);
+  });
   if (!part || part.fieldname !== 'file' || !part.filename) throw new WharfError('FILES_MISSING_FILE_PART');
   const name = sanitizeFileName(part.filename);
   if (name === null) throw new WharfError('FILES_INVALID_NAME', { reason: 'the name is empty or longer than 255 bytes' });
@@ -64,7 +79,11 @@ export async function receiveUpload(
   let committed = false;
   try {
     part.file.once('limit', () => part.file.destroy(tooLarge(limit)));
-    await pipeline(part.file, createWriteStream(temp, { flags: 'wx' }));
+    let readError: unknown = null;
+    part.file.once('error', (error) => (readError = error));
+    await pipeline(part.file, createWriteStream(temp, { flags: 'wx' })).catch((error: unknown) => {
+      throw error === readError ? malformed(error) : error;
+    });
     if (part.file.truncated) throw tooLarge(limit);
     const handle = await fs.open(temp, 'r+');
     let size: number;

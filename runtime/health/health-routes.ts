@@ -3,26 +3,27 @@
  *   /health          {status, timestamp, cache_expires_in: "15 seconds"}            cached 15 s
  *   /health/details  {status, timestamp, cache_expires_in: "60 seconds", checks, totalDuration, version}  cached 60 s
  * HTTP 503 only when the status is Unhealthy; Healthy and Degraded answer 200. Both carry
- * Cache-Control: public, max-age=<seconds> and Expires. Checks: Database, Diskspace, ProxyEndpoints.
+ * Cache-Control: public, max-age=<seconds> and Expires. Checks: Database, Diskspace, ProxyEndpoints
+ * (through app.wharfUpstream, so register after openUpstreamClient), then TokenStore (a PostgreSQL
+ * token store) and Redis (Redis:Url set): shared-component-checks.ts.
  */
+import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { versionWithBuild } from '../admin/overview-routes.js';
 import { databaseCheck } from './database-check.js';
 import { diskCheck } from './disk-check.js';
+import { readFileStorageSettings } from '../files/storage-settings.js';
+import type { WharfRuntime } from '../server.js';
+import { readTokenStoreSettings } from '../auth/store/open-store.js';
+import type { TokenStore } from '../auth/store/token-store.js';
 import type { HealthReport } from './health-monitor.js';
 import { HealthMonitor } from './health-monitor.js';
 import { readHealthSettings } from './health-settings.js';
 import { proxyCheck } from './proxy-check.js';
-import { probeUrl } from './proxy-probe.js';
-import type { ProxyProbe } from './proxy-probe.js';
+import { redisCheck, tokenStoreCheck } from './shared-component-checks.js';
 
 export const HEALTH_CACHE_SECONDS = 15;
 export const DETAILS_CACHE_SECONDS = 60;
-
-export interface HealthRouteOptions {
-  /** The proxy reachability probe (default: probeUrl; the proxy module's own can replace it). */
-  readonly probe?: ProxyProbe;
-}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,14 +39,36 @@ function cached(reply: FastifyReply, seconds: number): FastifyReply {
 
 const statusCode = (report: HealthReport): number => (report.status === 'Unhealthy' ? 503 : 200);
 
-export async function healthRoutes(app: FastifyInstance, options: HealthRouteOptions = {}): Promise<void> {
+/**
+ * The folders the gateway writes to: the SQLite token store's folder (not with the store on
+ * PostgreSQL: then data/ may never exist), the Files storage roots when there are Files endpoints,
+ * and environments/ (console edits of settings and environments).
+ */
+function writtenFolders(runtime: WharfRuntime): string[] {
+  const folders = [runtime.environmentsDir];
+  // from the settings: a caller-built access runtime may not carry them
+  const store = readTokenStoreSettings(runtime.settings.server.source, runtime.dataDir);
+  if (store.provider === 'Sqlite') folders.push(path.dirname(store.file));
+  const files = runtime.routes.current.endpoints.filter((endpoint) => endpoint.kind === 'files');
+  if (files.length > 0) {
+    folders.push(readFileStorageSettings(runtime.settings.server.source, runtime.dataDir).storageDirectory);
+    for (const endpoint of files) if (endpoint.kind === 'files' && endpoint.model.storageDirectory) folders.push(endpoint.model.storageDirectory);
+  }
+  return folders;
+}
+
+export async function healthRoutes(app: FastifyInstance): Promise<void> {
   const runtime = app.wharf;
   const settings = readHealthSettings(runtime.settings.server);
+  // a caller-built access runtime (tests) may have no store and no Redis link
+  const store = runtime.access.store as TokenStore | undefined;
   const checks = settings.enabled
     ? [
         databaseCheck(runtime.settings, () => runtime.sql, settings.databaseTimeoutMs),
-        diskCheck(runtime.dataDir, settings.diskWarningPercent, settings.diskCriticalPercent),
-        proxyCheck(runtime.routes, options.probe ?? probeUrl, settings.proxyTimeoutMs, settings.skipProxy),
+        diskCheck(() => writtenFolders(runtime), settings.diskWarningPercent, settings.diskCriticalPercent),
+        proxyCheck(runtime.routes, app.wharfUpstream, settings.proxyTimeoutMs, settings.skipProxy),
+        ...(store && store.kind !== 'sqlite' ? [tokenStoreCheck(store)] : []),
+        ...(runtime.access.redis ? [redisCheck(runtime.access.redis)] : []),
       ]
     : [];
   const monitor = new HealthMonitor(checks, settings.refreshSeconds * 1000, (status, previous) => {

@@ -5,7 +5,7 @@
  *   HEALTHCHECK_SKIP_PROXY      true: no ProxyEndpoints probes (HealthChecks:SkipProxy)
  *   HEALTHCHECK_DISK_WARNING    percent free below which Diskspace is Degraded (HealthChecks:DiskSpaceWarningThreshold)
  *   HEALTHCHECK_DISK_CRITICAL   percent free below which Diskspace is Unhealthy (HealthChecks:DiskSpaceCriticalThreshold)
- *   HealthChecks:ProxyTimeout   milliseconds per proxy probe (5000); Database probes time out after 5 s.
+ *   HealthChecks:ProxyTimeout   milliseconds per proxy probe (10000, spec 2's 10 s); Database probes time out after 5 s.
  */
 import type { ServerSettings } from '../settings/server-settings.js';
 

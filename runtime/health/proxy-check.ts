@@ -1,13 +1,17 @@
 /**
- * ProxyEndpoints: every public (not hidden) Proxy endpoint that allows GET, probed in parallel.
+ * ProxyEndpoints: every public (not hidden) Proxy endpoint that allows GET, probed in parallel
+ * through the shared upstream client (proxy/reachability.ts: the network access policy applies; a
+ * blocked target is reported, never called).
  * data: endpoint route path -> {Status, StatusCode, ReasonPhrase} or {Status, Error}.
  * Any unreachable endpoint makes the check Degraded (spec), never Unhealthy.
  */
+import type { ProxyEndpoint } from '../contract/model.js';
+import { checkReachability } from '../proxy/reachability.js';
+import type { UpstreamClient } from '../proxy/upstream-client.js';
 import type { RouteTableHolder } from '../routing/route-table-holder.js';
 import type { HealthCheck } from './health-check.js';
-import type { ProxyProbe } from './proxy-probe.js';
 
-export function proxyCheck(routes: RouteTableHolder, probe: ProxyProbe, timeoutMs: number, skip: boolean): HealthCheck {
+export function proxyCheck(routes: RouteTableHolder, client: UpstreamClient, timeoutMs: number, skip: boolean): HealthCheck {
   return {
     name: 'ProxyEndpoints',
     tags: ['proxies', 'external', 'readiness'],
@@ -15,17 +19,16 @@ export function proxyCheck(routes: RouteTableHolder, probe: ProxyProbe, timeoutM
       if (skip) return { status: 'Healthy', description: 'Proxy checks are skipped (HEALTHCHECK_SKIP_PROXY)', data: {} };
       const targets = routes.current.endpoints
         .map((endpoint) => endpoint.model)
-        .filter((model) => model.kind === 'proxy' && !model.hidden && model.methods.includes('GET'))
-        .map((model) => ({ name: model.routePath, url: (model as { url: string }).url }));
+        .filter((model): model is ProxyEndpoint => model.kind === 'proxy' && !model.hidden && model.methods.includes('GET'));
       if (targets.length === 0) return { status: 'Healthy', description: 'No public GET proxy endpoints are configured', data: {} };
-      const results = await Promise.all(targets.map(async (target) => [target.name, await probe(target.url, timeoutMs)] as const));
+      const results = await Promise.all(targets.map(async (target) => [target.routePath, await checkReachability(client, target, { timeoutMs })] as const));
       const data: Record<string, unknown> = {};
       let failed = 0;
       for (const [name, result] of results) {
-        if (!result.ok) failed += 1;
+        if (!result.reachable) failed += 1;
         data[name] =
-          result.statusCode !== undefined
-            ? { Status: result.ok ? 'Healthy' : 'Unhealthy', StatusCode: result.statusCode, ReasonPhrase: result.reasonPhrase ?? '' }
+          result.status !== null
+            ? { Status: result.reachable ? 'Healthy' : 'Unhealthy', StatusCode: result.status, ReasonPhrase: result.reasonPhrase ?? '' }
             : { Status: 'Unhealthy', Error: result.error ?? 'unreachable' };
       }
       if (failed === 0) return { status: 'Healthy', description: `All ${targets.length} proxy endpoints are reachable`, data };

@@ -1,11 +1,13 @@
 /**
  * GET / : the URL `npm start` prints. `Features:LandingPage` (default true; spec 2's
  * `features.landing_page`) serves a small page linking the API reference, the console, the
- * OpenAPI document and the liveness probe; false redirects to /docs instead. No data, no auth.
+ * OpenAPI document and the liveness probe; false redirects to /docs instead. No data; no token unless
+ * Auth:ReferenceRequiresToken is on.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ConfigSource } from '../settings/config-source.js';
 import type { RouteTableHolder } from '../routing/route-table-holder.js';
+import { requireReferenceToken } from '../reference/reference-access.js';
 
 export const LANDING_PAGE_KEY = 'Features:LandingPage';
 
@@ -55,9 +57,12 @@ export interface LandingOptions {
   readonly enabled: boolean;
   readonly serverName: string;
   readonly holder: RouteTableHolder;
+  /** Auth:ReferenceRequiresToken (runtime/reference/reference-access.ts). */
+  readonly requireToken?: boolean;
 }
 
 export async function landingRoute(app: FastifyInstance, options: LandingOptions): Promise<void> {
+  if (options.requireToken) requireReferenceToken(app);
   app.get('/', async (_request, reply) => {
     if (!options.enabled) return reply.redirect('/docs', 302);
     return reply

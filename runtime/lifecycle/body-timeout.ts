@@ -6,9 +6,16 @@
  * Multipart uploads are not touched either: @fastify/multipart reads `request.raw` itself, so a
  * second reader piped from it would never be consumed and would stall the upload; Files endpoints
  * bound uploads by size while streaming, and Node's requestTimeout bounds the whole request.
+ *
+ * Many bodies are never read: a GET or HEAD (fastify does not parse them), a request refused before
+ * its body is parsed (401, 404, 413 on Content-Length), a handler that ignores it. The timed stream
+ * always has an error listener, so its timeout never becomes an unhandled 'error' event that ends
+ * the process (issue 23 item 1). Once the answer is out, the rest of an unread body is drained (what
+ * Node does for a request nobody reads) under the same timer; a body that still does not arrive in
+ * time closes the connection, and one that times out before the answer makes it Connection: close.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WharfError } from '../errors/wharf-error.js';
 
 export interface BodyTimeoutOptions {
@@ -57,7 +64,7 @@ class TimedBody extends Transform {
 }
 
 export function installBodyTimeout(app: FastifyInstance, options: BodyTimeoutOptions): void {
-  app.addHook('preParsing', (request, _reply, payload, done) => {
+  app.addHook('preParsing', (request, reply, payload, done) => {
     const headers = request.headers;
     if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
       done(null, payload);
@@ -69,6 +76,21 @@ export function installBodyTimeout(app: FastifyInstance, options: BodyTimeoutOpt
     }
     const timed = new TimedBody(options);
     payload.on('error', (error) => timed.destroy(error));
+    timed.on('error', () => closeAfterReply(request, reply));
+    reply.raw.once('close', () => {
+      if (!timed.destroyed && !timed.readableEnded) timed.resume();
+    });
     done(null, payload.pipe(timed));
   });
+}
+
+/**
+ * The body failed (timed out, or the client went away): whoever reads it answers the error; the
+ * connection cannot be reused either way, since the rest of the body was never received.
+ */
+function closeAfterReply(request: FastifyRequest, reply: FastifyReply): void {
+  const raw = reply.raw;
+  if (!raw.headersSent) reply.header('connection', 'close');
+  else if (raw.writableFinished) request.raw.destroy();
+  else raw.once('close', () => request.raw.destroy());
 }

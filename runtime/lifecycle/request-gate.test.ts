@@ -50,12 +50,13 @@ describe('RequestGate.drained(quietMs)', () => {
 /** A reply in flight for `elapsedMs`, recording what the gate does to it. */
 function agedReply(elapsedMs: number | (() => number), state: { sent?: boolean; headersSent?: boolean } = {}) {
   const seen: { sent: unknown[]; destroyed: unknown[] } = { sent: [], destroyed: [] };
+  const socket = { bytesWritten: 0 };
   const reply = {
     get elapsedTime() {
       return typeof elapsedMs === 'function' ? elapsedMs() : elapsedMs;
     },
     sent: state.sent ?? false,
-    raw: { headersSent: state.headersSent ?? false, destroy: (error: unknown) => seen.destroyed.push(error) },
+    raw: { headersSent: state.headersSent ?? false, socket, destroy: (error: unknown) => seen.destroyed.push(error) },
     header: () => reply,
     send(payload: unknown) {
       seen.sent.push(payload);
@@ -63,7 +64,7 @@ function agedReply(elapsedMs: number | (() => number), state: { sent?: boolean; 
       return reply;
     },
   };
-  return { reply: reply as unknown as FastifyReply, seen };
+  return { reply: reply as unknown as FastifyReply, seen, socket };
 }
 
 describe('RequestGate handler timeout (one sweeping timer, no timer per request)', () => {
@@ -82,15 +83,30 @@ describe('RequestGate handler timeout (one sweeping timer, no timer per request)
     gate.stop();
   });
 
-  it('cuts a response that has already started instead of writing an error body into it', () => {
+  it('cuts a response that has already started and stands still for the limit, instead of writing an error body into it', async () => {
     const gate = new RequestGate(0, 50);
     const streaming = agedReply(60, { headersSent: true });
     gate.admit({} as FastifyRequest, streaming.reply);
     expect(gate.inFlight).toBe(1);
-    expect(gate.sweep()).toBe(1);
+    expect(gate.sweep()).toBe(0); // the first sweep that sees it under way starts its clock
+    await sleep(120); // the gate's own timer (every 10 ms here) cuts it
     expect(streaming.seen.sent).toEqual([]);
     expect((streaming.seen.destroyed[0] as { code: string }).code).toBe('SERVER_HANDLER_TIMEOUT');
     expect(gate.inFlight).toBe(0);
+    gate.stop();
+  });
+
+  it('never cuts a response under way whose connection keeps writing, however long it runs', async () => {
+    const gate = new RequestGate(0, 50);
+    const streaming = agedReply(60, { headersSent: true });
+    gate.admit({} as FastifyRequest, streaming.reply);
+    for (let i = 0; i < 25; i++) {
+      streaming.socket.bytesWritten += 1000;
+      expect(gate.sweep()).toBe(0);
+      await sleep(10); // the gate's own timer sweeps in between too; 250 ms in all, five times the limit
+    }
+    expect(streaming.seen.destroyed).toEqual([]);
+    expect(gate.inFlight).toBe(1);
     gate.stop();
   });
 

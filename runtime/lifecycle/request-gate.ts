@@ -7,7 +7,8 @@
  *
  * It also enforces Server:HandlerTimeoutSeconds: one timer for the whole server sweeps the requests
  * in flight and answers those older than the limit with 503 SERVER_HANDLER_TIMEOUT, a tenth of the
- * limit late at most (at most a second). fastify's own handlerTimeout does the same with an
+ * limit late at most (at most a second). Once a response is under way the limit bounds how long it
+ * stands still, not its length: a long download that keeps moving is never cut (issue 23 item 9). fastify's own handlerTimeout does the same with an
  * AbortController, a timer and a listener per request, about 5 µs of CPU on every request
  * (docs/performance.md).
  */
@@ -28,6 +29,8 @@ export class RequestGate {
   #lastActivity = 0;
   readonly #inFlight = new InFlight();
   #sweeper: NodeJS.Timeout | null = null;
+  /** Responses under way: the bytes written on their connection when last seen to move, and when. */
+  readonly #progress = new WeakMap<FastifyRequest, { written: number; at: number }>();
 
   /** `maxConcurrent` 0 = no bound; `handlerTimeoutMs` 0 = no handler timeout. */
   constructor(
@@ -90,18 +93,34 @@ export class RequestGate {
     if (this.handlerTimeoutMs <= 0) return 0;
     let count = 0;
     for (const [request, reply] of this.#inFlight.entries()) {
-      const elapsed = reply.elapsedTime;
-      if (reply.sent || !(elapsed >= this.handlerTimeoutMs)) continue;
-      count += 1;
-      const error = new WharfError('SERVER_HANDLER_TIMEOUT');
+      if (reply.sent) continue;
       if (reply.raw.headersSent) {
+        if (!this.#standsStill(request, reply)) continue;
+        count += 1;
         this.#inFlight.delete(request);
-        reply.raw.destroy(error);
-      } else {
-        reply.send(error); // its onResponse takes it out of the map
+        reply.raw.destroy(new WharfError('SERVER_HANDLER_TIMEOUT'));
+      } else if (reply.elapsedTime >= this.handlerTimeoutMs) {
+        count += 1;
+        reply.send(new WharfError('SERVER_HANDLER_TIMEOUT')); // its onResponse takes it out of the map
       }
     }
     return count;
+  }
+
+  /**
+   * A response under way (a download, a stream) is timed by its progress, not its length: true when
+   * no byte has gone out on its connection for the handler timeout (the first sweep that sees it
+   * starts the clock). A client that reads slowly keeps it moving; one that stops reading does not.
+   */
+  #standsStill(request: FastifyRequest, reply: FastifyReply): boolean {
+    const written = reply.raw.socket?.bytesWritten ?? 0;
+    const now = performance.now();
+    const seen = this.#progress.get(request);
+    if (seen === undefined || seen.written !== written) {
+      this.#progress.set(request, { written, at: now });
+      return false;
+    }
+    return now - seen.at >= this.handlerTimeoutMs;
   }
 
   /** Stops the handler-timeout timer (the server closed). */

@@ -119,6 +119,8 @@ export function mediaType(contentType: string | undefined): string {
 export const bodyStage: PipelineStage = {
   name: 'body',
   run(state) {
+    const empty = state.request.wharfEmptyJson;
+    if (empty) throw needMatch(state).endpoint.kind === 'webhook' ? new WharfError('WEBHOOK_BODY_NOT_JSON') : empty;
     if (state.method === 'QUERY' && mediaType(state.request.headers['content-type']) !== 'application/json') {
       throw new WharfError('REQUEST_QUERY_CONTENT_TYPE');
     }

@@ -4,8 +4,12 @@
  *     the next attempt; any other response passes through unchanged;
  *  2. each URL gets `attempts` tries, `delayMs` apart;
  *  3. without FallbackUrls and Retry, exactly one attempt.
- * Beyond the spec: a URL the network policy blocks, or whose origin's circuit is open, is skipped
- * at once; a request whose body could not be kept for replay gets one attempt in total.
+ * Beyond the spec: a URL the network policy blocks, or whose circuit is open, is skipped at once;
+ * a request whose body could not be kept for replay gets one attempt in total.
+ * Circuits are per endpoint and origin (`plan.circuit` + origin), and only connection failures and
+ * timeouts count: an upstream that answers (even 502/503/504, which a caller can provoke with a
+ * query of its choosing) is up. So a caller can never open the circuit of another endpoint, and
+ * can open its own endpoint's only by making the upstream stop answering.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
@@ -24,6 +28,8 @@ export interface AttemptFailure {
 }
 
 export interface FailoverPlan {
+  /** The circuit breaker's key prefix: the endpoint id (one circuit per endpoint and origin). */
+  readonly circuit: string;
   readonly urls: readonly URL[];
   readonly attempts: number;
   readonly delayMs: number;
@@ -74,13 +80,14 @@ export async function withFailover(
   const attempts = plan.replayable ? Math.max(1, plan.attempts) : 1;
   for (const url of urls) {
     const href = url.origin + url.pathname + url.search; // never user:password@ in a log line
+    const circuit = `${plan.circuit} ${url.origin}`;
     if (deps.policy.urlBlocked(url)) {
       failures.push({ url: href, kind: 'blocked', detail: 'host or address not allowed by the network access policy' });
       continue;
     }
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1 && plan.delayMs > 0) await sleep(plan.delayMs, undefined, { signal: deps.signal });
-      if (!deps.breaker.allow(url.origin)) {
+      if (!deps.breaker.allow(circuit)) {
         failures.push({ url: href, kind: 'circuit-open', detail: `circuit open for ${url.origin}` });
         break;
       }
@@ -93,16 +100,13 @@ export async function withFailover(
         const kind = classifyError(error);
         failures.push({ url: href, kind, detail: (error as Error).message });
         if (kind === 'blocked') break;
-        deps.breaker.failure(url.origin);
+        deps.breaker.failure(circuit);
         continue;
       }
-      if (!TRANSIENT_STATUS.has(response.statusCode)) {
-        deps.breaker.success(url.origin);
-        return { ok: true, response, url, failures, sent };
-      }
+      deps.breaker.success(circuit); // it answered: the origin is up, whatever the status
+      if (!TRANSIENT_STATUS.has(response.statusCode)) return { ok: true, response, url, failures, sent };
       await response.body.dump().catch(() => undefined);
       failures.push({ url: href, kind: 'status', status: response.statusCode, detail: `upstream answered ${response.statusCode}` });
-      deps.breaker.failure(url.origin);
     }
   }
   return { ok: false, failures, sent };

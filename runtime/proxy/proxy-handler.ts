@@ -49,7 +49,6 @@ export function upstreamRequestOf<K extends EndpointKind>(ctx: HandlerContext<K>
     body: bodyOf(request),
     clientIp: request.wharfAccess?.client.ip ?? request.ip,
     proto: request.protocol === 'https' ? 'https' : 'http',
-    host: request.headers.host ?? request.hostname,
     requestId: String(request.id),
     environmentHeaders: ctx.environment.headers,
     signal,
@@ -79,12 +78,14 @@ export function createProxyHandler(client: UpstreamClient): EndpointHandler<'pro
     logFailures(ctx, endpoint.id, result);
     if (!result.ok) throw new WharfError(failureCode(result.failures));
     const request = ctx.request;
-    const gatewayBase = `${request.protocol}://${request.headers.host ?? request.hostname}/api/${ctx.environment.name}/${endpoint.routePath}`;
+    // Proxy:PublicBaseUrl or relative, never the client's Host: the body may be cached for everyone
+    const gatewayBase = `${client.settings.publicBaseUrl}/api/${ctx.environment.name}/${endpoint.routePath}`;
     return sendUpstreamResponse(ctx.reply, result.response, {
       endpoint,
       rewrites: endpoint.rewriteUrls ? cachedRewritesFor(upstreamBasesOf(endpoint), gatewayBase) : [],
       buffer: request.wharfCache?.kind === 'read' && request.wharfCache.pending !== null,
       head: ctx.method === 'HEAD',
+      bufferLimitBytes: client.settings.bufferLimitBytes,
     });
   };
 }

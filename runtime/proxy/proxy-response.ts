@@ -1,16 +1,23 @@
 /**
  * Sends an upstream response to the client. Streams it (backpressure preserved, nothing buffered)
- * unless the body must be read whole: ResponseTransforms on a JSON body, or a cacheable read the
- * response cache is filling (it stores strings/Buffers only). JSON/XML bodies get their absolute
- * upstream URLs rewritten to the gateway route; so does a `Location` header.
+ * unless the body must be read whole: ResponseTransforms, or a cacheable read the response cache
+ * is filling (it stores strings/Buffers only). Nothing is read beyond `Proxy:BufferLimitBytes`: a
+ * body to transform that is larger answers 502 PROXY_RESPONSE_TOO_LARGE; a body for the cache that
+ * is larger streams on (the bytes read so far first) and is not stored.
+ * JSON/XML bodies get their absolute upstream URLs rewritten to the gateway route; so does a
+ * `Location` header.
+ *
+ * ResponseTransforms fail closed (response-inspection.ts): the upstream was asked for JSON; a body
+ * that cannot be transformed is refused with 502 rather than passed with its fields intact.
  */
+import { pipeline, Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { ProxyEndpoint } from '../contract/model.js';
 import { WharfError } from '../errors/wharf-error.js';
-import { hasTransforms, transformBody } from '../transforms/response-transforms.js';
 import { classifyError } from './failover.js';
 import { downstreamResponseHeaders } from './request-headers.js';
+import { inspectedBody, isJson, mustInspect } from './response-inspection.js';
 import { containsAny, isRewritable, rewriteText, urlRewriteStream } from './url-rewrite.js';
 import type { UrlRewrite } from './url-rewrite.js';
 
@@ -23,37 +30,53 @@ export interface ResponseOptions {
   /** The response cache is waiting for this body. */
   readonly buffer: boolean;
   readonly head: boolean;
-}
-
-function isJson(contentType: string | undefined): boolean {
-  const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  return media === 'application/json' || media.endsWith('+json');
+  /** Proxy:BufferLimitBytes: the most read into memory. */
+  readonly bufferLimitBytes: number;
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Applies transforms to a JSON text; text that does not parse passes untouched. */
-export function transformJsonText(text: string, endpoint: ProxyEndpoint): string {
-  if (!hasTransforms(endpoint.responseTransforms)) return text;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  return JSON.stringify(transformBody(parsed, endpoint.responseTransforms));
-}
+type BodyRead =
+  | { readonly complete: true; readonly bytes: Buffer }
+  /** Over the limit: the chunks read so far, and the rest still to come. */
+  | { readonly complete: false; readonly head: Buffer[]; readonly rest: AsyncIterator<Buffer> };
 
-/** The whole body; an upstream that breaks it off becomes a 502 (504 on a body timeout) before anything is sent. */
-async function readBody(response: Dispatcher.ResponseData): Promise<Buffer> {
+/**
+ * The body, read until it ends or passes `limit`; an upstream that breaks it off becomes a 502
+ * (504 on a body timeout) before anything is sent.
+ */
+async function readBody(response: Dispatcher.ResponseData, limit: number): Promise<BodyRead> {
+  const iterator = (response.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const chunks: Buffer[] = [];
+  let size = 0;
   try {
-    return Buffer.from(await response.body.arrayBuffer());
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      chunks.push(next.value);
+      size += next.value.length;
+      if (size > limit) return { complete: false, head: chunks, rest: iterator };
+    }
   } catch (error) {
     const timeout = classifyError(error) === 'timeout';
     throw new WharfError(timeout ? 'PROXY_UPSTREAM_TIMEOUT' : 'PROXY_UPSTREAM_UNAVAILABLE', undefined, { cause: error });
   }
+  return { complete: true, bytes: Buffer.concat(chunks, size) };
+}
+
+/** The chunks already read, then the rest of the upstream body (ended with the client's stream). */
+async function* resumed(head: readonly Buffer[], rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+  try {
+    yield* head;
+    for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+  } finally {
+    await rest.return?.();
+  }
+}
+
+function refuse(response: Dispatcher.ResponseData, code: 'PROXY_RESPONSE_TOO_LARGE' | 'PROXY_RESPONSE_NOT_TRANSFORMABLE'): never {
+  response.body.destroy();
+  throw new WharfError(code);
 }
 
 export async function sendUpstreamResponse(
@@ -63,18 +86,29 @@ export async function sendUpstreamResponse(
 ): Promise<FastifyReply> {
   const contentType = headerText(response.headers['content-type']);
   const encoded = (headerText(response.headers['content-encoding']) ?? 'identity').toLowerCase() !== 'identity';
-  const transform = hasTransforms(options.endpoint.responseTransforms) && isJson(contentType);
-  if (transform && encoded) {
-    await response.body.dump().catch(() => undefined);
-    throw new WharfError('PROXY_UPSTREAM_UNAVAILABLE'); // cannot apply Remove/Mask to a compressed body
-  }
-  const rewrite = options.rewrites.length > 0 && !encoded && !options.head && isRewritable(contentType);
+  const transforms = options.endpoint.responseTransforms;
+  const inspect = !options.head && mustInspect(transforms, isJson(contentType));
+  // a compressed body cannot be transformed or searched (it was asked for as identity)
+  if (inspect && encoded) refuse(response, 'PROXY_RESPONSE_NOT_TRANSFORMABLE');
+  const limit = options.bufferLimitBytes;
   const length = Number(headerText(response.headers['content-length']) ?? Number.NaN);
-  const small = length <= SMALL_BODY_BYTES;
-  const readWhole = !options.head && (transform || options.buffer || small);
-  // read before any header is set: a body that breaks off still gets a clean 502
-  const bytes = readWhole ? await readBody(response) : null;
-  const headers = downstreamResponseHeaders(response.headers, !rewrite && !transform);
+  if (inspect && length > limit) refuse(response, 'PROXY_RESPONSE_TOO_LARGE');
+  const rewrite = options.rewrites.length > 0 && !encoded && !options.head && isRewritable(contentType);
+  const readWhole = !options.head && (inspect || (options.buffer && !(length > limit)) || length <= SMALL_BODY_BYTES);
+  // read before any header is set: a body that breaks off or cannot be shaped still gets a clean 502
+  const read = readWhole ? await readBody(response, limit) : null;
+  if (read && !read.complete && inspect) refuse(response, 'PROXY_RESPONSE_TOO_LARGE');
+  let bytes = read?.complete ? read.bytes : null;
+  if (bytes) {
+    const rewriteNeeded = rewrite && containsAny(bytes, options.rewrites);
+    const text = rewriteNeeded ? rewriteText(bytes.toString('utf8'), options.rewrites) : null;
+    const shaped = inspect ? inspectedBody(text ?? bytes.toString('utf8'), transforms, isJson(contentType)) : null;
+    if (shaped === 'refuse') refuse(response, 'PROXY_RESPONSE_NOT_TRANSFORMABLE');
+    const out = shaped ?? text;
+    if (out !== null) bytes = Buffer.from(out, 'utf8');
+  }
+  const forwardCookies = options.endpoint.forwardCookies;
+  const headers = downstreamResponseHeaders(response.headers, !rewrite && !inspect, forwardCookies);
   const location = headerText(headers['location']);
   if (location && options.rewrites.length > 0) headers['location'] = rewriteText(location, options.rewrites);
   reply.code(response.statusCode);
@@ -83,13 +117,9 @@ export async function sendUpstreamResponse(
     await response.body.dump().catch(() => undefined);
     return reply.send();
   }
-  if (bytes) {
-    const rewriteNeeded = rewrite && containsAny(bytes, options.rewrites);
-    if (!rewriteNeeded && !transform) return reply.header('content-length', bytes.length).send(bytes);
-    let text = bytes.toString('utf8');
-    if (rewriteNeeded) text = rewriteText(text, options.rewrites);
-    if (transform) text = transformJsonText(text, options.endpoint);
-    return reply.send(Buffer.from(text, 'utf8'));
-  }
-  return reply.send(rewrite ? response.body.pipe(urlRewriteStream(options.rewrites)) : response.body);
+  if (bytes) return reply.header('content-length', bytes.length).send(bytes);
+  const source = read && !read.complete ? Readable.from(resumed(read.head, read.rest), { objectMode: false }) : response.body;
+  // pipeline, not .pipe(): an upstream body that breaks off must destroy the rewriting stream too
+  // (fastify then cuts the client's response) and never be an 'error' event nobody listens to
+  return reply.send(rewrite ? pipeline(source, urlRewriteStream(options.rewrites), () => undefined) : source);
 }

@@ -2,6 +2,7 @@
  * Proxy settings (`Proxy:*` in environments/settings.json, `Proxy__*` variables): the only place
  * their keys and defaults are spelled. docs/proxy.md lists them.
  */
+import { WharfError } from '../errors/wharf-error.js';
 import type { ConfigSource } from '../settings/config-source.js';
 
 export interface ProxySettings {
@@ -23,6 +24,38 @@ export interface ProxySettings {
   readonly circuitOpenMs: number;
   /** Concurrent requests of one Composite array step. */
   readonly compositeArrayConcurrency: number;
+  /** Elements an array step's ArrayProperty may hold (more: 422 before any step runs). */
+  readonly compositeMaxArrayItems: number;
+  /**
+   * Where clients reach the gateway (`https://api.example.com`, optionally with a path prefix, no
+   * trailing `/`); '' = not configured: rewritten links are relative (`/api/...`) and upstreams get
+   * no X-Forwarded-Host. The client's Host header is never used for either.
+   */
+  readonly publicBaseUrl: string;
+  /** Largest upstream response body read whole (transforms, the response cache filling an entry). */
+  readonly bufferLimitBytes: number;
+}
+
+const PUBLIC_BASE_URL = 'Proxy:PublicBaseUrl';
+
+/** `http(s)://host[:port][/prefix]` without query, fragment or credentials; '' when absent. */
+function publicBaseUrl(source: ConfigSource): string {
+  const raw = source.string(PUBLIC_BASE_URL).trim();
+  if (raw === '') return '';
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new WharfError('SETTINGS_INVALID_VALUE', {
+      key: PUBLIC_BASE_URL,
+      source: source.entry(PUBLIC_BASE_URL)?.source ?? 'defaults',
+      reason: 'must be an http(s) URL such as https://api.example.com (a path prefix is allowed; no query, fragment or credentials)',
+    });
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 export function readProxySettings(source: ConfigSource): ProxySettings {
@@ -36,5 +69,8 @@ export function readProxySettings(source: ConfigSource): ProxySettings {
     circuitFailureThreshold: source.int('Proxy:CircuitBreaker:ConsecutiveFailures'),
     circuitOpenMs: source.int('Proxy:CircuitBreaker:OpenMs'),
     compositeArrayConcurrency: source.int('Proxy:CompositeArrayConcurrency'),
+    compositeMaxArrayItems: source.int('Proxy:CompositeMaxArrayItems'),
+    publicBaseUrl: publicBaseUrl(source),
+    bufferLimitBytes: source.int('Proxy:BufferLimitBytes'),
   };
 }

@@ -30,19 +30,19 @@ const endpoint = (url: string) => endpointModel({ kind: 'proxy', routePath: 'R',
 
 describe('checkReachability', () => {
   it.each([
-    ['a 2xx answer', '/echo/health', { reachable: true, status: 200, failure: null }],
-    ['a 404 answer (the service is up)', '/nowhere', { reachable: true, status: 404, failure: null }],
-    ['a 503 answer', '/status/503', { reachable: false, status: 503, failure: null }],
-    ['no answer in time', '/hang', { reachable: false, status: null, failure: 'timeout' }],
+    ['a 2xx answer', '/echo/health', { reachable: true, status: 200, reasonPhrase: 'OK', failure: null, error: null }],
+    ['a 401 answer (up, wants credentials; spec 2)', '/status/401', { reachable: true, status: 401, reasonPhrase: 'Unauthorized', failure: null, error: null }],
+    ['a 404 answer', '/nowhere', { reachable: false, status: 404, reasonPhrase: 'Not Found', failure: null, error: null }],
+    ['a 503 answer', '/status/503', { reachable: false, status: 503, reasonPhrase: 'Service Unavailable', failure: null, error: null }],
+    ['no answer in time', '/hang', { reachable: false, status: null, reasonPhrase: null, failure: 'timeout', error: 'No answer within 300 ms' }],
   ])('%s', async (_name, path, want) => {
-    const got = await checkReachability(client, endpoint(`${upstream.origin}${path}`), { timeoutMs: 300 });
-    expect({ reachable: got.reachable, status: got.status, failure: got.failure }).toEqual(want);
+    expect(await checkReachability(client, endpoint(`${upstream.origin}${path}`), { timeoutMs: 300 })).toEqual(want);
   });
 
   it('reports refused connections and blocked targets', async () => {
     const refused = await checkReachability(client, endpoint(`http://127.0.0.1:${await freePort()}/`), { timeoutMs: 1000 });
-    expect(refused.failure).toBe('connection');
+    expect(refused).toMatchObject({ reachable: false, failure: 'connection', error: 'ECONNREFUSED' });
     const blocked = await checkReachability(client, endpoint('http://169.254.169.254/'), { timeoutMs: 1000 });
-    expect(blocked).toMatchObject({ reachable: false, failure: 'blocked' });
+    expect(blocked).toMatchObject({ reachable: false, failure: 'blocked', error: 'Blocked by the network access policy' });
   });
 });

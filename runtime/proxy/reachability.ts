@@ -1,46 +1,71 @@
 /**
- * Per-endpoint reachability for the health check: one GET to the Proxy's `Url` (no retries, no
- * fallbacks, the network policy applies), bounded by `timeoutMs`. Reachable = the upstream answered
- * with any status below 500 (401/404 still prove the service is up, as in Portway's check).
- * Usage: `checkReachability(app.wharfUpstream, endpoint, { timeoutMs: settings.healthChecks.proxyTimeoutMs })`.
+ * The one reachability probe of a Proxy endpoint (the health check's ProxyEndpoints): one GET to
+ * its `Url` through the shared UpstreamClient's agent, so the network access policy applies as it
+ * does to Proxy requests (a blocked host or literal address is never called; a host name that
+ * resolves to a blocked address is refused at connect time). No retries, no fallbacks, no circuit
+ * breaker; bounded by `timeoutMs`. Reachable (spec 2): 2xx, 3xx, and 401 (up, it only wants
+ * credentials); any other answer is unreachable. The body is discarded.
+ * Usage: `checkReachability(app.wharfUpstream, endpoint, { timeoutMs: settings.proxyTimeoutMs })`.
  */
+import { STATUS_CODES } from 'node:http';
 import type { ProxyEndpoint } from '../contract/model.js';
 import { classifyError } from './failover.js';
 import type { UpstreamClient } from './upstream-client.js';
 
 export interface Reachability {
-  readonly endpointId: string;
   readonly reachable: boolean;
   /** Upstream status, null when no response arrived. */
   readonly status: number | null;
-  readonly latencyMs: number;
+  /** The status's reason phrase ('' when Node knows none); null when no response arrived. */
+  readonly reasonPhrase: string | null;
   /** 'blocked', 'timeout' or 'connection' when no response arrived. */
-  readonly failure: string | null;
+  readonly failure: 'blocked' | 'timeout' | 'connection' | null;
+  /** Why no response arrived, for the health report: an error code such as ECONNREFUSED, or a sentence. */
+  readonly error: string | null;
+}
+
+export const BLOCKED_MESSAGE = 'Blocked by the network access policy';
+
+function answered(status: number): Reachability {
+  const reachable = (status >= 200 && status < 400) || status === 401;
+  return { reachable, status, reasonPhrase: STATUS_CODES[status] ?? '', failure: null, error: null };
+}
+
+function failed(failure: 'blocked' | 'timeout' | 'connection', error: string): Reachability {
+  return { reachable: false, status: null, reasonPhrase: null, failure, error };
+}
+
+function errorCodeOf(error: unknown): string {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return (error as Error).message;
 }
 
 export async function checkReachability(client: UpstreamClient, endpoint: ProxyEndpoint, options: { timeoutMs: number }): Promise<Reachability> {
-  const started = performance.now();
-  const done = (status: number | null, failure: string | null): Reachability => ({
-    endpointId: endpoint.id,
-    reachable: status !== null && status < 500,
-    status,
-    latencyMs: Math.round(performance.now() - started),
-    failure,
-  });
   const url = new URL(endpoint.url);
-  if (client.policy.urlBlocked(url)) return done(null, 'blocked');
+  if (client.policy.urlBlocked(url)) return failed('blocked', BLOCKED_MESSAGE);
   try {
     const response = await client.agent.request({
       origin: url.origin,
       path: url.pathname + url.search,
       method: 'GET',
       headers: { accept: endpoint.contentType, 'user-agent': 'wharf-health' },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
       signal: AbortSignal.timeout(options.timeoutMs),
     });
     await response.body.dump().catch(() => undefined);
-    return done(response.statusCode, null);
+    return answered(response.statusCode);
   } catch (error) {
     const name = (error as Error).name;
-    return done(null, name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : classifyError(error));
+    if (name === 'TimeoutError' || name === 'AbortError') return failed('timeout', `No answer within ${options.timeoutMs} ms`);
+    const kind = classifyError(error);
+    if (kind === 'blocked') return failed('blocked', BLOCKED_MESSAGE);
+    if (kind === 'timeout') return failed('timeout', `No answer within ${options.timeoutMs} ms`);
+    return failed('connection', errorCodeOf(error));
   }
 }

@@ -1,7 +1,9 @@
 /**
  * The upstream URL of one attempt: the configured base (`Url` or a fallback URL) + the sub-path
  * below the endpoint + the client's query string. Parameters baked into the base URL are kept and
- * win on collision. A DELETE with one id segment follows the endpoint's first DeletePattern.
+ * win on collision, in any spelling an upstream might read as the same name: names compare
+ * decoded, trimmed and case-insensitively, and a client pair holding `;` (which some servers split
+ * on, `x=1;fixed=2`) is dropped when any of its parts names a baked parameter. A DELETE with one id segment follows the endpoint's first DeletePattern.
  * Segments arrive decoded and checked (routing/api-path.ts refuses `.`, `..`, encoded `/`); each is
  * percent-encoded again, so an id or sub-path can never climb above the base URL's path.
  */
@@ -27,28 +29,45 @@ function appendPath(url: URL, suffix: string): void {
   url.pathname = url.pathname.replace(/\/+$/, '') + suffix;
 }
 
+/** A parameter's name as an upstream may read it: decoded, trimmed, lower case. */
 function nameOf(pair: string): string {
   const raw = pair.split('=')[0] ?? '';
+  let name = raw;
   try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '));
+    name = decodeURIComponent(raw.replace(/\+/g, ' '));
   } catch {
-    return raw;
+    name = raw;
   }
+  return name.trim().toLowerCase();
+}
+
+/** The names a client pair may set: its own, and those of its `;`-separated parts (decoded too). */
+function namesOf(pair: string): string[] {
+  let decoded = pair;
+  try {
+    decoded = decodeURIComponent(pair);
+  } catch {
+    decoded = pair;
+  }
+  return [nameOf(pair), ...decoded.split(';').map(nameOf)];
 }
 
 /**
  * Merges the client's query into the base URL's, keeping every pair byte for byte (OData's
- * `$filter=Name eq 'x'` must not be re-encoded); the base's parameter names win on collision.
+ * `$filter=Name eq 'x'` must not be re-encoded); the base's parameter names (and a DELETE id
+ * parameter) win on collision.
  */
 function mergeQuery(url: URL, clientQuery: string, extra: readonly [string, string][]): void {
   const bakedPairs = url.search.slice(1).split('&').filter((pair) => pair !== '');
   const baked = new Set(bakedPairs.map(nameOf));
   const pairs = [...bakedPairs];
   for (const [name, value] of extra) {
-    if (!baked.has(name)) pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+    if (baked.has(name.trim().toLowerCase())) continue;
+    pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+    baked.add(name.trim().toLowerCase()); // the DELETE id parameter is fixed as well
   }
   for (const pair of clientQuery.split('&')) {
-    if (pair !== '' && !baked.has(nameOf(pair))) pairs.push(pair);
+    if (pair !== '' && !namesOf(pair).some((name) => baked.has(name))) pairs.push(pair);
   }
   url.search = pairs.length > 0 ? `?${pairs.join('&')}` : '';
 }

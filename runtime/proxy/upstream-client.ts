@@ -16,6 +16,7 @@ import type { ProxySettings } from './proxy-settings.js';
 import { upstreamRequestHeaders } from './request-headers.js';
 import type { UpstreamAgent } from './upstream-agent.js';
 import { targetUrl } from './target-url.js';
+import { hasTransforms } from '../transforms/response-transforms.js';
 
 export interface UpstreamRequest {
   /** The method the client sent (HEAD stays HEAD). */
@@ -27,7 +28,6 @@ export interface UpstreamRequest {
   readonly body: string | Buffer | undefined;
   readonly clientIp: string;
   readonly proto: 'http' | 'https';
-  readonly host: string;
   readonly requestId: string;
   readonly environmentHeaders: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal | undefined;
@@ -42,12 +42,16 @@ export class UpstreamClient {
   readonly breaker: CircuitBreaker;
   #observers: ExchangeObserver[] = [];
 
+  /** Proxy:PublicBaseUrl as a URL (X-Forwarded-Host/-Proto come from it), null when not set. */
+  readonly #publicBase: URL | null;
+
   constructor(
     readonly agent: UpstreamAgent,
     readonly policy: NetworkPolicy,
     readonly settings: ProxySettings,
   ) {
     this.breaker = new CircuitBreaker(settings.circuitFailureThreshold, settings.circuitOpenMs);
+    this.#publicBase = settings.publicBaseUrl === '' ? null : new URL(settings.publicBaseUrl);
   }
 
   observe(observer: ExchangeObserver): void {
@@ -65,21 +69,25 @@ export class UpstreamClient {
     const body = BODYLESS.has(method) || request.body === undefined || request.body.length === 0 ? undefined : request.body;
     const headers = upstreamRequestHeaders(request.clientHeaders, {
       clientIp: request.clientIp,
-      proto: request.proto,
-      host: request.host,
+      proto: this.#publicBase ? (this.#publicBase.protocol === 'https:' ? 'https' : 'http') : request.proto,
+      publicHost: this.#publicBase?.host ?? null,
       requestId: request.requestId,
       contentType: endpoint.contentType,
       environmentHeaders: request.environmentHeaders,
       hasBody: body !== undefined,
+      forwardCookies: endpoint.forwardCookies,
     });
-    // Wharf may read the body (URL rewriting, transforms, cache): ask for it uncompressed.
+    // Wharf may read the body (URL rewriting, transforms, cache): ask for it uncompressed; with
+    // ResponseTransforms, as JSON whatever the client asked for (proxy-response.ts refuses the rest).
     headers['accept-encoding'] = 'identity';
+    if (hasTransforms(endpoint.responseTransforms)) headers['accept'] = 'application/json';
     appendMethodHeaders(headers, request.method, endpoint.appendHeaders);
     const targetRequest = { method: request.method, target: request.target, query: request.query, deletePatterns: endpoint.deletePatterns };
     const urls = [endpoint.url, ...endpoint.fallbackUrls].map((base) => targetUrl(base, targetRequest));
     const size = body === undefined ? 0 : Buffer.byteLength(body);
     return withFailover(
       {
+        circuit: endpoint.id,
         urls,
         attempts: endpoint.retry.attempts,
         delayMs: endpoint.retry.delayMs,

@@ -3,6 +3,7 @@
  * the embedded databases, creating the demo token on an empty token store.
  */
 import { demoTokenLines, ensureDemoToken } from '../auth/cli.js';
+import { WharfError } from '../errors/wharf-error.js';
 import { demoSeedProgress } from '../sql/drivers/demo-seed-progress.js';
 import { collectGarbage } from './collect-garbage.js';
 import type { StartedServer } from '../start.js';
@@ -12,11 +13,18 @@ export { consolePrinter, type Printer } from './printer.js';
 
 export const CREATE_TOKEN_HINT = 'npx wharf token create --username you';
 
+export interface FirstAdmin {
+  readonly username: string;
+  readonly oneTimePassword: string;
+}
+
 /**
  * `demoToken`: the token just created on an empty store (printed this once, with a curl line using
- * it); otherwise a line saying how to create one.
+ * it); otherwise a line saying how to create one. `admin`: the first console administrator created by
+ * this start, printed as a plain block like the token (the JSON log line alone is easy to miss when
+ * the output goes to a file or a process manager).
  */
-export function banner(server: StartedServer, demoToken: string | null = null): string[] {
+export function banner(server: StartedServer, demoToken: string | null = null, admin: FirstAdmin | null = null): string[] {
   const { url, app } = server;
   const table = app.wharf.routes.current;
   const env = app.wharf.settings.server.environment.allowedEnvironments?.[0] ?? '<env>';
@@ -26,8 +34,9 @@ export function banner(server: StartedServer, demoToken: string | null = null): 
     `  API reference  ${url}/docs`,
     `  OpenAPI        ${url}/openapi.json`,
     `  Liveness       ${url}/health/live`,
-    `  Console        ${url}/ui/ (first start: sign in with the administrator and one-time password in the log above; API: ${url}/ui/api, docs/console-api.md)`,
+    `  Console        ${url}/ui/ (API: ${url}/ui/api, docs/console-api.md)`,
   ];
+  if (admin !== null) lines.push(...firstAdminLines(admin, `${url}/ui/`));
   if (demoToken !== null) return [...lines, ...demoTokenLines(demoToken, example)];
   return [
     ...lines,
@@ -36,9 +45,35 @@ export function banner(server: StartedServer, demoToken: string | null = null): 
   ];
 }
 
-/** Creates the demo token when the store has none at all; its value is returned only then. */
-export function demoToken(server: StartedServer): Promise<string | null> {
-  return ensureDemoToken(server.app.wharf.access.tokens);
+export function firstAdminLines(admin: FirstAdmin, signInUrl: string): string[] {
+  return [
+    'Created the first console administrator (shown once; the password must be changed at the first sign-in):',
+    `  user       ${admin.username}`,
+    `  password   ${admin.oneTimePassword}`,
+    `  sign in    ${signInUrl}`,
+    `  forgotten  npx wharf accounts password ${admin.username}`,
+  ];
+}
+
+/** The first administrator this start created with a one-time password; returned once, then null. */
+export function takeFirstAdmin(server: StartedServer): FirstAdmin | null {
+  const state = server.app.wharfConsole as { firstAdmin: FirstAdmin | null } | undefined;
+  const admin = state?.firstAdmin ?? null;
+  if (state) state.firstAdmin = null;
+  return admin;
+}
+
+/**
+ * Creates the demo token when the store has none at all; its value is returned only then. A token
+ * store that is not reachable (PostgreSQL down at start) creates none: the server serves anyway.
+ */
+export async function demoToken(server: StartedServer): Promise<string | null> {
+  try {
+    return await ensureDemoToken(server.app.wharf.access.tokens);
+  } catch (error) {
+    if (error instanceof WharfError && error.code === 'AUTH_STORE_UNAVAILABLE') return null;
+    throw error;
+  }
 }
 
 /**

@@ -107,7 +107,7 @@ describe('ConfigSource', () => {
       healthChecks: {
         enabled: true,
         cacheTimeSeconds: 30,
-        proxyTimeoutMs: 5000,
+        proxyTimeoutMs: 10_000,
         diskSpaceWarningThreshold: 15,
         diskSpaceCriticalThreshold: 5,
       },

@@ -128,6 +128,11 @@ export class ConfigSource {
     return this.value(key, 'string') as string;
   }
 
+  /** A string registered as nullable: null when absent (e.g. WebHost:AdminKey of wharf sync). */
+  optionalString(key: string): string | null {
+    return this.value(key, 'string') as string | null;
+  }
+
   /** A string setting with an `enum` in the registry; `allowed` types the result and must be that enum. */
   choice<T extends string>(key: string, allowed: readonly T[]): T {
     const registered = settingSpec(key, this.file).enum ?? [];

@@ -62,6 +62,11 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<S
   return { server, environments };
 }
 
+/** The environments this server answers for: the allowed list, or every configured folder when absent. */
+export function environmentNames(settings: Settings): string[] {
+  return [...(settings.server.environment.allowedEnvironments ?? [...settings.environments.values()].map((env) => env.name))];
+}
+
 /** Environments a request may name: the allowed list, or every configured folder when absent. */
 export function isEnvironmentAllowed(settings: Settings, name: string): boolean {
   const allowed = settings.server.environment.allowedEnvironments;

@@ -16,6 +16,62 @@ describe('redact', () => {
     expect(redact(value)).toEqual(want);
   });
 
+  // Issue 23 item 14: credentials judged by what the value is, for every URL form.
+  it.each([
+    ['user and password', 'redis://app:hunter2@cache:6379/0', true],
+    ['password only (Redis before 6)', 'redis://:hunter2@cache:6379', true],
+    ['password only, TLS', 'rediss://:hunter2@cache:6380/1', true],
+    ['user only (a token as user name)', 'https://ghp_hunter2@example.com/repo.git', true],
+    ['percent-encoded password', 'postgresql://app:p%40ss%3Aword@db/app', true],
+    ['password with a colon', 'redis://default:a:b:c@cache', true],
+    ['password as query parameter', 'postgres://db/app?sslmode=require&password=hunter2', true],
+    ['key=value connection string', 'Server=db;Database=app;User Id=sa;Password=hunter2;', true],
+    ['key=value with Pwd', 'Host=db;Pwd=hunter2', true],
+    ['URL without credentials', 'redis://cache:6379/0', false],
+    ['an @ in the path is not user information', 'https://example.com/users/@alice', false],
+    ['a plain word', 'wharf:', false],
+  ])('%s', (_name, value, secret) => {
+    const masked = redact({ Url: value, note: value });
+    expect(masked).toEqual(secret ? { Url: CONNECTION_STRING_MASK, note: CONNECTION_STRING_MASK } : { Url: value, note: value });
+  });
+
+  it.each([
+    ['RateLimiting:TokenLimit', false],
+    ['RateLimiting:TokenWindow', false],
+    ['Redis:KeyPrefix', false],
+    ['Auth:Store:Provider', false],
+    ['Auth:VerificationCacheSeconds', false],
+    ['Auth:Store:ConnectionString', true],
+    ['WebUi:SeedPassword', true],
+    ['WebUi:AdminApiKey', true],
+    ['Oidc:ClientSecret', true],
+    ['Upstream:AccessToken', true],
+    ['Jwt:SigningKey', true],
+    ['Headers:X-Api-Key', true],
+    ['Headers:Authorization', true],
+    ['Proxy:BasicAuth', true],
+    ['Secrets:ApiKeys:0', true],
+  ])('%s is secret by its name: %s', (key, secret) => {
+    const [section, ...rest] = key.split(':');
+    const source = ConfigSource.from({}, 'f', { [[section, ...rest].join('__')]: 'value-1' });
+    expect(redactSettingsSource(source)[key]).toBe(secret ? (key.endsWith('ConnectionString') ? CONNECTION_STRING_MASK : SECRET_MASK) : 'value-1');
+  });
+
+  it('the startup log shows RateLimiting:TokenLimit and hides a password-only Redis URL', async () => {
+    const server = await createTestServer({
+      generated: { endpoints: [{ kind: 'sql', routePath: 'A' }] },
+      env: { RateLimiting__TokenLimit: '7', Redis__Url: 'redis://:hunter2-redis@127.0.0.1:1/0' },
+    });
+    try {
+      const text = server.logs.text();
+      expect(text).toContain('"RateLimiting:TokenLimit":"7"');
+      expect(text).toContain(`"Redis:Url":"${CONNECTION_STRING_MASK}"`);
+      expect(text).not.toContain('hunter2-redis');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('flat settings keep keys and mask secret values', () => {
     const source = ConfigSource.from({ WebUi: { AdminApiKey: 'abc' }, RateLimiting: { TokenLimit: 5 } }, 'f', {});
     expect(redactSettingsSource(source)).toEqual({ 'RateLimiting:TokenLimit': 5, 'WebUi:AdminApiKey': SECRET_MASK });

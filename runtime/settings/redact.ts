@@ -1,9 +1,16 @@
 /**
- * redact(): the filter every log line that could carry settings goes through. Connection strings
- * and secret-looking values never reach a log: a property named like a connection string becomes
- * `<CONNECTION_STRING>` (the spec's mask), a string property whose name contains password, secret,
- * token, key, auth, credential or signature becomes `<REDACTED>`, and any string that looks like a
- * connection string (`Password=`, `Pwd=`, `scheme://user:pass@`) is masked wherever it appears.
+ * redact(): the filter every log line and every response that could carry settings goes through.
+ * A value is judged by what it is, not by the section it sits in:
+ * - a property whose own name (the last segment of a colon key) is a connection string becomes
+ *   `<CONNECTION_STRING>` (the spec's mask);
+ * - a text property named like a secret becomes `<REDACTED>`: its name contains password, passwd,
+ *   pwd, secret, credential, signature, apikey, privatekey, accesskey or authorization, or ends in
+ *   token, key or auth (`RefreshToken`, `SigningKey`, `X-Api-Key`; not `TokenLimit`, `KeyPrefix`,
+ *   `Auth:Store:Provider`);
+ * - any text carrying credentials is `<CONNECTION_STRING>` wherever it appears: a URL with user
+ *   information (`scheme://user:pass@`, `scheme://:pass@` as in `redis://:secret@host`,
+ *   `scheme://token@`), a URL with a credential query parameter (`?password=`), or a key=value
+ *   connection string with `Password=`/`Pwd=`.
  * Settings dumps also mask every setting the registry marks `x-secret` (e.g. Redis:Url, Git:Password).
  */
 import type { ConfigSource } from './config-source.js';
@@ -12,18 +19,40 @@ import { resolveKey } from './registry.js';
 export const CONNECTION_STRING_MASK = '<CONNECTION_STRING>';
 export const SECRET_MASK = '<REDACTED>';
 
-const CONNECTION_STRING_NAME = /connection.?string/i;
-const SECRET_NAME = /password|secret|token|key|auth|credential|signature/i;
-const CONNECTION_STRING_VALUE = /\b(password|pwd)\s*=|[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i;
+const CONNECTION_STRING_NAME = /connectionstring/;
+const SECRET_WORD = /password|passwd|pwd|secret|credential|signature|apikey|privatekey|accesskey|authorization/;
+const SECRET_ENDING = /(?:token|key|auth)$/;
+
+/** A URL with user information: anything between `://` and an `@` before the first `/`, `?` or `#`. */
+export const URL_WITH_CREDENTIALS = /[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]*@/i;
+/** A URL with a credential query parameter. */
+const URL_SECRET_PARAMETER = /[a-z][a-z0-9+.-]*:\/\/[^\s?#]*\?(?:[^\s#]*&)?(?:password|pwd|pass|secret|token|access_token|api_key|apikey|key|sig|signature)=/i;
+/** A key=value connection string with a password. */
+const KEY_VALUE_PASSWORD = /\b(?:password|pwd)\s*=/i;
+
+/** The name's own part, lower case, letters and digits only (`RateLimiting:TokenLimit` → `tokenlimit`; a list item `A:Keys:0` → `keys`). */
+function leaf(name: string): string {
+  const own = name.replace(/(?::\d+)+$/, '');
+  return own.slice(own.lastIndexOf(':') + 1).toLowerCase().replace(/[^a-z0-9]/g, '');
+}
 
 export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name) || CONNECTION_STRING_NAME.test(name);
+  const own = leaf(name);
+  return SECRET_WORD.test(own) || SECRET_ENDING.test(own) || CONNECTION_STRING_NAME.test(own);
+}
+
+/** Whether a text carries credentials (a URL with user information or a secret parameter, a `Password=` string). */
+export function carriesCredentials(value: string): boolean {
+  return URL_WITH_CREDENTIALS.test(value) || URL_SECRET_PARAMETER.test(value) || KEY_VALUE_PASSWORD.test(value);
 }
 
 function redactString(name: string | null, value: string): string {
-  if (name !== null && CONNECTION_STRING_NAME.test(name)) return CONNECTION_STRING_MASK;
-  if (name !== null && SECRET_NAME.test(name)) return SECRET_MASK;
-  if (CONNECTION_STRING_VALUE.test(value)) return CONNECTION_STRING_MASK;
+  if (name !== null) {
+    const own = leaf(name);
+    if (CONNECTION_STRING_NAME.test(own)) return CONNECTION_STRING_MASK;
+    if (SECRET_WORD.test(own) || SECRET_ENDING.test(own)) return SECRET_MASK;
+  }
+  if (carriesCredentials(value)) return CONNECTION_STRING_MASK;
   return value;
 }
 
@@ -57,7 +86,7 @@ export function redactSettingsSource(source: ConfigSource): Record<string, unkno
   for (const entry of source.all()) {
     const spec = resolveKey(entry.key)?.spec;
     const secret = spec?.secret === true && entry.value !== null && entry.value !== '';
-    out[entry.key] = secret ? (CONNECTION_STRING_NAME.test(entry.key) ? CONNECTION_STRING_MASK : SECRET_MASK) : redactValue(entry.key, entry.value, new WeakSet());
+    out[entry.key] = secret ? (CONNECTION_STRING_NAME.test(leaf(entry.key)) ? CONNECTION_STRING_MASK : SECRET_MASK) : redactValue(entry.key, entry.value, new WeakSet());
   }
   return out;
 }

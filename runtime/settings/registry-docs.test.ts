@@ -38,6 +38,7 @@ function typeText(spec: SettingSpec): string {
       return range('number');
     case 'string':
       if (spec.enum) return spec.enum.map(code).join(' ');
+      if (spec.minLength !== undefined && spec.minLength > 1 && spec.maxLength !== undefined) return `text, ${spec.minLength} to ${spec.maxLength} characters`;
       return spec.maxLength !== undefined ? `text, at most ${spec.maxLength} characters` : 'text';
     case 'list':
       return spec.items ? `list of ${{ ip: 'IPs', cidr: 'CIDRs', origin: 'origins' }[spec.items]}` : 'list';

@@ -152,15 +152,18 @@ async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>): Promise<u
   if (segments.length > 1) throw new WharfError('SQL_NOT_FOUND', { reason: 'Not found' });
   const env = ctx.environment;
   const driver = await drivers.get(env.name, env);
+  const model = ctx.endpoint.model;
+  // the table's column kinds (read once per object): a value of the wrong JSON type is a 422 before any SQL
+  const columnKinds = await columnKindsFor(driver, model.writeMode === 'Table' ? { schema: model.schema, object: model.objectName } : null);
   ctx.timing.start('sql');
   try {
-    const response = await handleSqlWrite(ctx.endpoint.model, {
+    const response = await handleSqlWrite(model, {
       method,
       body: Buffer.isBuffer(body) ? undefined : body,
       pathId: segments[0] ?? null,
       query: (ctx.request.query ?? {}) as Record<string, unknown>,
       endpointPath: endpointPath(ctx.request.url, segments.length),
-    }, { driver, compiler: compilerFor(env.provider) });
+    }, { driver, compiler: compilerFor(env.provider), columnKinds });
     ctx.reply.code(response.status).headers(response.headers);
     return response.body;
   } catch (error) {

@@ -1,11 +1,19 @@
 /**
  * Validation of a SQL write before any SQL runs. Every failure of one request is collected into
- * the 422 `details` (`<Col> is required`, `<Prop> is not an allowed property`,
- * `<Col> does not match the required format` or the configured message); request-level problems
- * (no body, key disagreement, no key) are a 400 with one message. Pure: no database.
+ * the 422 `details` (`<Col> is required`, `<Prop> is not an allowed property`, `<Col> must be a
+ * number` and the like, `<Col> does not match the required format` or the configured message);
+ * request-level problems (no body, key disagreement, no key) are a 400 with one message. Pure: the
+ * column kinds come from the database catalogue read beforehand (column-types.ts).
+ *
+ * JSON type against column: where the catalogue gives the column's kind, the value must be of it
+ * (number: a JSON number or a string holding a decimal number; string, date, date-time, time, GUID:
+ * a JSON string; boolean: true or false); null is left to the required rule and the database.
+ * A ColumnValidation pattern is tested against every scalar's text (a number too) and refuses
+ * objects and arrays outright, whether or not the kind is known.
  */
 import type { SqlColumn, SqlEndpoint } from '../contract/model.js';
 import type { ErrorDetail } from '../errors/wharf-error.js';
+import type { ColumnKinds, ValueKind } from './odata/type-check.js';
 import type { TypedValue } from './plan.js';
 import { parseRecordKey } from './record-key.js';
 import type { ColumnValue } from './write-plan.js';
@@ -101,7 +109,36 @@ export interface WriteInput {
   readonly query: Readonly<Record<string, unknown>>;
 }
 
-export function validateWrite(endpoint: SqlEndpoint, input: WriteInput): ValidWrite {
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** What a column of this kind takes, for the message `<Col> must be <...>`. */
+const KIND_WANTS: Readonly<Record<ValueKind, string>> = {
+  number: 'a number',
+  string: 'a string',
+  boolean: 'true or false',
+  date: 'a date string',
+  datetime: 'a date-time string',
+  time: 'a time string',
+  guid: 'a GUID string',
+};
+
+function fitsKind(kind: ValueKind, raw: unknown): boolean {
+  if (raw === null) return true;
+  switch (kind) {
+    case 'number':
+      return typeof raw === 'number' || (typeof raw === 'string' && DECIMAL_TEXT.test(raw.trim()));
+    case 'boolean':
+      return typeof raw === 'boolean';
+    default:
+      return typeof raw === 'string';
+  }
+}
+
+function isScalar(raw: unknown): raw is string | number | boolean {
+  return typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean';
+}
+
+export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: ColumnKinds = new Map()): ValidWrite {
   const keyColumn = endpoint.primaryKey;
   const keyCol = keyColumn === null ? undefined : endpoint.columns.find((c) => c.db === keyColumn);
   const urlId = input.pathId ?? queryId(input.query);
@@ -135,8 +172,13 @@ export function validateWrite(endpoint: SqlEndpoint, input: WriteInput): ValidWr
       details.push({ field: column.name, message: `${column.name} ${typed}` });
       continue;
     }
+    const kind = kinds.get(column.db);
+    if (kind !== undefined && !fitsKind(kind, raw)) {
+      details.push({ field: column.name, message: `${column.name} must be ${KIND_WANTS[kind]}` });
+      continue;
+    }
     const rule = endpoint.columnValidation.find((v) => v.column === column.db);
-    if (rule && typeof raw === 'string' && !patternOf(rule.regex).test(raw)) {
+    if (rule && raw !== null && !(isScalar(raw) && patternOf(rule.regex).test(String(raw)))) {
       details.push({ field: column.name, message: rule.message ?? `${column.name} does not match the required format` });
     }
     values.push({ column: column.db, value: typed });

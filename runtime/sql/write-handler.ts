@@ -8,6 +8,7 @@ import type { SqlEndpoint } from '../contract/model.js';
 import { applyTransforms } from '../transforms/response-transforms.js';
 import type { SqlCompiler } from './compile/compiler.js';
 import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
+import type { ColumnKinds } from './odata/type-check.js';
 import type { TypedValue } from './plan.js';
 import { validateWrite, WriteRequestError, type ValidWrite, type WriteInput, type WriteMethod } from './write-body.js';
 import { writeFailure } from './write-errors.js';
@@ -102,10 +103,12 @@ async function procedureWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid
 export interface SqlWriteDeps {
   readonly driver: SqlDriver;
   readonly compiler: SqlCompiler;
+  /** db column -> value kind from the database catalogue (column-types.ts); absent = type not checked. */
+  readonly columnKinds?: ColumnKinds;
 }
 
 export async function handleSqlWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, deps: SqlWriteDeps): Promise<SqlWriteResponse> {
-  const valid = validateWrite(endpoint, req);
+  const valid = validateWrite(endpoint, req, deps.columnKinds);
   try {
     return endpoint.writeMode === 'Table' ? await tableWrite(endpoint, req, valid, deps) : await procedureWrite(endpoint, req, valid, deps);
   } catch (error) {

@@ -5,6 +5,8 @@
  *   from disk with Content-Type, ETag, Last-Modified, 304, HEAD and Range (files/send-file.ts).
  *   EnableFiltering with `$` options, or QUERY: OData evaluated in memory; JSON answers in the paging
  *   envelope, XML as XML, CSV as CSV; X-Total-Records always, Content-Location for QUERY.
+ *   QUERY without EnableFiltering: the equivalent GET's answer (with Content-Location); a body asking
+ *   for options is a 400 like `$` options on the GET.
  */
 import fs from 'node:fs/promises';
 import { constants } from 'node:fs';
@@ -41,6 +43,8 @@ function serialized(
 function pathOf(url: string): string {
   return (url.split('?')[0] ?? url).replace(/\/+$/, '');
 }
+
+const FILTERING_OFF = 'Query options are not supported: this Static endpoint has EnableFiltering off';
 
 function hasOptions(query: Readonly<Record<string, unknown>>): boolean {
   return Object.keys(query).some((key) => key.startsWith('$'));
@@ -116,8 +120,19 @@ export function createStaticHandler(projectRoot: string, cache: StaticContentCac
     const filterable = staticFormatOf(model.contentType) !== null;
     const canFilter = model.enableFiltering && filterable;
     if (canFilter && (ctx.method === 'QUERY' || hasOptions(query))) return filtered(ctx, file, model);
-    if (hasOptions(query)) {
-      throw new WharfError('STATIC_BAD_REQUEST', { reason: 'Query options are not supported: this Static endpoint has EnableFiltering off' });
+    if (hasOptions(query)) throw new WharfError('STATIC_BAD_REQUEST', { reason: FILTERING_OFF });
+    if (ctx.method === 'QUERY') {
+      // The spec's matrix: Static supports QUERY. Without filtering it answers like the equivalent
+      // GET; a body asking for options is refused like `$` options on the GET.
+      let options: RawOptions;
+      try {
+        options = optionsFromQueryBody(ctx.request.body, query);
+      } catch (error) {
+        if (error instanceof ODataError) throw new WharfError('STATIC_BAD_REQUEST', { reason: error.message });
+        throw error;
+      }
+      if (Object.keys(options).length > 0) throw new WharfError('STATIC_BAD_REQUEST', { reason: FILTERING_OFF });
+      ctx.reply.header('content-location', pathOf(ctx.request.url));
     }
     if (filterable && hasTransforms(model.responseTransforms)) return transformed(ctx, file, model);
     return raw(ctx, file, model);

@@ -13,6 +13,7 @@ import { DeadLetterStore } from './state/dead-letters.js';
 export const SYNC_USAGE = `Usage:
   wharf sync [--root DIR] [--health-port N]        run the sync service (see docs/sync.md)
   wharf sync --demo [--duration S] [--health-port N]  demo: embedded database -> files in data/sync-demo/out/
+  WebHost__Enabled=true wharf sync                 also serve the dashboard at /ui on the health port
   wharf sync deadletters list [--json]
   wharf sync deadletters replay <id ...> | --all   replay now (attempts reset)
   wharf sync deadletters purge <id ...> | --all    drop; the next poll sends the batch again

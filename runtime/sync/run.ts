@@ -1,7 +1,8 @@
 /**
- * Starts the whole sync process: the service (pollers), the health routes on Health:Host:Port
- * (a fastify instance whose pino logger is the process logger, the gateway's log format) and the
- * background connection prober. close() stops all three; SIGTERM/SIGINT call it in the CLI.
+ * Starts the whole sync process: the service (pollers), the health routes and, with
+ * WebHost:Enabled, the dashboard on Health:Host:Port (a fastify instance whose pino logger is the
+ * process logger, the gateway's log format) and the background connection prober. The listener
+ * opens when either is enabled. close() stops all three; SIGTERM/SIGINT call it in the CLI.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { SqlDriver } from '../sql/drivers/driver.js';
@@ -10,6 +11,8 @@ import type { Batch } from './destinations/batch.js';
 import { SyncService } from './engine/sync-service.js';
 import { ConnectionProber } from './health/connection-prober.js';
 import { healthRoutes } from './health/health-routes.js';
+import { dashboardRoutes } from './web/dashboard-routes.js';
+import { ThroughputMeter } from './web/throughput.js';
 
 export interface StartSyncOptions {
   readonly root: string;
@@ -30,7 +33,7 @@ export interface RunningSync {
   readonly service: SyncService;
   readonly app: FastifyInstance;
   readonly prober: ConnectionProber;
-  /** Bound health address (`http://127.0.0.1:2455`), null when Health:Enabled is false. */
+  /** Bound health/dashboard address (`http://127.0.0.1:2455`), null when Health and WebHost are both off. */
   readonly healthUrl: string | null;
   close(): Promise<void>;
 }
@@ -38,6 +41,7 @@ export interface RunningSync {
 export async function startSync(options: StartSyncOptions): Promise<RunningSync> {
   const level = options.logLevel ?? 'info';
   const app = Fastify({ logger: options.logStream ? { level, stream: options.logStream } : { level } });
+  const throughput = new ThroughputMeter();
   const service = await SyncService.start({
     root: options.root,
     log: app.log,
@@ -45,27 +49,37 @@ export async function startSync(options: StartSyncOptions): Promise<RunningSync>
     ...(options.env ? { env: options.env } : {}),
     ...(options.config ? { config: options.config } : {}),
     ...(options.drivers ? { drivers: options.drivers } : {}),
-    ...(options.onDelivered ? { onDelivered: options.onDelivered } : {}),
+    onDelivered: (batch) => {
+      throughput.record(batch.environment, batch.object, batch.records.length);
+      options.onDelivered?.(batch);
+    },
   });
   // Embedded databases live in this process: probes query them instead of opening a connection.
   const lookup = (connectionString: string) => options.drivers?.get(connectionString) ?? service.embedded.get(connectionString);
   const prober = new ConnectionProber(() => service.config, lookup);
-  const health = service.config.service.health;
+  const { health, webHost } = service.config.service;
   let healthUrl: string | null = null;
   try {
-    if (health.enabled) {
-      await app.register(healthRoutes, {
-        config: () => service.config,
-        state: service.state,
-        deadLetters: service.deadLetters,
-        prober,
-        startedAt: Date.now(),
-        lookup,
-      } as never);
+    if (health.enabled || webHost.enabled) {
+      if (health.enabled) {
+        await app.register(healthRoutes, {
+          config: () => service.config,
+          state: service.state,
+          deadLetters: service.deadLetters,
+          prober,
+          startedAt: Date.now(),
+          lookup,
+          dashboard: webHost.enabled,
+        } as never);
+      }
+      if (webHost.enabled) await app.register(dashboardRoutes, { root: options.root, service, prober, throughput } as never);
       const port = options.healthPort ?? health.port;
       await app.listen({ host: health.host, port });
       const address = app.server.address();
       healthUrl = `http://${health.host}:${typeof address === 'object' && address ? address.port : port}`;
+      if (webHost.enabled) {
+        app.log.info({ event: 'sync.dashboard', url: `${healthUrl}/ui`, readOnly: webHost.adminKey === null }, `sync dashboard on ${healthUrl}/ui`);
+      }
       prober.start();
     }
   } catch (error) {

@@ -29,7 +29,7 @@ const DEFAULT_METHODS: Record<EndpointKind, readonly HttpMethod[]> = {
   sql: ['GET'],
   proxy: ['GET', 'POST'],
   composite: ['POST'],
-  static: ['GET'],
+  static: ['GET', 'QUERY'], // as the compiler normalizes it (spec method matrix)
   webhook: ['POST'],
   files: ['GET', 'POST', 'DELETE'],
 };
@@ -99,6 +99,7 @@ function defaultModel(spec: EndpointSpec): EndpointModel {
         responseTransforms: transforms,
         supportsOData: false,
         rewriteUrls: true,
+        forwardCookies: false,
         timeoutMs: null,
         contentType: 'application/json',
         methodTranslation: {},

@@ -47,6 +47,8 @@ describe('ClientIpResolver', () => {
     ['network /0', [], ['0.0.0.0/0'], "ForwardedHeaders:KnownNetworks: '0.0.0.0/0' is not a CIDR range such as 10.0.0.0/8 (/0 is refused)"],
     ['network without prefix', [], ['10.0.0.0'], "ForwardedHeaders:KnownNetworks: '10.0.0.0' is not a CIDR range such as 10.0.0.0/8 (/0 is refused)"],
     ['ipv4 prefix too long', [], ['10.0.0.0/33'], "ForwardedHeaders:KnownNetworks: '10.0.0.0/33' is not a CIDR range such as 10.0.0.0/8 (/0 is refused)"],
+    ['every IPv4 address in two halves', [], ['0.0.0.0/1', '128.0.0.0/1'], 'ForwardedHeaders:KnownNetworks: ["0.0.0.0/1","128.0.0.0/1"] together trust every IPv4 address'],
+    ['every IPv6 address in two halves', [], ['::/1', '8000::/1'], 'ForwardedHeaders:KnownNetworks: ["::/1","8000::/1"] together trust every IPv4 and IPv6 address'],
   ];
   it.each(BAD)('refuses %s', (_name, knownProxies, knownNetworks, message) => {
     expect(() => new ClientIpResolver({ knownProxies, knownNetworks })).toThrow(message);

@@ -8,6 +8,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import type { ConfigSource } from '../settings/config-source.js';
+import { everyAddressProblem, everyAddressTrusted } from './network-coverage.js';
 
 export interface ForwardedHeadersSettings {
   readonly knownProxies: readonly string[];
@@ -69,6 +70,8 @@ export class ClientIpResolver {
       }
       this.trusted.addSubnet(address, prefix, kind);
     }
+    const every = everyAddressTrusted(settings.knownNetworks);
+    if (every) throw new Error(`ForwardedHeaders:KnownNetworks: ${JSON.stringify(settings.knownNetworks)} ${everyAddressProblem(every)}`);
     this.trustsAnyProxy = settings.knownProxies.length + settings.knownNetworks.length > 0;
   }
 

@@ -1,12 +1,13 @@
 /**
  * Counters in Redis, shared by every gateway instance using the same Redis: INCR + PEXPIRE + PTTL
  * in one Lua script (atomic on the server; Redis's clock decides the window, not the instances').
- * When Redis fails, the hit is counted in a local MemoryCounterStore instead (per-instance limits
- * until Redis answers again) and the failure is remembered for health/console reporting.
+ * When Redis fails, is down or held after a timeout (redis-client.ts), the hit is counted in a local
+ * MemoryCounterStore instead (per-instance limits until Redis answers again) and the failure is
+ * remembered on the link for health reporting.
  */
-import type { Redis } from 'ioredis';
 import { MemoryCounterStore } from './counter-store.js';
 import type { CounterHit, CounterStore } from './counter-store.js';
+import type { RedisLink } from './redis-client.js';
 
 const HIT_SCRIPT = `
 local count = redis.call('INCR', KEYS[1])
@@ -26,27 +27,27 @@ interface WithHitCommand {
 export class RedisCounterStore implements CounterStore {
   readonly kind = 'redis';
   private readonly fallback: MemoryCounterStore;
-  lastError: { readonly at: number; readonly message: string } | null = null;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly link: RedisLink,
     private readonly keyPrefix = 'wharf:',
     private readonly now: () => number = Date.now,
   ) {
     this.fallback = new MemoryCounterStore(now);
-    redis.defineCommand('wharfCounterHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    link.redis.defineCommand('wharfCounterHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   }
 
   async hit(key: string, windowMs: number): Promise<CounterHit> {
+    if (!this.link.available()) return this.fallback.hitSync(key, windowMs);
     try {
-      const [count, ttl] = await (this.redis as unknown as WithHitCommand).wharfCounterHit(
+      const [count, ttl] = await (this.link.redis as unknown as WithHitCommand).wharfCounterHit(
         `${this.keyPrefix}rl:${key}`,
         windowMs,
       );
       return { count: Number(count), resetAt: this.now() + Number(ttl) };
     } catch (error) {
-      this.lastError = { at: this.now(), message: (error as Error).message };
-      return this.fallback.hit(key, windowMs);
+      this.link.failed(error);
+      return this.fallback.hitSync(key, windowMs);
     }
   }
 

@@ -61,6 +61,27 @@ describe('console sign-in with WebUi:SeedPassword', () => {
     expect(server.logs.text()).toContain('console sign-in failed');
   });
 
+  it('a CSRF value from GET /ui/api/auth/csrf signs in once: used again it is 403, also with the right password', async () => {
+    const csrf = await csrfCookie(server.app);
+    const signInWith = (value: string) =>
+      server.app.inject({ method: 'POST', url: '/ui/api/auth', headers: { cookie: `gateway_csrf=${value}` }, payload: { username: 'admin', password: SEED, csrf: value } });
+    const first = await signInWith(csrf);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ ok: true });
+    const replay = await signInWith(csrf);
+    expect(replay.statusCode).toBe(403);
+    expect(replay.json()).toEqual(denied('/ui/api/auth'));
+    expect(cookiesOf(replay)).toEqual({});
+    // a value never issued by the server, even when cookie and body agree (plain double submit), is refused too
+    const forged = await signInWith('B'.repeat(43));
+    expect(forged.statusCode).toBe(403);
+    // a failed attempt uses the value up as well
+    const other = await csrfCookie(server.app);
+    const wrong = await server.app.inject({ method: 'POST', url: '/ui/api/auth', headers: { cookie: `gateway_csrf=${other}` }, payload: { username: 'admin', password: 'wrong-password', csrf: other } });
+    expect(wrong.statusCode).toBe(401);
+    expect((await signInWith(other)).statusCode).toBe(403);
+  });
+
   it('no session: 401; a session: 200; writes need X-CSRF-Token equal to the cookie (403)', async () => {
     const anonymous = await server.app.inject({ method: 'GET', url: '/ui/api/overview' });
     expect(anonymous.statusCode).toBe(401);
@@ -110,6 +131,20 @@ describe('console sign-in with WebUi:SeedPassword', () => {
     expect(read.json()).toEqual(denied('/ui/api/tokens'));
     const bad = await server.app.inject({ method: 'GET', url: '/ui/api/tokens', headers: { authorization: 'Bearer wharf_nope' } });
     expect(bad.statusCode).toBe(401);
+  });
+
+  it('a `*` token limited to one environment is no console administrator: 403, mints nothing', async () => {
+    const { token } = await server.app.wharf.access.tokens.create({ username: 'demo-only', allowedScopes: '*', allowedEnvironments: 'demo' });
+    const bearer = { authorization: `Bearer ${token}` };
+    const before = await server.app.wharf.access.tokens.list(true);
+    const mint = await server.app.inject({ method: 'POST', url: '/ui/api/tokens', headers: bearer, payload: { username: 'minted-everywhere', allowed_environments: '*' } });
+    expect(mint.statusCode).toBe(403);
+    expect(mint.json()).toEqual(denied('/ui/api/tokens'));
+    const widen = await server.app.inject({ method: 'PUT', url: `/ui/api/tokens/${before.find((row) => row.username === 'demo-only')!.id}`, headers: bearer, payload: { allowed_environments: '*' } });
+    expect(widen.statusCode).toBe(403);
+    const read = await server.app.inject({ method: 'GET', url: '/ui/api/settings', headers: bearer });
+    expect(read.statusCode).toBe(403);
+    expect(await server.app.wharf.access.tokens.list(true)).toEqual(before);
   });
 
   it('locks an account after 5 failed sign-ins (429 with Retry-After), even for the right password', async () => {
@@ -177,6 +212,12 @@ describe('first start without a seed password', () => {
     });
     expect(changed.statusCode).toBe(200);
     expect(changed.json()).toEqual({ ok: true });
+    // a refused input (400) did not use the value up; the change did
+    const replay = await server.app.inject({
+      method: 'POST', url: '/ui/api/auth/password', headers: { cookie: `gateway_csrf=${csrf}` },
+      payload: { username, password: 'a-better-password', newPassword: 'a-third-password', csrf },
+    });
+    expect(replay.statusCode).toBe(403);
     const session = sessionFrom(server.app, changed);
     expect((await session.request('GET', '/ui/api/overview')).statusCode).toBe(200);
   });

@@ -115,6 +115,20 @@ describe('console data routes', () => {
       expect(missing.json()).toEqual({ error: 'username is required', field: 'username' });
     });
 
+    it('an unknown environment in allowed_environments is a 400 naming the field; nothing is created or changed', async () => {
+      const before = (await send('GET', '/ui/api/tokens?include_revoked=true')).json();
+      const created = await send('POST', '/ui/api/tokens', { username: 'typo', allowed_environments: 'prdo' });
+      expect(created.statusCode).toBe(400);
+      expect(created.json()).toEqual({ error: "allowed_environments names unknown environment 'prdo' (known: demo, prod)", field: 'allowed_environments' });
+      const several = await send('POST', '/ui/api/tokens', { username: 'typo', allowed_environments: ['demo', 'staging', 'qa*'] });
+      expect(several.json()).toEqual({ error: "allowed_environments names unknown environments 'staging', 'qa*' (known: demo, prod)", field: 'allowed_environments' });
+      const edited = await send('PUT', `/ui/api/tokens/${id}`, { allowed_environments: 'demo,staging' });
+      expect(edited.statusCode).toBe(400);
+      expect((await send('GET', '/ui/api/tokens?include_revoked=true')).json()).toEqual(before);
+      const pattern = await send('POST', '/ui/api/tokens', { username: 'pattern-ok', allowed_scopes: 'read', allowed_environments: 'pr*' });
+      expect(pattern.statusCode).toBe(201);
+    });
+
     it('GET lists active tokens in the spec shape', async () => {
       const rows = (await send('GET', '/ui/api/tokens')).json() as Record<string, unknown>[];
       expect(rows.find((row) => row['id'] === id)).toEqual({
@@ -143,45 +157,83 @@ describe('console data routes', () => {
       const narrow = await send('PUT', `/ui/api/tokens/${tester.id}`, { allowed_scopes: 'read' });
       expect(narrow.statusCode).toBe(409);
       expect(narrow.json()).toEqual({ error: 'Conflict', message: 'Cannot narrow the last full-access token' });
+      const toOneEnvironment = await send('PUT', `/ui/api/tokens/${tester.id}`, { allowed_environments: 'demo' });
+      expect(toOneEnvironment.statusCode).toBe(409);
+      expect(toOneEnvironment.json()).toEqual({ error: 'Conflict', message: 'Cannot narrow the last full-access token' });
       const badDate = await send('PUT', `/ui/api/tokens/${id}`, { expires_at: 'soon' });
       expect(badDate.json()).toEqual({ error: 'expires_at must be an ISO 8601 date-time or null', field: 'expires_at' });
     });
 
-    it('rotate, revoke (token refused at once), unarchive, audit', async () => {
+    it('a body that is not a JSON object (null, an array, a number, none) is a 400 on every token write', async () => {
+      const raw = (method: 'POST' | 'PUT', url: string, payload?: string) =>
+        server.inject({ method, url, ...(payload === undefined ? {} : { payload, headers: { 'content-type': 'application/json' } }) });
+      for (const [method, url] of [['PUT', `/ui/api/tokens/${id}`], ['POST', '/ui/api/tokens']] as const) {
+        for (const payload of ['null', '[]', '[{"description":"x"}]', '12', '"text"', undefined]) {
+          const response = await raw(method, url, payload);
+          expect([method, payload, response.statusCode]).toEqual([method, payload, 400]);
+          expect(response.json()).toEqual({ error: 'The body must be a JSON object' });
+        }
+      }
+      const audit = (await send('GET', `/ui/api/tokens/${id}/audit`)).json() as { operation: string }[];
+      expect(audit.map((entry) => entry.operation)).toEqual(['Updated', 'Created']);
+    });
+
+    it('rotate (old token revoked, a new one with a new id), revoke (token refused at once), unarchive, audit', async () => {
+      const seen: unknown[] = [];
+      const stop = server.app.wharfConsole.events.subscribe((event) => seen.push([event.name, event.data]));
       const rotated = await send('POST', `/ui/api/tokens/${id}/rotate`);
+      stop();
       expect(rotated.statusCode).toBe(200);
-      const rotatedBody = rotated.json() as { ok: boolean; token: { token: string; username: string } };
-      expect(rotatedBody).toEqual({ ok: true, token: { token: expect.any(String), username: 'reporting' } });
+      const rotatedBody = rotated.json() as { ok: boolean; token: { id: number; token: string; username: string } };
+      const next = rotatedBody.token.id;
+      expect(rotatedBody).toEqual({ ok: true, token: { id: next, token: expect.any(String), username: 'reporting' } });
+      expect(next).not.toBe(id);
+      expect(seen).toEqual([['token_revoked', { id, username: 'reporting' }], ['token_created', { id: next, username: 'reporting' }]]);
       const apiWithOld = await server.app.inject({ method: 'GET', url: '/api/demo/Inventory/Products', headers: { authorization: `Bearer ${value}` } });
       expect(apiWithOld.statusCode).toBe(401);
       value = rotatedBody.token.token;
       const apiBefore = await server.app.inject({ method: 'GET', url: '/api/demo/Inventory/Products', headers: { authorization: `Bearer ${value}` } });
       expect(apiBefore.statusCode).toBe(200);
+      const all = (await send('GET', '/ui/api/tokens?include_revoked=true')).json() as Record<string, unknown>[];
+      const before = all.find((row) => row['id'] === id)!;
+      expect(before).toEqual(expect.objectContaining({ username: 'reporting', is_active: false, revoked_at: expect.stringMatching(/^\d{4}-/) }));
+      expect(all.find((row) => row['id'] === next)).toEqual({ ...before, id: next, created_at: expect.any(String), revoked_at: null, is_active: true });
+      expect((await send('GET', '/ui/api/tokens')).json()).not.toContainEqual(expect.objectContaining({ id }));
+      const rotateAgain = await send('POST', `/ui/api/tokens/${id}/rotate`);
+      expect(rotateAgain.statusCode).toBe(400);
+      expect(rotateAgain.json()).toEqual({ error: 'Cannot rotate an archived token' });
+      const bringBack = await send('POST', `/ui/api/tokens/${id}/unarchive`);
+      expect(bringBack.statusCode).toBe(409);
+      expect(bringBack.json()).toEqual({ error: 'Conflict', message: "A token with username 'reporting' is active (revoke it first)" });
 
-      const revoked = await send('DELETE', `/ui/api/tokens/${id}`);
+      const revoked = await send('DELETE', `/ui/api/tokens/${next}`);
       expect(revoked.statusCode).toBe(200);
       expect(revoked.json()).toEqual({ ok: true });
       const apiAfter = await server.app.inject({ method: 'GET', url: '/api/demo/Inventory/Products', headers: { authorization: `Bearer ${value}` } });
       expect(apiAfter.statusCode).toBe(401);
-      expect((await send('DELETE', `/ui/api/tokens/${id}`)).json()).toEqual({ error: 'Not found', message: `Token ${id} not found or already revoked` });
-      expect((await send('GET', '/ui/api/tokens')).json()).not.toContainEqual(expect.objectContaining({ id }));
-      expect((await send('GET', '/ui/api/tokens?include_revoked=true')).json()).toContainEqual(expect.objectContaining({ id, is_active: false }));
-      const rotateRevoked = await send('POST', `/ui/api/tokens/${id}/rotate`);
+      expect((await send('DELETE', `/ui/api/tokens/${next}`)).json()).toEqual({ error: 'Not found', message: `Token ${next} not found or already revoked` });
+      expect((await send('GET', '/ui/api/tokens')).json()).not.toContainEqual(expect.objectContaining({ id: next }));
+      expect((await send('GET', '/ui/api/tokens?include_revoked=true')).json()).toContainEqual(expect.objectContaining({ id: next, is_active: false }));
+      const rotateRevoked = await send('POST', `/ui/api/tokens/${next}/rotate`);
       expect(rotateRevoked.statusCode).toBe(400);
       expect(rotateRevoked.json()).toEqual({ error: 'Cannot rotate an archived token' });
 
-      const unarchived = await send('POST', `/ui/api/tokens/${id}/unarchive`);
+      const unarchived = await send('POST', `/ui/api/tokens/${next}/unarchive`);
       expect(unarchived.statusCode).toBe(200);
       expect(unarchived.json()).toEqual({ ok: true, is_active: true });
       expect((await server.app.inject({ method: 'GET', url: '/api/demo/Inventory/Products', headers: { authorization: `Bearer ${value}` } })).statusCode).toBe(200);
-      const again = await send('POST', `/ui/api/tokens/${id}/unarchive`);
+      const again = await send('POST', `/ui/api/tokens/${next}/unarchive`);
       expect(again.statusCode).toBe(404);
       expect(again.json()).toEqual({ error: 'Not found', message: 'Token not found or not archived' });
 
       const audit = await send('GET', `/ui/api/tokens/${id}/audit`);
       expect(audit.statusCode).toBe(200);
       const entries = audit.json() as Record<string, unknown>[];
-      expect(entries.map((entry) => entry['operation'])).toEqual(['Unarchived', 'Revoked', 'Rotated', 'Updated', 'Created']);
+      expect(entries.map((entry) => [entry['operation'], entry['details']])).toEqual([
+        ['Revoked', `Token rotated; replaced by token ${next}`],
+        ['Updated', 'Token updated: description, allowedScopes, expiresAt'],
+        ['Created', 'Token created for reporting'],
+      ]);
       expect(entries.at(-1)).toEqual({
         operation: 'Created',
         timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
@@ -189,6 +241,12 @@ describe('console data routes', () => {
         ip_address: '127.0.0.1',
         user_agent: 'curl/8',
       });
+      const successor = (await send('GET', `/ui/api/tokens/${next}/audit`)).json() as Record<string, unknown>[];
+      expect(successor.map((entry) => [entry['operation'], entry['details']])).toEqual([
+        ['Unarchived', 'Token restored'],
+        ['Revoked', 'Token revoked'],
+        ['Created', `Token created by rotating token ${id}`],
+      ]);
       expect((await send('GET', '/ui/api/tokens/9999/audit')).statusCode).toBe(404);
       expect((await send('POST', '/ui/api/tokens/abc/rotate')).statusCode).toBe(404);
     });
@@ -221,6 +279,9 @@ describe('console data routes', () => {
       [{ 'RateLimiting:IpWindow': 100000 }, { error: "'RateLimiting:IpWindow' must be 86400 or less", field: 'RateLimiting:IpWindow' }],
       [{ 'Logging:MinLevel': 'loud' }, { error: "'Logging:MinLevel' must be one of trace, debug, info, warn, error, fatal, silent", field: 'Logging:MinLevel' }],
       [{ 'ForwardedHeaders:KnownNetworks': ['0.0.0.0/0'] }, { error: "'ForwardedHeaders:KnownNetworks': '0.0.0.0/0' has an invalid prefix length (/0 is refused)", field: 'ForwardedHeaders:KnownNetworks' }],
+      [{ 'ForwardedHeaders:KnownNetworks': ['0.0.0.0/1', '128.0.0.0/1'] }, { error: `'ForwardedHeaders:KnownNetworks': ["0.0.0.0/1","128.0.0.0/1"] together trust every IPv4 address (any client could then set its own address through X-Forwarded-For); list only your proxies' networks`, field: 'ForwardedHeaders:KnownNetworks' }],
+      [{ 'ForwardedHeaders:KnownNetworks': ['::ffff:0:0/96'] }, { error: `'ForwardedHeaders:KnownNetworks': ["::ffff:0:0/96"] together trust every IPv4 address (any client could then set its own address through X-Forwarded-For); list only your proxies' networks`, field: 'ForwardedHeaders:KnownNetworks' }],
+      [{ 'ForwardedHeaders:KnownNetworks': ['8000::/1', '::/1'] }, { error: `'ForwardedHeaders:KnownNetworks': ["8000::/1","::/1"] together trust every IPv4 and IPv6 address (any client could then set its own address through X-Forwarded-For); list only your proxies' networks`, field: 'ForwardedHeaders:KnownNetworks' }],
       [{ 'ForwardedHeaders:KnownProxies': ['proxy.local'] }, { error: "'ForwardedHeaders:KnownProxies': 'proxy.local' is not an IP address", field: 'ForwardedHeaders:KnownProxies' }],
       [{ 'WebUi:PublicOrigins': ['https://x.example.com/path'] }, { error: "'WebUi:PublicOrigins': 'https://x.example.com/path' must be scheme and host only, such as https://console.example.com", field: 'WebUi:PublicOrigins' }],
       [{ 'SqlConnectionPooling:MinPoolSize': 200 }, { error: 'The minimum pool size cannot exceed the maximum', field: 'SqlConnectionPooling:MinPoolSize' }],

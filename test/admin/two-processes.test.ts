@@ -3,7 +3,10 @@
  * with a verification cache of 60 s: a revocation made by the CLI (a third process) or through the
  * console of one process is refused by both long before that cache expires; console events made on
  * one process reach the event stream of the other; a console session signed in on one process works
- * on the other (sessions live in the shared store).
+ * on the other (sessions live in the shared store); a sign-in CSRF value used on one process is
+ * refused on the other (one-time, consumed in that store); `wharf token rotate` revokes the old
+ * token on both at once and its successor works; `wharf token create --environments prod` (no such
+ * environment) is refused and stores nothing.
  */
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -71,6 +74,47 @@ describe('two gateway processes on one Redis: console and CLI', () => {
     for (const g of gateways) expect((await call(g, secret)).status).toBe(502); // through auth to the proxy (its upstream is down); verified and cached for 60 s
     expect(await wharf('token', 'revoke', id)).toEqual([`Token ${id} (cli-revoked) revoked.`]);
     expect(await refusedByBoth(secret)).toEqual([401, 401]);
+  }, 60_000);
+
+  it('wharf token rotate: the old value refused by both at once, the successor (new id) works', async () => {
+    const created = await wharf('token', 'create', '--username', 'cli-rotated');
+    const secret = created.at(-1)!;
+    const id = Number(/^Token (\d+) created/.exec(created[0] ?? '')![1]);
+    for (const g of gateways) expect((await call(g, secret)).status).toBe(502); // verified and cached for 60 s
+    const rotated = await wharf('token', 'rotate', String(id));
+    expect(rotated[0]).toBe(`Token ${id} (cli-rotated) rotated: revoked and replaced by token ${id + 1}; the previous value no longer works.`);
+    expect(await refusedByBoth(secret)).toEqual([401, 401]);
+    for (const g of gateways) expect((await call(g, rotated.at(-1)!)).status).toBe(502);
+    const listed = (await wharf('token', 'list', '--all')).filter((line) => line.split('\t')[1] === 'cli-rotated');
+    expect(listed.map((line) => [line.split('\t')[0], line.split('\t').at(-1)!.split(' ')[0]])).toEqual([[String(id), 'revoked'], [String(id + 1), 'active']]);
+  }, 60_000);
+
+  it('wharf token create --environments prod (not an environment of this project): exit 1, nothing stored', async () => {
+    const before = await wharf('token', 'list', '--all');
+    const refused = await run(process.execPath, [WHARF_CLI, 'token', 'create', '--username', 'prod-typo', '--environments', 'prod'], { cwd: project.root, env }).then(
+      () => null,
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(refused?.code).toBe(1);
+    expect(refused?.stdout.trim()).toBe("--environments names unknown environment 'prod' (known: demo); no token created. Check the name, or add --force to create it anyway.");
+    expect(await wharf('token', 'list', '--all')).toEqual(before);
+  }, 60_000);
+
+  it('a sign-in CSRF value used on A is refused on B (one-time in the shared store)', async () => {
+    const [a, b] = [gateways[0]!, gateways[1]!];
+    const { csrf } = (await (await fetch(`${a.url}/ui/api/auth/csrf`)).json()) as { csrf: string };
+    const signInOn = (gateway: { url: string }) =>
+      fetch(`${gateway.url}/ui/api/auth`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: `gateway_csrf=${csrf}` },
+        body: JSON.stringify({ username: 'admin', password: 'seed-password-1', csrf }),
+      });
+    const first = await signInOn(a);
+    expect(await first.json()).toEqual({ ok: true });
+    const replay = await signInOn(b);
+    expect(replay.status).toBe(403);
+    expect(replay.headers.getSetCookie()).toEqual([]);
+    expect((await signInOn(a)).status).toBe(403);
   }, 60_000);
 
   it('a console session from A works on B; events from A reach B; a console revoke on A is refused by B at once', async () => {

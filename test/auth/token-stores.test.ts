@@ -83,25 +83,39 @@ describe.each(STORES)('%s token store', (_name, open) => {
     expect(await store.setRevoked(bob.id, 6_000, audit('Revoked'))).toBeNull();
     expect((await store.list(false)).map((r) => r.username)).toEqual(['alice']);
     expect((await store.list(true)).map((r) => r.username)).toEqual(['alice', 'bob']);
-    expect(await store.replaceSecret(bob.id, 'eeeeeeeeeeee', 'cd'.repeat(32), audit('Rotated'))).toBeNull();
+    const secret = { lookupId: 'eeeeeeeeeeee', tokenHash: 'cd'.repeat(32) };
+    expect(await store.rotate(bob.id, secret, { ...audit('Created'), timestamp: 7_000 })).toBeNull(); // revoked
+    expect(await store.rotate(999, secret, audit('Created'))).toBeNull();
     expect((await store.setRevoked(bob.id, null, audit('Unarchived')))?.revokedAt).toBeNull();
+    await expect(store.insert(row('Bob', 'gggggggggggg'), audit('Created'))).rejects.toBeInstanceOf(UsernameTakenError);
 
-    const rotated = await store.replaceSecret(created.id, 'ffffffffffff', 'ef'.repeat(32), audit('Rotated'));
-    expect(rotated).toMatchObject({ id: created.id, lookupId: 'ffffffffffff', tokenHash: 'ef'.repeat(32) });
-    expect(await store.findByLookupId('aaaaaaaaaaaa')).toBeNull();
+    const rotated = await store.rotate(created.id, { lookupId: 'ffffffffffff', tokenHash: 'ef'.repeat(32) }, { ...audit('Created'), timestamp: 7_000, details: 'successor' });
+    expect(rotated!.previous).toEqual({ ...created, revokedAt: 7_000 });
+    expect(rotated!.next).toEqual({ ...created, id: rotated!.next.id, createdAt: 7_000, lookupId: 'ffffffffffff', tokenHash: 'ef'.repeat(32) });
+    expect(rotated!.next.id).toBeGreaterThan(bob.id);
+    expect(await store.findByLookupId('aaaaaaaaaaaa')).toEqual(rotated!.previous);
+    expect(await store.rotate(created.id, secret, audit('Created'))).toBeNull(); // already rotated
     expect(await store.setRevoked(999, 1, audit('Revoked'))).toBeNull();
+    // one active token per username: the rotated one cannot come back while its successor is active
+    await expect(store.setRevoked(created.id, null, audit('Unarchived'))).rejects.toBeInstanceOf(UsernameTakenError);
+    expect((await store.list(false)).map((r) => [r.id, r.username])).toEqual([[bob.id, 'bob'], [rotated!.next.id, 'alice']]);
+    // a username a revoked token has is still taken for a new token (only rotation reuses it)
+    await expect(store.insert(row('alice', 'hhhhhhhhhhhh'), audit('Created'))).rejects.toBeInstanceOf(UsernameTakenError);
 
     expect((await store.audit(bob.id, 50)).map((a) => a.operation)).toEqual(['Unarchived', 'Revoked', 'Created']);
     const [first] = await store.audit(created.id, 1);
     expect(first).toEqual({
       id: first!.id,
       tokenId: created.id,
-      operation: 'Rotated',
-      timestamp: 2_000,
-      details: 'Rotated',
+      operation: 'Revoked',
+      timestamp: 7_000,
+      details: `Token rotated; replaced by token ${rotated!.next.id}`,
       ipAddress: '127.0.0.1',
       userAgent: 'vitest',
     });
+    expect(await store.audit(rotated!.next.id, 50)).toEqual([
+      { id: expect.any(Number), tokenId: rotated!.next.id, operation: 'Created', timestamp: 7_000, details: 'successor', ipAddress: '127.0.0.1', userAgent: 'vitest' },
+    ]);
   });
 });
 
@@ -127,4 +141,54 @@ describe('SQLite token store file permissions', () => {
     await store.close();
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
+});
+
+describe('SQLite token store made before rotation created successors', () => {
+  it('is rebuilt once (table-wide unique username -> unique among active tokens), keeping ids, rows and audit', async () => {
+    const file = path.join(dir, 'old-auth.db');
+    const { openSqlite } = await import('../../runtime/auth/store/sqlite-database.js');
+    const old = openSqlite(file);
+    old.exec(`CREATE TABLE tokens (id INTEGER PRIMARY KEY AUTOINCREMENT, username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+      description TEXT NOT NULL DEFAULT '', created_at INTEGER NOT NULL, expires_at INTEGER, revoked_at INTEGER,
+      allowed_scopes TEXT NOT NULL, allowed_environments TEXT NOT NULL, lookup_id TEXT NOT NULL UNIQUE, token_hash TEXT NOT NULL);
+      CREATE TABLE token_audit (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL REFERENCES tokens(id),
+      operation TEXT NOT NULL, timestamp INTEGER NOT NULL, details TEXT NOT NULL DEFAULT '', ip_address TEXT, user_agent TEXT);
+      INSERT INTO tokens VALUES (7, 'carol', 'old', 1000, NULL, NULL, '*', '*', 'ccccccccccc1', '${'ab'.repeat(32)}');
+      INSERT INTO token_audit VALUES (3, 7, 'Created', 1000, 'Token created for carol', NULL, NULL);`);
+    old.close();
+
+    const store = new SqliteTokenStore(file);
+    cleanups.push(() => store.close());
+    const carol = await store.findById(7);
+    expect(carol).toMatchObject({ id: 7, username: 'carol', lookupId: 'ccccccccccc1' });
+    const rotated = await store.rotate(7, { lookupId: 'ccccccccccc2', tokenHash: 'cd'.repeat(32) }, { ...audit('Created'), timestamp: 9_000 });
+    expect(rotated!.next).toMatchObject({ id: 8, username: 'carol' });
+    expect((await store.audit(7, 10)).map((a) => [a.id, a.operation])).toEqual([[4, 'Revoked'], [3, 'Created']]);
+    await store.migrate(); // idempotent on the rebuilt table
+    const reopened = new SqliteTokenStore(file);
+    cleanups.push(() => reopened.close());
+    expect((await reopened.list(true)).map((r) => [r.id, r.username, r.revokedAt])).toEqual([[7, 'carol', 9_000], [8, 'carol', null]]);
+  });
+});
+
+describe('PostgreSQL token store made before rotation created successors', () => {
+  it('drops the table-wide username index at migrate, so a rotation can keep the username', async () => {
+    const server = await startPostgres({ sql: 'SELECT 1' });
+    const pool = new pg.Pool({ connectionString: server.url, max: 2 });
+    const store = new PostgresTokenStore(pool, () => pool.end());
+    cleanups.push(async () => {
+      await store.close();
+      await server.stop();
+    });
+    await pool.query(`CREATE TABLE wharf_tokens (id BIGSERIAL PRIMARY KEY, username TEXT NOT NULL, description TEXT NOT NULL DEFAULT '',
+      created_at BIGINT NOT NULL, expires_at BIGINT, revoked_at BIGINT, allowed_scopes TEXT NOT NULL, allowed_environments TEXT NOT NULL,
+      lookup_id TEXT NOT NULL UNIQUE, token_hash TEXT NOT NULL)`);
+    await pool.query('CREATE UNIQUE INDEX wharf_tokens_username ON wharf_tokens (lower(username))');
+    await store.migrate();
+    const dave = await store.insert(row('dave', 'dddddddddd01'), audit('Created'));
+    const rotated = await store.rotate(dave.id, { lookupId: 'dddddddddd02', tokenHash: 'cd'.repeat(32) }, audit('Created'));
+    expect(rotated!.next).toMatchObject({ username: 'dave', lookupId: 'dddddddddd02' });
+    const { rows } = await pool.query("SELECT indexname FROM pg_indexes WHERE tablename = 'wharf_tokens' AND indexname LIKE '%username%'");
+    expect(rows).toEqual([{ indexname: 'wharf_tokens_active_username' }]);
+  }, 120_000);
 });

@@ -99,6 +99,39 @@ describe('wharf build and check', () => {
     await writeFile(entity, original);
   });
 
+  it('a binary Static file declared as JSON is reported with a short escaped excerpt, never its raw bytes', async () => {
+    const entity = path.join(project.root, 'endpoints/Static/Reference/Units/entity.json');
+    const original = await readFile(entity, 'utf8');
+    const content = path.join(project.root, 'endpoints/Static/Reference/Units/logo.json');
+    await writeFile(content, Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n\0\0\0\rIHDR', 'latin1'), Buffer.alloc(2000, 7)]));
+    await writeFile(entity, JSON.stringify({ ContentFile: './logo.json' }));
+    const build = await wharf(project.root, 'build');
+    expect(build.code).toBe(1);
+    expect(build.stderr).toContain(
+      'error static-content-malformed: ./logo.json: the file looks binary, not JSON (it starts "\\ufffdPNG\\r\\n\\u001a\\n\\u0000\\u0000\\u0000\\rIHDR…")',
+    );
+    expect(build.stderr).toContain('hint: application/json content is parsed into records: set "ContentType" to the file\'s real type');
+    // nothing a terminal would act on: no control character but the line ends
+    expect(build.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    expect(build.stderr.length).toBeLessThan(1000);
+    await writeFile(entity, original);
+  });
+
+  it('WriteMode Table without a PrimaryKey says that Table mode needs one', async () => {
+    const entity = path.join(project.root, 'endpoints/SQL/Inventory/Categories/entity.json');
+    const original = await readFile(entity, 'utf8');
+    const config = JSON.parse(original) as Record<string, unknown>;
+    delete config['PrimaryKey'];
+    await writeFile(entity, JSON.stringify({ ...config, AllowedMethods: ['GET', 'POST'], WriteMode: 'Table' }, null, 2));
+    const build = await wharf(project.root, 'build');
+    expect(build.code).toBe(1);
+    expect(build.stderr).toMatch(
+      /entity\.json:\d+:\d+: error primary-key-not-allowed at \/WriteMode: WriteMode 'Table' needs a PrimaryKey: none is declared and the default 'Id' is not one of the AllowedColumns\n/,
+    );
+    expect(build.stderr).toContain('hint: Set "PrimaryKey" to the key column (one of the AllowedColumns); Table mode reads, updates and deletes rows by it.');
+    await writeFile(entity, original);
+  });
+
   it('rejects unknown commands and bad flags with exit code 2', async () => {
     expect((await wharf(project.root, 'frobnicate')).code).toBe(2);
     const bad = await wharf(project.root, 'start', '--port', 'x');

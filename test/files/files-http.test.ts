@@ -12,7 +12,7 @@ import { buildServer } from '../../runtime/server.js';
 import { createTestServer } from '../../runtime/testing/test-server.js';
 import type { TestServer } from '../../runtime/testing/test-server.js';
 import { encodeFileId } from '../../runtime/files/file-id.js';
-import { multipartBody, multipartHeaders, rawRequest } from './http-client.js';
+import { BOUNDARY, multipartBody, multipartHeaders, rawRequest } from './http-client.js';
 
 const ENDPOINTS = [
   {
@@ -109,6 +109,22 @@ describe('upload', () => {
     expect(res.json()).toEqual({ success: false, error: "No file was uploaded. Send it as multipart/form-data in the field 'file'." });
   });
 
+  it.each([
+    ['no boundary in the Content-Type', 'multipart/form-data', multipartBody('file', 'a.txt', 'x'), 'Multipart: Boundary not found'],
+    ['a body cut inside the file part', `multipart/form-data; boundary=${BOUNDARY}`, multipartBody('file', 'a.txt', 'hello').subarray(0, 120), 'Unexpected end of multipart data'],
+    ['a body cut inside the part headers', `multipart/form-data; boundary=${BOUNDARY}`, multipartBody('file', 'a.txt', 'hello').subarray(0, 40), 'Unexpected end of multipart data'],
+  ])('400 for malformed multipart: %s', async (_name, contentType, body, reason) => {
+    const res = await rawRequest(port, '/api/demo/files/Open', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': contentType, 'content-length': body.length },
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect(res.json()).toEqual({ success: false, error: `Malformed multipart/form-data body: ${reason}` });
+    const left = await fs.readdir(path.join(storage, 'demo', 'Open')).catch(() => []);
+    expect(left.filter((name) => name === 'a.txt' || name.startsWith('.wharf-upload-'))).toEqual([]);
+  });
+
   it('400 for a body that is not multipart', async () => {
     const res = await rawRequest(port, '/api/demo/files/Docs/Reports', {
       method: 'POST',
@@ -183,6 +199,7 @@ describe('download', () => {
     expect(res.headers['accept-ranges']).toBe('bytes');
     expect(res.headers['content-length']).toBe('20');
     expect(res.headers.etag).toMatch(/^"14-[0-9a-f]+"$/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(new Date(res.headers['last-modified']!).getTime()).toBeGreaterThan(0);
   });
 
@@ -209,6 +226,7 @@ describe('download', () => {
     const res = await get(url, { 'if-none-match': etag });
     expect(res.status).toBe(304);
     expect(res.body.length).toBe(0);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     const ifRange = await get(url, { range: 'bytes=0-1', 'if-range': '"other"' });
     expect(ifRange.status).toBe(200);
     expect(ifRange.body.toString()).toBe(content);

@@ -57,6 +57,8 @@ const cases: Array<[string, string | Buffer, number, string]> = [
   ['unknown method', `FROB /api/demo/Inventory/Items HTTP/1.1\r\n${H}\r\n`, 400, 'Malformed HTTP request: unknown HTTP method.'],
   ['bad Content-Length', `POST /api/demo/Inventory/Items HTTP/1.1\r\n${H}Content-Length: 1x\r\n\r\n`, 400, 'Malformed HTTP request: invalid Content-Length.'],
   ['not HTTP at all', 'hello\r\n\r\n', 400, 'Malformed HTTP request: unknown HTTP method.'],
+  ['HTTP/1.1 without Host', 'GET /api/demo/Inventory/Items HTTP/1.1\r\nAuthorization: Bearer x\r\n\r\n', 400, 'Malformed HTTP request: the Host header is missing (HTTP/1.1 requires it).'],
+  ['HTTP/1.1 without Host, to a route that is not the API', 'GET /health/live HTTP/1.1\r\n\r\n', 400, 'Malformed HTTP request: the Host header is missing (HTTP/1.1 requires it).'],
 ];
 
 describe('requests the HTTP parser refuses', () => {

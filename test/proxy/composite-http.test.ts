@@ -1,11 +1,12 @@
 /** Composite endpoints through the running server against the loopback echo upstream. */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompositeStep } from '../../runtime/contract/model.js';
 import { proxy, proxyServer } from './proxy-server.js';
 import { startUpstream } from './upstream-server.js';
 import type { Upstream } from './upstream-server.js';
 import type { TestServer } from '../../runtime/testing/test-server.js';
-import { TEST_TOKEN_USERNAME } from '../../runtime/testing/test-server.js';
+import { TEST_TOKEN_USERNAME, createTestServer } from '../../runtime/testing/test-server.js';
 
 let upstream: Upstream;
 let server: TestServer;
@@ -134,5 +135,70 @@ describe('Composite', () => {
     const res = await post('/api/demo/Shipping/Unreachable', {});
     expect(res.statusCode).toBe(502);
     expect(res.json()).toMatchObject({ success: false, error: "Error executing step 'Only'", step: 'Only', statusCode: 502, completedSteps: [] });
+  });
+});
+
+describe('Composite fan-out is bounded', () => {
+  it('refuses an array step with more than Proxy:CompositeMaxArrayItems (default 1000) items with 422 before any step runs', async () => {
+    const before = [upstream.hits.get('/echo/shipments') ?? 0, upstream.hits.get('/echo/labels') ?? 0];
+    const parcels = Array.from({ length: 1001 }, () => ({ kg: 1 }));
+    const res = await post('/api/demo/Shipping/ShipOrder', { shipment: {}, parcels });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      success: false,
+      error: 'Validation failed',
+      details: [{ field: 'parcels', message: "'parcels' has 1001 items; at most 1000 are allowed (Proxy:CompositeMaxArrayItems)" }],
+    });
+    expect([upstream.hits.get('/echo/shipments') ?? 0, upstream.hits.get('/echo/labels') ?? 0]).toEqual(before);
+    expect((await post('/api/demo/Shipping/ShipOrder', { shipment: {}, parcels: parcels.slice(1) })).statusCode).toBe(200);
+  });
+
+  it('starts no step call after the request ended (the handler timeout answered 503); the limit is a setting', async () => {
+    const o = upstream.origin;
+    const fan = await createTestServer({
+      generated: {
+        endpoints: [
+          proxy('Fan/Slow', { url: `${o}/slow?ms=150` }, ['POST']),
+          { kind: 'composite', routePath: 'Fan/Out', overrides: { steps: [step('Each', 'Fan/Slow', { isArray: true, arrayProperty: 'items' })] } },
+        ],
+      },
+      serverSettings: {
+        Environment: { ServerName: 'test', AllowedEnvironments: ['demo'] },
+        RateLimiting: { Enabled: false },
+        Server: { HandlerTimeoutSeconds: 1 },
+        Proxy: { CompositeArrayConcurrency: 2, CompositeMaxArrayItems: 60 },
+      },
+    });
+    const send = (count: number) =>
+      fan.inject({ method: 'POST', url: '/api/demo/Fan/Out', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ items: Array.from({ length: count }, (_, i) => ({ i })) }) });
+    try {
+      expect((await send(61)).statusCode).toBe(422);
+      const before = upstream.hits.get('/slow') ?? 0;
+      const res = await send(60); // 30 rounds of 150 ms: far beyond the 1 s handler timeout
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ success: false, error: 'The request did not complete in time.' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const atEnd = upstream.hits.get('/slow') ?? 0;
+      expect(atEnd - before).toBeLessThan(60);
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect(upstream.hits.get('/slow') ?? 0).toBe(atEnd);
+      expect(fan.logs.lines().filter((line) => line['event'] === 'composite.abandoned')).toMatchObject([{ traceId: expect.any(String), completedSteps: [] }]);
+
+      // a client that goes away: the same, over a real connection
+      const address = await fan.app.listen({ port: 0, host: '127.0.0.1' });
+      const gone = upstream.hits.get('/slow') ?? 0;
+      const client = request(`${address}/api/demo/Fan/Out`, { method: 'POST', headers: { authorization: `Bearer ${fan.token}`, 'content-type': 'application/json' } });
+      client.on('error', () => undefined);
+      client.end(JSON.stringify({ items: Array.from({ length: 60 }, (_, i) => ({ i })) }));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      client.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const atGone = upstream.hits.get('/slow') ?? 0;
+      expect(atGone - gone).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(upstream.hits.get('/slow') ?? 0).toBe(atGone);
+    } finally {
+      await fan.close();
+    }
   });
 });

@@ -141,6 +141,34 @@ describe('retry and failover (spec rules 1-3)', () => {
   });
 });
 
+describe('circuit breaker: one caller cannot take other endpoints down', () => {
+  it('5xx answers a caller provokes open no circuit; timeouts open only that endpoint\'s own circuit', async () => {
+    const o = upstream.origin;
+    const breaker = await proxyServer(
+      [
+        proxy('Chosen', { url: `${o}/status` }, ['GET']), // the caller picks the status: /Chosen/503
+        proxy('SlowChosen', { url: `${o}/slow`, timeoutMs: 100 }, ['GET']), // the caller picks the delay: ?ms= (undici's timers fire within about 1 s)
+        proxy('Other', { url: `${o}/echo/other` }, ['GET']), // same origin
+      ],
+      { CircuitBreaker: { ConsecutiveFailures: 3, OpenMs: 60_000 } },
+    );
+    const get = async (url: string) => (await breaker.inject({ method: 'GET', url: `/api/demo/${url}` })).statusCode;
+    try {
+      for (let i = 0; i < 4; i++) expect(await get('Chosen/503')).toBe(502);
+      expect(await get('Chosen/200')).toBe(200);
+      expect(await get('Other')).toBe(200);
+      for (let i = 0; i < 3; i++) expect(await get('SlowChosen?ms=2000')).toBe(504);
+      const before = upstream.hits.get('/slow') ?? 0;
+      expect(await get('SlowChosen?ms=0')).toBe(502); // its own circuit is open: not called
+      expect(upstream.hits.get('/slow') ?? 0).toBe(before);
+      expect(await get('Other')).toBe(200);
+      expect(await get('Chosen/200')).toBe(200);
+    } finally {
+      await breaker.close();
+    }
+  });
+});
+
 describe('network access policy', () => {
   it('blocks cloud metadata addresses by default with 403', async () => {
     const res = await server.inject({ method: 'GET', url: '/api/demo/Metadata' });

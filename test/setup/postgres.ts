@@ -24,6 +24,11 @@ export interface TestPostgres {
   readonly url: string;
   readonly port: number;
   stop(): Promise<void>;
+  /** `pg_ctl -m fast restart`: every connection is ended (57P01), the server is back when this resolves. */
+  restart(): Promise<void>;
+  /** `pg_ctl -m fast stop`, keeping the data (startServer brings it back on the same port). */
+  stopServer(): Promise<void>;
+  startServer(): Promise<void>;
 }
 
 function binary(name: string): string {
@@ -48,18 +53,22 @@ export async function startPostgres(options: { sql?: string; port?: number; maxC
   }
   const data = path.join(dir, 'data');
   const port = options.port ?? (await freePort());
+  const startServer = (): Promise<void> =>
+    asPostgres(binary('pg_ctl'), [
+      '-D', data, '-l', path.join(dir, 'log'), '-w', '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off` +
+        (options.maxConnections ? ` -c max_connections=${options.maxConnections}` : ''),
+      'start',
+    ]);
+  const restart = (): Promise<void> => asPostgres(binary('pg_ctl'), ['-D', data, '-l', path.join(dir, 'log'), '-m', 'fast', '-w', 'restart']);
+  const stopServer = (): Promise<void> => asPostgres(binary('pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
   const stop = async (): Promise<void> => {
     await asPostgres(binary('pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   };
   try {
     await asPostgres(binary('initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8']);
-    await asPostgres(binary('pg_ctl'), [
-      '-D', data, '-l', path.join(dir, 'log'), '-w', '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off` +
-        (options.maxConnections ? ` -c max_connections=${options.maxConnections}` : ''),
-      'start',
-    ]);
+    await startServer();
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -68,7 +77,7 @@ export async function startPostgres(options: { sql?: string; port?: number; maxC
     } finally {
       await client.end();
     }
-    return { url, port, stop };
+    return { url, port, stop, restart, stopServer, startServer };
   } catch (error) {
     await stop();
     throw error;

@@ -12,6 +12,10 @@ export interface TestRedis {
   readonly url: string;
   readonly port: number;
   stop(): Promise<void>;
+  /** SIGSTOP: the server keeps its connections but answers nothing until thaw(). */
+  freeze(): void;
+  /** SIGCONT. */
+  thaw(): void;
 }
 
 
@@ -43,8 +47,9 @@ function waitForReady(child: ChildProcess, timeoutMs: number): Promise<void> {
   });
 }
 
-export async function startRedis(): Promise<TestRedis> {
-  const port = await freePort();
+/** `port`: start on this port (e.g. again after stop(), to test reconnection); default a free one. */
+export async function startRedis(options: { port?: number } = {}): Promise<TestRedis> {
+  const port = options.port ?? (await freePort());
   const child = spawn(
     partPath('redis'),
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'notice'],
@@ -56,9 +61,12 @@ export async function startRedis(): Promise<TestRedis> {
     port,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
+        child.kill('SIGCONT'); // a frozen server cannot handle SIGTERM
         child.kill('SIGTERM');
       }),
+    freeze: () => void child.kill('SIGSTOP'),
+    thaw: () => void child.kill('SIGCONT'),
   };
 }

@@ -155,9 +155,31 @@ const cases: Array<[string, { given: Given; want: Want }]> = [
     given: { method: 'POST', path: W, payload: '{"Code":"NL-003","Name":"x","Capacity":123456789012345678901234567890}' },
     want: { status: 422, unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: 'Capacity', message: 'Capacity is a number outside the supported range' }] } },
   }],
-  ['hostile: a string where a number belongs', {
+  ['hostile: a string where a number belongs: 422 naming the column, before any SQL', {
     given: { method: 'POST', path: W, payload: { Code: 'NL-003', Name: 'x', Capacity: '1; DROP TABLE x' } },
-    want: { status: 400, unchanged: true, body: { success: false, error: 'A value does not match the type or size of its column' } },
+    want: { status: 422, unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: 'Capacity', message: 'Capacity must be a number' }] } },
+  }],
+  ['a word where a number belongs ("Capacity": "lots")', {
+    given: { method: 'POST', path: W, payload: { Code: 'NL-003', Name: 'x', Capacity: 'lots' } },
+    want: { status: 422, unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: 'Capacity', message: 'Capacity must be a number' }] } },
+  }],
+  ['a number, an array, an object for a patterned text column; every wrong type listed, nothing stored', {
+    given: { method: 'POST', path: W, payload: { Code: 12, Name: ['NL-001'], City: { a: 1 }, IsActive: 'yes' } },
+    want: { status: 422, unchanged: true, body: { success: false, error: 'Validation failed', details: [
+      { field: 'Code', message: 'Code must be a string' },
+      { field: 'Name', message: 'Name must be a string' },
+      { field: 'City', message: 'City must be a string' },
+      { field: 'IsActive', message: 'IsActive must be true or false' },
+    ] } },
+  }],
+  ['PATCH: a list where a patterned code belongs', {
+    given: { method: 'PATCH', path: `${W}/$A`, payload: { Code: ['NL-001'] } },
+    want: { status: 422, unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: 'Code', message: 'Code must be a string' }] } },
+  }],
+  ['a decimal number as text is a number', {
+    given: { method: 'PATCH', path: `${W}/$A`, payload: { Capacity: '450' } },
+    want: { status: 200, body: { success: true, message: 'Record partially updated successfully',
+      result: { WarehouseId: '$A', Code: 'NL-002', Name: 'Venlo West', City: 'Venlo', Capacity: 450, ContactId: null, IsActive: true, Notes: '***' }, id: '$A' } },
   }],
   ['hostile: SQL fragments and unicode are stored as plain text', {
     given: { method: 'POST', path: W, payload: { Code: 'NL-003', Name: "x'); DROP TABLE inventory.\"Warehouses\"; --", City: 'Zürich 🚢 \u202e' }, save: '$C' },

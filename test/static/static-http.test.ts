@@ -87,10 +87,12 @@ describe('raw content', () => {
     const res = await get('/api/demo/Ref/Logo');
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.rawPayload.equals(PNG)).toBe(true);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     const part = await get('/api/demo/Ref/Logo', { range: 'bytes=1-3' });
     expect(part.statusCode).toBe(206);
     expect(part.body).toBe('PNG');
     expect(part.headers['content-range']).toBe(`bytes 1-3/${PNG.length}`);
+    expect(part.headers['x-content-type-options']).toBe('nosniff');
     const none = await get('/api/demo/Ref/Logo', { range: 'bytes=999-' });
     expect(none.statusCode).toBe(416);
     expect(none.headers['content-range']).toBe(`bytes */${PNG.length}`);
@@ -109,6 +111,45 @@ describe('raw content', () => {
     const res = await get('/api/demo/Ref/Raw?$top=1');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ success: false, error: 'Query options are not supported: this Static endpoint has EnableFiltering off' });
+  });
+
+  // The spec's method matrix: Static supports QUERY; without EnableFiltering it is the GET's answer.
+  it.each([
+    ['no body', undefined],
+    ['an empty object', '{}'],
+    ['only null fields', '{"filter":null}'],
+  ])('QUERY with %s answers like the GET, with Content-Location', async (_name, payload) => {
+    const res = await server.inject({
+      method: 'QUERY' as 'GET',
+      url: '/api/demo/Ref/Raw',
+      headers: { 'content-type': 'application/json' },
+      ...(payload === undefined ? {} : { payload }),
+    });
+    const plain = await get('/api/demo/Ref/Raw');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(plain.body);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers.etag).toBe(plain.headers.etag);
+    expect(res.headers['content-location']).toBe('/api/demo/Ref/Raw');
+  });
+
+  it('QUERY on raw binary content answers the bytes; on transformed CSV the transformed records', async () => {
+    const logo = await server.inject({ method: 'QUERY' as 'GET', url: '/api/demo/Ref/Logo', headers: { 'content-type': 'application/json' } });
+    expect(logo.statusCode).toBe(200);
+    expect(logo.rawPayload.equals(PNG)).toBe(true);
+    const csv = await server.inject({ method: 'QUERY' as 'GET', url: '/api/demo/Ref/MaskedCsv', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toBe((await get('/api/demo/Ref/MaskedCsv')).body);
+  });
+
+  it.each([
+    ['a filter', '{"filter":"code eq \'DE\'"}', 'Query options are not supported: this Static endpoint has EnableFiltering off'],
+    ['a page', '{"top":1}', 'Query options are not supported: this Static endpoint has EnableFiltering off'],
+    ['an unknown field', '{"where":"x"}', "QUERY body: unknown field 'where'"],
+  ])('QUERY asking for %s without EnableFiltering is a 400 saying so', async (_name, payload, error) => {
+    const res = await server.inject({ method: 'QUERY' as 'GET', url: '/api/demo/Ref/Raw', headers: { 'content-type': 'application/json' }, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error });
   });
 
   it.each([

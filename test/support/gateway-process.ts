@@ -8,19 +8,28 @@ export const WHARF_CLI = path.join(REPO_ROOT, 'scripts/wharf.mjs');
 export interface GatewayProcess {
   readonly child: ChildProcess;
   readonly url: string;
+  /** Everything the process wrote so far (standard output and standard error). */
+  output(): string;
 }
 
 export function startGatewayProcess(root: string, env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [WHARF_CLI, 'start', '--root', root, '--port', '0'], { cwd: root, env });
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), timeoutMs);
+    // a process that did not start is killed: the caller never gets it, so nothing else would
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`gateway did not start:\n${out}`));
+    }, timeoutMs);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /Wharf is serving \d+ endpoints on (http:\/\/\S+)/.exec(out);
       if (match) {
         clearTimeout(timer);
-        resolve({ child, url: match[1] as string });
+        resolve({ child, url: match[1] as string, output: () => out });
       }
     });
     child.on('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));

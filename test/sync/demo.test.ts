@@ -35,3 +35,26 @@ it('wharf sync --demo exports the products and the live changes to files', async
   const records = (await Promise.all(files.map(async (f) => (JSON.parse(await readFile(path.join(dir, f), 'utf8')) as { records: { $version: number }[] }).records))).flat();
   expect(records.map((r) => r.$version)).toEqual(records.map((_, i) => i + 1));
 }, 120_000);
+
+// `--duration 45` and a signal after the first export: the process ends promptly (it lingered until
+// the duration ended: the duration timer kept it alive after the exporting stopped).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  it(`wharf sync --demo --duration 45 ends promptly on ${signal}`, async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'wharf-sync-demo-'));
+    const child = spawn(process.execPath, [path.join(repo, 'scripts', 'wharf.mjs'), 'sync', '--demo', '--duration', '45', '--health-port', '0', '--root', root], {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      while (!out.includes('demo/Products v1..v1000')) await new Promise((r) => setTimeout(r, 50));
+      child.kill(signal);
+      const lingering = new Promise<'still running after 15 s'>((resolve) => setTimeout(() => resolve('still running after 15 s'), 15_000).unref());
+      expect(await Promise.race([exited, lingering])).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }, 120_000);
+}

@@ -4,6 +4,8 @@
  * poll-until helper (no timing assertions: it only waits for a condition).
  */
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -76,4 +78,25 @@ export function pgEnvironment(url: string, destinations: unknown[], extra: Recor
     Destinations: destinations,
     ...extra,
   };
+}
+
+/** An HTTP destination on loopback that answers 503 while `failing` is true, 204 after. */
+export interface Receiver {
+  readonly url: string;
+  failing: boolean;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(receiver.failing ? 503 : 204).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const receiver: Receiver = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`,
+    failing: true,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  return receiver;
 }

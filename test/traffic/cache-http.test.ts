@@ -17,7 +17,7 @@ import type { CacheStore } from '../../runtime/cache/cache-store.js';
 import { RedisCacheStore } from '../../runtime/cache/redis-cache-store.js';
 import { ResponseCache } from '../../runtime/cache/response-cache.js';
 import { ClientIpResolver } from '../../runtime/traffic/client-ip.js';
-import { connectRedis } from '../../runtime/traffic/redis-client.js';
+import { connectRedis, RedisLink } from '../../runtime/traffic/redis-client.js';
 import { startRedis } from '../setup/redis.js';
 import type { TestRedis } from '../setup/redis.js';
 import { buildMiniGateway, FakeDatabase } from '../auth/mini-gateway.js';
@@ -49,7 +49,7 @@ afterAll(async () => {
 async function redisStore(prefix: string): Promise<RedisCacheStore> {
   const connection = await connectRedis(redis.url);
   connections.push(connection);
-  return new RedisCacheStore(connection, prefix);
+  return new RedisCacheStore(new RedisLink(connection, () => undefined), prefix);
 }
 
 async function gateway(cacheStore: CacheStore, database: FakeDatabase, settings: Partial<CacheSettings> = {}): Promise<FastifyInstance> {

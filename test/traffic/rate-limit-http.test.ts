@@ -16,7 +16,7 @@ import { MemoryCounterStore } from '../../runtime/traffic/counter-store.js';
 import type { CounterStore } from '../../runtime/traffic/counter-store.js';
 import { RateLimiter } from '../../runtime/traffic/rate-limiter.js';
 import type { RateLimitSettings } from '../../runtime/traffic/rate-limiter.js';
-import { connectRedis } from '../../runtime/traffic/redis-client.js';
+import { connectRedis, RedisLink } from '../../runtime/traffic/redis-client.js';
 import { RedisCounterStore } from '../../runtime/traffic/redis-counter-store.js';
 import { RedisCacheStore } from '../../runtime/cache/redis-cache-store.js';
 import { ResponseCache } from '../../runtime/cache/response-cache.js';
@@ -69,7 +69,7 @@ async function gateway(
 async function redisCounters(prefix: string): Promise<RedisCounterStore> {
   const connection = await connectRedis(redis.url);
   connections.push(connection);
-  return new RedisCounterStore(connection, prefix);
+  return new RedisCounterStore(new RedisLink(connection, () => undefined), prefix);
 }
 
 const auth = (): Record<string, string> => ({ authorization: `Bearer ${token}` });
@@ -160,14 +160,15 @@ describe('rate limits shared through Redis', () => {
     const own = await startRedis();
     const connection = await connectRedis(own.url);
     connections.push(connection);
-    const counters = new RedisCounterStore(connection, 'outage:');
-    const cacheStore = new RedisCacheStore(connection, 'outage:');
+    const link = new RedisLink(connection, () => undefined);
+    const counters = new RedisCounterStore(link, 'outage:');
+    const cacheStore = new RedisCacheStore(link, 'outage:');
     expect((await counters.hit('ip:x', 60_000)).count).toBe(1);
     await own.stop();
     const during = [];
     for (let i = 0; i < 3; i += 1) during.push((await counters.hit('ip:x', 60_000)).count);
     expect(during).toEqual([1, 2, 3]); // fallback counters, fresh window
-    expect(counters.lastError).not.toBeNull();
+    expect(link.lastError).not.toBeNull();
     expect(await cacheStore.get('sql:A', 'k')).toEqual({ version: 'unavailable', entry: null });
     await cacheStore.set('sql:A', 'unavailable', 'k', { status: 200, headers: {}, body: Buffer.from('x'), etag: '"x"' }, 1000);
     await expect(cacheStore.bump(['sql:A'])).rejects.toThrow();

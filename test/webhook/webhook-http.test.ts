@@ -42,6 +42,11 @@ const refused: Array<[string, { method: string; path: string; payload?: string; 
     body: { success: false, error: "Content-Type 'application/x-www-form-urlencoded' is not supported." } }],
   ['invalid JSON', { method: 'POST', path: `${PATH}/payment-failed`, payload: '{"a":', status: 400, body: { success: false, error: 'Invalid JSON body: Unexpected end of input at line 1, column 6.' } }],
   ['no body', { method: 'POST', path: `${PATH}/payment-failed`, contentType: null, status: 400, body: { success: false, error: 'Webhook payload must be JSON.' } }],
+  // Content-Type application/json with an empty body: the webhook text of docs/webhooks.md, not the generic one
+  ['empty JSON body', { method: 'POST', path: `${PATH}/payment-failed`, payload: '', status: 400, body: { success: false, error: 'Webhook payload must be JSON.' } }],
+  ['whitespace JSON body', { method: 'POST', path: `${PATH}/payment-failed`, payload: ' \n', status: 400, body: { success: false, error: 'Webhook payload must be JSON.' } }],
+  // V8 names the `o`; the column is the `o`'s (2), not the token's start (1)
+  ['not JSON at all', { method: 'POST', path: `${PATH}/payment-failed`, payload: 'notjson', status: 400, body: { success: false, error: "Invalid JSON body: Unexpected token 'o' at line 1, column 2." } }],
   ['GET is 405', { method: 'GET', path: `${PATH}/payment-failed`, status: 405, allow: 'POST, OPTIONS', body: { success: false, error: "Method 'GET' is not allowed for this endpoint." } }],
   ['QUERY is 405', { method: 'QUERY', path: `${PATH}/payment-failed`, payload: '{}', status: 405, allow: 'POST, OPTIONS', body: { success: false, error: "Method 'QUERY' is not allowed for this endpoint." } }],
   ['PUT is 405', { method: 'PUT', path: `${PATH}/payment-failed`, payload: '{}', status: 405, allow: 'POST, OPTIONS', body: { success: false, error: "Method 'PUT' is not allowed for this endpoint." } }],

@@ -174,6 +174,7 @@ export const shipments: ProxyEndpoint = {
   responseTransforms: noTransforms,
   supportsOData: true,
   rewriteUrls: true,
+  forwardCookies: false,
   timeoutMs: 2500,
   contentType: 'application/json',
   methodTranslation: { MERGE: 'PATCH' },

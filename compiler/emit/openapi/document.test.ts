@@ -137,6 +137,15 @@ describe('openapi.json', () => {
     expect(doc.components?.parameters?.Skip).toMatchObject({ name: '$skip', schema: { minimum: 0 } });
   });
 
+  it('QUERY on a Static endpoint without EnableFiltering takes no options: an optional empty body', () => {
+    const plain = buildOpenApi([{ ...countries, enableFiltering: false, methods: ['GET', 'QUERY'] }]);
+    expect(plain.paths?.['/api/{env}/Reference/Countries']?.query?.requestBody).toEqual({
+      required: false,
+      description: 'None, or `{}`: EnableFiltering is off, so QUERY answers like GET; a query option is a 400.',
+      content: { 'application/json': { schema: { type: 'object', maxProperties: 0 } } },
+    });
+  });
+
   it('QUERY takes the shared JSON body; SQL lists reference the per-endpoint envelope', () => {
     expect(find('/api/{env}/Inventory/Products', 'QUERY').requestBody).toEqual({
       required: true,

@@ -1,4 +1,7 @@
-/** Static endpoints: GET returns the content file in its type; QUERY filters it with a JSON body. */
+/**
+ * Static endpoints: GET returns the content file in its type; QUERY filters it with a JSON body, or
+ * (EnableFiltering off) answers like GET with no options in its body.
+ */
 import type { StaticEndpoint } from '../../../runtime/contract/index.js';
 import { errorResponses, ref } from './components.js';
 import type { ErrorStatus } from './components.js';
@@ -32,7 +35,13 @@ export function staticOperations(model: StaticEndpoint): KindOperations {
       variant: null,
       notes: [],
       operation: {
-        requestBody: jsonBody(ref('schemas', 'QueryBody'), 'The query options, as the `$`-parameters of GET.'),
+        requestBody: model.enableFiltering
+          ? jsonBody(ref('schemas', 'QueryBody'), 'The query options, as the `$`-parameters of GET.')
+          : {
+              required: false,
+              content: content('application/json', { type: 'object', maxProperties: 0 }),
+              description: 'None, or `{}`: EnableFiltering is off, so QUERY answers like GET; a query option is a 400.',
+            },
         responses: { ...ok, ...errorResponses([...ERRORS, 415]) },
       },
     });

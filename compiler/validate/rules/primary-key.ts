@@ -1,4 +1,7 @@
-/** The PrimaryKey (default Id) of a Table or View endpoint is one of its AllowedColumns (database name). */
+/**
+ * The PrimaryKey (default Id) of a Table or View endpoint is one of its AllowedColumns (database name).
+ * WriteMode Table without a declared key is reported as such (it writes by the key).
+ */
 import type { SqlConfig } from '../../model/config.js';
 import { parseColumns } from '../../model/column-spec.js';
 import { DEFAULTS } from '../../model/defaults.js';
@@ -23,6 +26,15 @@ export const primaryKeyRule: EntityRule = {
       : explicit
         ? `Add '${key}' to AllowedColumns.`
         : `PrimaryKey defaults to '${key}'; set PrimaryKey to the key column or add '${key}' to AllowedColumns.`;
+    if (!explicit && config.WriteMode === 'Table' && !byAlias) {
+      // Table mode updates and deletes rows by their key: say that it needs one, not only that the default is missing.
+      return [
+        error(ctx, 'primary-key-not-allowed', '/WriteMode', `WriteMode 'Table' needs a PrimaryKey: none is declared and the default '${key}' is not one of the AllowedColumns`, {
+          atKey: true,
+          hint: `Set "PrimaryKey" to the key column (one of the AllowedColumns); Table mode reads, updates and deletes rows by it.`,
+        }),
+      ];
+    }
     return [
       error(ctx, 'primary-key-not-allowed', explicit ? '/PrimaryKey' : '/AllowedColumns', `PrimaryKey '${key}' is not one of the AllowedColumns`, { hint }),
     ];

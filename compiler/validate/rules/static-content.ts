@@ -57,7 +57,9 @@ export const staticContentRule: EntityRule = {
           column: malformed.column ?? (malformed.line === null ? 0 : 1),
           pointer: '',
           message: `${config.ContentFile}: ${malformed.message}`,
-          hint: 'Static content must parse: JSON an array of objects (or an object holding one), XML a root with a repeating element, CSV a header line and rows.',
+          hint: malformed.message.startsWith('the file looks binary')
+            ? `${contentType} content is parsed into records: set "ContentType" to the file's real type (e.g. "image/png") to serve it as it is.`
+            : 'Static content must parse: JSON an array of objects (or an object holding one), XML a root with a repeating element, CSV a header line and rows.',
         });
       }
     }

@@ -5,8 +5,8 @@
  */
 import { auditFromRaw, tokenFromRaw } from './raw-rows.js';
 import type { RawAudit, RawToken } from './raw-rows.js';
-import { tokenPatchEntries, UsernameTakenError } from './token-store.js';
-import type { AuditInput, AuditRow, NewTokenRow, TokenPatch, TokenRow, TokenStore } from './token-store.js';
+import { ROTATED_DETAILS, tokenPatchEntries, UsernameTakenError } from './token-store.js';
+import type { AuditInput, AuditRow, NewSecret, NewTokenRow, RotatedRows, TokenPatch, TokenRow, TokenStore } from './token-store.js';
 
 export interface PgQueryable {
   query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
@@ -25,7 +25,10 @@ const SCHEMA = [
     lookup_id TEXT NOT NULL UNIQUE,
     token_hash TEXT NOT NULL
   )`,
-  `CREATE UNIQUE INDEX IF NOT EXISTS wharf_tokens_username ON wharf_tokens (lower(username))`,
+  // usernames are unique among active tokens; insert() also refuses one a revoked token has, so
+  // only a rotation's successor shares its predecessor's username (the old table-wide index goes)
+  `DROP INDEX IF EXISTS wharf_tokens_username`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS wharf_tokens_active_username ON wharf_tokens (lower(username)) WHERE revoked_at IS NULL`,
   `CREATE TABLE IF NOT EXISTS wharf_token_audit (
     id BIGSERIAL PRIMARY KEY,
     token_id BIGINT NOT NULL REFERENCES wharf_tokens(id),
@@ -49,6 +52,12 @@ function withAudit(sql: string, params: unknown[], audit: AuditInput): [string, 
   return [text, [...params, audit.operation, audit.timestamp, audit.details, audit.ipAddress, audit.userAgent]];
 }
 
+/** A unique violation on the username index (not the lookup id's). */
+function isUsernameViolation(error: unknown): boolean {
+  const pgError = error as { code?: string; constraint?: string; message?: string };
+  return pgError.code === '23505' && !String(pgError.constraint ?? pgError.message).includes('lookup');
+}
+
 export class PostgresTokenStore implements TokenStore {
   readonly kind = 'postgres';
 
@@ -57,8 +66,9 @@ export class PostgresTokenStore implements TokenStore {
     private readonly onClose: () => Promise<void> = async () => {},
   ) {}
 
-  async migrate(): Promise<void> {
-    for (const statement of SCHEMA) await this.db.query(statement);
+  /** `db`: where to run the statements (StorePool.prepare passes its connection without the migration step). */
+  async migrate(db: PgQueryable = this.db): Promise<void> {
+    for (const statement of SCHEMA) await db.query(statement);
   }
 
   private async one(sql: string, params: unknown[]): Promise<TokenRow | null> {
@@ -71,7 +81,9 @@ export class PostgresTokenStore implements TokenStore {
     const [text, params] = withAudit(
       `WITH t AS (
          INSERT INTO wharf_tokens (username, description, created_at, expires_at, allowed_scopes, allowed_environments, lookup_id, token_hash)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *),
+         SELECT $1::text, $2::text, $3::bigint, $4::bigint, $5::text, $6::text, $7::text, $8::text
+         WHERE NOT EXISTS (SELECT 1 FROM wharf_tokens WHERE lower(username) = lower($1::text))
+         RETURNING *),
        a AS (${AUDIT_FROM('t')})
        SELECT * FROM t`,
       [
@@ -86,15 +98,15 @@ export class PostgresTokenStore implements TokenStore {
       ],
       audit,
     );
+    let inserted: TokenRow | null;
     try {
-      return (await this.one(text, params))!;
+      inserted = await this.one(text, params);
     } catch (error) {
-      const pgError = error as { code?: string; constraint?: string; message?: string };
-      if (pgError.code === '23505' && !String(pgError.constraint ?? pgError.message).includes('lookup')) {
-        throw new UsernameTakenError(row.username);
-      }
+      if (isUsernameViolation(error)) throw new UsernameTakenError(row.username);
       throw error;
     }
+    if (!inserted) throw new UsernameTakenError(row.username); // a revoked token has it
+    return inserted;
   }
 
   findById(id: number): Promise<TokenRow | null> {
@@ -118,7 +130,7 @@ export class PostgresTokenStore implements TokenStore {
     return Number((rows[0] as { n: string | number }).n);
   }
 
-  setRevoked(id: number, revokedAt: number | null, audit: AuditInput): Promise<TokenRow | null> {
+  async setRevoked(id: number, revokedAt: number | null, audit: AuditInput): Promise<TokenRow | null> {
     const condition = revokedAt === null ? 'revoked_at IS NOT NULL' : 'revoked_at IS NULL';
     const [text, params] = withAudit(
       `WITH t AS (UPDATE wharf_tokens SET revoked_at = $1 WHERE id = $2 AND ${condition} RETURNING *),
@@ -127,18 +139,34 @@ export class PostgresTokenStore implements TokenStore {
       [revokedAt, id],
       audit,
     );
-    return this.one(text, params);
+    try {
+      return await this.one(text, params);
+    } catch (error) {
+      const row = isUsernameViolation(error) ? await this.findById(id) : null;
+      if (row) throw new UsernameTakenError(row.username);
+      throw error;
+    }
   }
 
-  replaceSecret(id: number, lookupId: string, tokenHash: string, audit: AuditInput): Promise<TokenRow | null> {
-    const [text, params] = withAudit(
-      `WITH t AS (UPDATE wharf_tokens SET lookup_id = $1, token_hash = $2 WHERE id = $3 AND revoked_at IS NULL RETURNING *),
-       a AS (${AUDIT_FROM('t')})
-       SELECT * FROM t`,
-      [lookupId, tokenHash, id],
-      audit,
+  /** One statement: revoke, insert the successor, audit both (the successor's id in the old one's details). */
+  async rotate(id: number, secret: NewSecret, created: AuditInput): Promise<RotatedRows | null> {
+    const { rows } = await this.db.query(
+      `WITH o AS (UPDATE wharf_tokens SET revoked_at = $2::bigint WHERE id = $1::bigint AND revoked_at IS NULL RETURNING *),
+       n AS (
+         INSERT INTO wharf_tokens (username, description, created_at, expires_at, allowed_scopes, allowed_environments, lookup_id, token_hash)
+         SELECT username, description, $2::bigint, expires_at, allowed_scopes, allowed_environments, $3::text, $4::text FROM o RETURNING *),
+       a AS (
+         INSERT INTO wharf_token_audit (token_id, operation, timestamp, details, ip_address, user_agent)
+         SELECT o.id, 'Revoked', $2::bigint, $5::text || n.id::text, $7::text, $8::text FROM o, n
+         UNION ALL
+         SELECT n.id, $9::text, $2::bigint, $6::text, $7::text, $8::text FROM n)
+       SELECT 'previous' AS side, o.* FROM o UNION ALL SELECT 'next' AS side, n.* FROM n`,
+      [id, created.timestamp, secret.lookupId, secret.tokenHash, ROTATED_DETAILS, created.details, created.ipAddress, created.userAgent, created.operation],
     );
-    return this.one(text, params);
+    const side = (name: string) => rows.find((raw) => (raw as { side: string }).side === name) as RawToken | undefined;
+    const previous = side('previous');
+    const next = side('next');
+    return previous && next ? { previous: tokenFromRaw(previous), next: tokenFromRaw(next) } : null;
   }
 
   update(id: number, patch: TokenPatch, audit: AuditInput): Promise<TokenRow | null> {
@@ -160,6 +188,10 @@ export class PostgresTokenStore implements TokenStore {
       [tokenId, limit],
     );
     return rows.map((raw) => auditFromRaw(raw as RawAudit));
+  }
+
+  async ping(): Promise<void> {
+    await this.db.query('SELECT 1');
   }
 
   close(): Promise<void> {

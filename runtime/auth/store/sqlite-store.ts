@@ -7,13 +7,17 @@ import { auditFromRaw, tokenFromRaw } from './raw-rows.js';
 import type { RawAudit, RawToken } from './raw-rows.js';
 import { openSqlite } from './sqlite-database.js';
 import type { SqliteDatabase, Statement } from './sqlite-database.js';
-import { tokenPatchEntries, UsernameTakenError } from './token-store.js';
-import type { AuditInput, AuditRow, NewTokenRow, TokenPatch, TokenRow, TokenStore } from './token-store.js';
+import { ROTATED_DETAILS, tokenPatchEntries, UsernameTakenError } from './token-store.js';
+import type { AuditInput, AuditRow, NewSecret, NewTokenRow, RotatedRows, TokenPatch, TokenRow, TokenStore } from './token-store.js';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS tokens (
+/**
+ * Usernames are unique among active tokens (partial index); insert() also refuses a username any
+ * revoked token has, so only a rotation's successor shares its predecessor's username.
+ */
+const tokensTable = (name: string): string => `
+CREATE TABLE IF NOT EXISTS ${name} (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
-  username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  username TEXT NOT NULL COLLATE NOCASE,
   description TEXT NOT NULL DEFAULT '',
   created_at INTEGER NOT NULL,
   expires_at INTEGER,
@@ -22,7 +26,10 @@ CREATE TABLE IF NOT EXISTS tokens (
   allowed_environments TEXT NOT NULL,
   lookup_id TEXT NOT NULL UNIQUE,
   token_hash TEXT NOT NULL
-);
+);`;
+
+const SCHEMA = `${tokensTable('tokens')}
+CREATE UNIQUE INDEX IF NOT EXISTS tokens_active_username ON tokens(username COLLATE NOCASE) WHERE revoked_at IS NULL;
 CREATE TABLE IF NOT EXISTS token_audit (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   token_id INTEGER NOT NULL REFERENCES tokens(id),
@@ -35,6 +42,13 @@ CREATE TABLE IF NOT EXISTS token_audit (
 CREATE INDEX IF NOT EXISTS token_audit_token ON token_audit(token_id, id);
 `;
 
+/** A store made before rotation created successors had `username ... UNIQUE` on the table itself. */
+const OLD_USERNAME_RULE = /username TEXT NOT NULL UNIQUE/i;
+
+function isUniqueViolation(error: unknown): boolean {
+  return String((error as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT');
+}
+
 export class SqliteTokenStore implements TokenStore {
   readonly kind = 'sqlite';
   private readonly db: SqliteDatabase;
@@ -42,12 +56,35 @@ export class SqliteTokenStore implements TokenStore {
 
   constructor(readonly file: string) {
     this.db = openSqlite(file);
-    this.db.exec(SCHEMA);
+    this.createTables();
     this.byLookup = this.db.prepare('SELECT * FROM tokens WHERE lookup_id = ?');
   }
 
   async migrate(): Promise<void> {
+    this.createTables();
+  }
+
+  /** Creates what is missing; rebuilds an old tokens table (table-wide unique username) once. */
+  private createTables(): void {
     this.db.exec(SCHEMA);
+    const table = this.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'tokens'").get() as { sql: string } | undefined;
+    if (!table || !OLD_USERNAME_RULE.test(table.sql)) return;
+    this.db.pragma('foreign_keys = OFF'); // token_audit refers to tokens while it is swapped
+    try {
+      this.db.transaction(() => {
+        const current = this.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'tokens'").get() as { sql: string };
+        if (!OLD_USERNAME_RULE.test(current.sql)) return; // another process was first
+        this.db.exec(`DROP TABLE IF EXISTS tokens_rebuilt;
+          ${tokensTable('tokens_rebuilt')}
+          INSERT INTO tokens_rebuilt (id, username, description, created_at, expires_at, revoked_at, allowed_scopes, allowed_environments, lookup_id, token_hash)
+            SELECT id, username, description, created_at, expires_at, revoked_at, allowed_scopes, allowed_environments, lookup_id, token_hash FROM tokens;
+          DROP TABLE tokens;
+          ALTER TABLE tokens_rebuilt RENAME TO tokens;`);
+        this.db.exec(SCHEMA);
+      })();
+    } finally {
+      this.db.pragma('foreign_keys = ON');
+    }
   }
 
   private addAudit(tokenId: number, audit: AuditInput): void {
@@ -117,19 +154,33 @@ export class SqliteTokenStore implements TokenStore {
       this.addAudit(id, audit);
       return true;
     });
-    return run() ? this.findById(id) : null;
+    try {
+      return run() ? this.findById(id) : null;
+    } catch (error) {
+      const row = isUniqueViolation(error) ? await this.findById(id) : null;
+      if (row) throw new UsernameTakenError(row.username);
+      throw error;
+    }
   }
 
-  async replaceSecret(id: number, lookupId: string, tokenHash: string, audit: AuditInput): Promise<TokenRow | null> {
+  async rotate(id: number, secret: NewSecret, created: AuditInput): Promise<RotatedRows | null> {
     const run = this.db.transaction(() => {
+      const at = created.timestamp;
+      if (this.db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id).changes === 0) return null;
       const result = this.db
-        .prepare('UPDATE tokens SET lookup_id = ?, token_hash = ? WHERE id = ? AND revoked_at IS NULL')
-        .run(lookupId, tokenHash, id);
-      if (result.changes === 0) return false;
-      this.addAudit(id, audit);
-      return true;
+        .prepare(
+          `INSERT INTO tokens (username, description, created_at, expires_at, allowed_scopes, allowed_environments, lookup_id, token_hash)
+           SELECT username, description, ?, expires_at, allowed_scopes, allowed_environments, ?, ? FROM tokens WHERE id = ?`,
+        )
+        .run(at, secret.lookupId, secret.tokenHash, id);
+      const nextId = Number(result.lastInsertRowid);
+      this.addAudit(id, { ...created, operation: 'Revoked', details: `${ROTATED_DETAILS}${nextId}` });
+      this.addAudit(nextId, created);
+      return nextId;
     });
-    return run() ? this.findById(id) : null;
+    const nextId = run();
+    if (nextId === null) return null;
+    return { previous: (await this.findById(id))!, next: (await this.findById(nextId))! };
   }
 
   async update(id: number, patch: TokenPatch, audit: AuditInput): Promise<TokenRow | null> {
@@ -151,6 +202,10 @@ export class SqliteTokenStore implements TokenStore {
       .prepare('SELECT * FROM token_audit WHERE token_id = ? ORDER BY id DESC LIMIT ?')
       .all(tokenId, limit) as RawAudit[];
     return rows.map(auditFromRaw);
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
   }
 
   async close(): Promise<void> {

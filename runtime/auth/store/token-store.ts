@@ -64,11 +64,28 @@ export interface AuditRow extends AuditInput {
   readonly tokenId: number;
 }
 
+/** The new secret of a rotation: lookup id and SHA-256, never the token itself. */
+export interface NewSecret {
+  readonly lookupId: string;
+  readonly tokenHash: string;
+}
+
+export interface RotatedRows {
+  /** The old token, now revoked. */
+  readonly previous: TokenRow;
+  /** Its successor, active, with a new id. */
+  readonly next: TokenRow;
+}
+
+/** Audit details of the revoked side of a rotation; the stores append the successor's id. */
+export const ROTATED_DETAILS = 'Token rotated; replaced by token ';
+
 export interface TokenStore {
   readonly kind: 'sqlite' | 'postgres' | 'mssql';
   /** Creates the tables when missing. Idempotent. */
   migrate(): Promise<void>;
-  /** Inserts the token and its audit entry atomically; throws UsernameTakenError on a duplicate. */
+  /** Inserts the token and its audit entry atomically; throws UsernameTakenError when any token,
+   *  revoked ones included, has the username (case-insensitive). Only rotation reuses a username. */
   insert(row: NewTokenRow, audit: AuditInput): Promise<TokenRow>;
   findById(id: number): Promise<TokenRow | null>;
   /** The verification read: one indexed lookup. */
@@ -77,14 +94,22 @@ export interface TokenStore {
   list(includeRevoked: boolean): Promise<TokenRow[]>;
   /** Number of tokens, revoked ones included. */
   count(): Promise<number>;
-  /** Sets or clears revoked_at and audits it; null when the id is unknown or already in that state. */
+  /**
+   * Rotation, atomically: revokes the token (audit `Revoked`, details ROTATED_DETAILS + the new id)
+   * and inserts its successor with the same username, description, scopes, environments and expiry
+   * but the new secret (audit `Created`, details `created.details`). null when unknown or revoked.
+   */
+  rotate(id: number, secret: NewSecret, created: AuditInput): Promise<RotatedRows | null>;
+  /** Sets or clears revoked_at and audits it; null when the id is unknown or already in that state.
+   *  Throws UsernameTakenError when unarchiving would make two active tokens with one username
+   *  (a rotated token's successor is still active). */
   setRevoked(id: number, revokedAt: number | null, audit: AuditInput): Promise<TokenRow | null>;
-  /** Replaces lookup id and hash (rotation) and audits it; null when unknown or revoked. */
-  replaceSecret(id: number, lookupId: string, tokenHash: string, audit: AuditInput): Promise<TokenRow | null>;
   /** Changes the editable fields of a token and audits it; null when the id is unknown. */
   update(id: number, patch: TokenPatch, audit: AuditInput): Promise<TokenRow | null>;
   /** Newest first. */
   audit(tokenId: number, limit: number): Promise<AuditRow[]>;
+  /** Answers when the store can be read (health check); throws AUTH_STORE_UNAVAILABLE when not. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -97,7 +97,27 @@ function schemaProblems(file: string, validate: ValidateFunction, doc: unknown):
     .map((e) => `${file}: ${e.instancePath || '/'} ${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` ('${String(e.params.additionalProperty)}')` : ''}`);
 }
 
-/** Loads and validates; `root` is the project folder (relative paths resolve against it). */
+/**
+ * Service settings from a built-in document (the demo's) with the `Section__Key` variables of `env`
+ * laid over it, through the same registry as environments/sync.json (normalizeService).
+ */
+export async function serviceSettingsOf(
+  doc: unknown,
+  root: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<ServiceSettings> {
+  try {
+    return normalizeService(doc, root, env, 'built-in service settings');
+  } catch (error) {
+    if (error instanceof WharfError) throw new SyncConfigError([error.message]);
+    throw error;
+  }
+}
+
+/**
+ * Loads and validates; `root` is the project folder (relative paths resolve against it).
+ * `Section__Key` variables of `env` override the service file (normalizeService, through the registry).
+ */
 export async function loadSyncConfig(
   root: string,
   environmentsDir = path.join(root, 'environments'),

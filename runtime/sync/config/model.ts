@@ -27,8 +27,16 @@ export interface DeadLetterSettings {
   readonly retentionDays: number;
 }
 
+/** The dashboard at /ui on the health listener (`WebHost`). */
+export interface WebHostSettings {
+  readonly enabled: boolean;
+  /** Secret: never logged or echoed. null = the dashboard is read-only. */
+  readonly adminKey: string | null;
+}
+
 export interface ServiceSettings {
   readonly health: HealthSettings;
+  readonly webHost: WebHostSettings;
   readonly deadLetters: DeadLetterSettings;
   /** Folder of state.db and sinkhole.db, absolute. */
   readonly stateDirectory: string;

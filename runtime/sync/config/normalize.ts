@@ -34,6 +34,10 @@ export function normalizeService(
       firstProbeDelaySeconds: source.number('Health:FirstProbeDelaySeconds'),
       checkIntervalMinutes: source.number('HealthCheckIntervalMinutes'),
     },
+    webHost: {
+      enabled: source.bool('WebHost:Enabled'),
+      adminKey: source.optionalString('WebHost:AdminKey'),
+    },
     deadLetters: {
       replayIntervalSeconds: source.number('DeadLetters:ReplayIntervalSeconds'),
       maxReplayAttempts: source.int('DeadLetters:MaxReplayAttempts'),

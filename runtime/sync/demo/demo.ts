@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { SqlDriver } from '../../sql/drivers/driver.js';
 import { createPgliteDriver } from '../../sql/drivers/pglite.js';
 import type { SyncConfig } from '../config/model.js';
-import { normalizeEnvironment, normalizeService } from '../config/normalize.js';
+import { serviceSettingsOf } from '../config/load.js';
+import { normalizeEnvironment } from '../config/normalize.js';
 import type { Batch } from '../destinations/batch.js';
 import { filePathOf } from '../destinations/file.js';
 import { startSync, type RunningSync } from '../run.js';
@@ -19,8 +20,9 @@ import { POSTGRES_OUTBOX_BACKFILL_SQL, POSTGRES_OUTBOX_SQL } from './postgres-ou
 export const DEMO_CONNECTION = 'embedded://demo';
 export const DEMO_DIR = 'data/sync-demo';
 
-export function demoConfig(root: string): SyncConfig {
-  const service = normalizeService({ StateDirectory: DEMO_DIR, Health: { FirstProbeDelaySeconds: 2 } }, root);
+/** The demo's configuration; `Section__Key` variables (`WebHost__Enabled=true`) apply as to `wharf sync`. */
+export async function demoConfig(root: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<SyncConfig> {
+  const service = await serviceSettingsOf({ StateDirectory: DEMO_DIR, Health: { FirstProbeDelaySeconds: 2 } }, root, env);
   const environment = normalizeEnvironment('demo', '(built-in demo)', {
     Provider: 'embedded',
     ConnectionStrings: { main: DEMO_CONNECTION },
@@ -69,7 +71,7 @@ export interface DemoOptions {
 }
 
 export async function runDemo(options: DemoOptions): Promise<{ sync: RunningSync; stop: () => Promise<void>; done: Promise<void> }> {
-  const config = demoConfig(options.root);
+  const config = await demoConfig(options.root);
   await rm(config.service.stateDirectory, { recursive: true, force: true });
   const db = await createPgliteDriver({ connectionString: DEMO_CONNECTION, cacheDir: path.join(options.root, '.wharf') });
   for (const statement of POSTGRES_OUTBOX_SQL) await db.query(statement, []);
@@ -96,21 +98,24 @@ export async function runDemo(options: DemoOptions): Promise<{ sync: RunningSync
     options.print(`health port ${options.healthPort ?? config.service.health.port} is in use; the health routes move to a free port`);
     return launch(0);
   });
-  options.print(`wharf sync demo: exporting inventory."Products" changes to ${DEMO_DIR}/out/ (one file per batch)${sync.healthUrl ? `; health on ${sync.healthUrl}/health` : ''}. Ctrl-C stops.`);
+  options.print(`wharf sync demo: exporting inventory."Products" changes to ${DEMO_DIR}/out/ (one file per batch)${sync.healthUrl && config.service.health.enabled ? `; health on ${sync.healthUrl}/health` : ''}${sync.healthUrl && config.service.webHost.enabled ? `; dashboard on ${sync.healthUrl}/ui` : ''}. Ctrl-C stops.`);
   let step = 0;
   const ticker = setInterval(() => void changeSomething(db, step++).catch((error: unknown) => options.print(`change failed: ${(error as Error).message}`)), 1000);
   let resolveDone: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   let stopping: Promise<void> | null = null;
+  // Cleared by stop(): a pending duration timer would keep the process alive after a signal.
+  let deadline: NodeJS.Timeout | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       clearInterval(ticker);
+      clearTimeout(deadline);
       await sync.close();
       await db.close();
       resolveDone();
     })();
     return stopping;
   };
-  if (options.durationSeconds !== undefined) setTimeout(() => void stop(), options.durationSeconds * 1000);
+  if (options.durationSeconds !== undefined) deadline = setTimeout(() => void stop(), options.durationSeconds * 1000);
   return { sync, stop, done };
 }

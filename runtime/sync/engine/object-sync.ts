@@ -54,9 +54,23 @@ interface Prefetch {
 
 export class ObjectSync {
   consecutiveFailures = 0;
+  /** Outcome of the last finished cycle (null before the first): the dashboard's state column. */
+  lastOutcome: CycleOutcome | null = null;
+  /** When a cycle last found nothing new to send (epoch ms; null: not yet since start). Lag is measured from it. */
+  caughtUpAt: number | null = null;
+  /** When this loop was built (epoch ms): the lag of an object that was never caught up counts from here. */
+  readonly startedAt: number;
   /** The next page, asked for while the current one is being delivered (DB and destinations overlap). */
   private prefetch: Prefetch | null = null;
-  constructor(private readonly deps: ObjectSyncDeps) {}
+  constructor(private readonly deps: ObjectSyncDeps) {
+    this.startedAt = this.now();
+  }
+
+  /** Milliseconds the object is behind its source: 0 when the last cycle found nothing new, else since it last did. */
+  lagMs(now = this.now()): number {
+    if (this.lastOutcome === 'idle') return 0;
+    return Math.max(0, now - (this.caughtUpAt ?? this.startedAt));
+  }
 
   private fetch(from: number): Promise<ChangeSet> {
     const { environment, object } = this.deps;
@@ -89,9 +103,12 @@ export class ObjectSync {
     try {
       const outcome = await this.run(signal);
       this.consecutiveFailures = 0;
+      if (outcome !== 'aborted') this.lastOutcome = outcome;
+      if (outcome === 'idle') this.caughtUpAt = this.now();
       return outcome;
     } catch (error) {
       this.consecutiveFailures++;
+      this.lastOutcome = 'failed';
       this.deps.log.error({ event: 'sync.poll_failed', ...this.ids, failures: this.consecutiveFailures, err: errorText(error) }, 'polling the tracked object failed');
       return 'failed';
     }

@@ -1,7 +1,8 @@
 /**
  * The sync health routes (spec 3 part B), a fastify plugin on Health:Port, no authentication:
  * /health, /health/connections, /health/state, /health/state/{environment}, /health/deadletters
- * and the JSON index at /. /health answers 200 while the process runs; `status` is `healthy` only
+ * and the JSON index at / (with WebHost:Enabled the dashboard answers / instead: a redirect to
+ * /ui, runtime/sync/web/dashboard-routes.ts). /health answers 200 while the process runs; `status` is `healthy` only
  * when every unique database answered its probe (5 s timeout); the evaluation is cached for
  * Health:CacheDurationSeconds.
  */
@@ -24,6 +25,8 @@ export interface HealthSource {
   readonly prober: ConnectionProber;
   readonly lookup?: DriverLookup;
   readonly startedAt: number;
+  /** The dashboard is on: it owns `/`. */
+  readonly dashboard?: boolean;
 }
 
 export function uptimeText(ms: number): string {
@@ -102,6 +105,7 @@ export async function healthRoutes(app: FastifyInstance, source: HealthSource): 
 
   app.get('/health/deadletters', async () => source.deadLetters.summary());
 
+  if (source.dashboard) return;
   app.get('/', async () => ({
     service: SERVICE_NAME,
     routes: {

@@ -4,10 +4,38 @@ import type { GenericRouteModule } from '../../../../runtime/contract/index.js';
 export default {
   endpointId: 'static:Reference/Logo',
   kind: 'static',
-  methods: ['GET'],
+  methods: ['GET', 'QUERY'],
   routeKeys: ['reference/logo'],
   schemas: {
-    queryBody: null,
+    queryBody: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        select: {
+          type: 'string',
+          description: 'Comma-separated column names, as `$select`.',
+        },
+        filter: {
+          type: 'string',
+          description: 'Filter expression, as `$filter`.',
+        },
+        orderby: {
+          type: 'string',
+          description: 'Sort order, as `$orderby`.',
+        },
+        top: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 1000,
+          description: 'Page size, as `$top`.',
+        },
+        skip: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Rows to skip, as `$skip`.',
+        },
+      },
+    },
     writeBody: null,
     item: null,
     list: null,

@@ -1,0 +1,68 @@
+/**
+ * Health checks of the shared components (spec check shape; added to /health/details when present):
+ *   TokenStore  (tags database, auth)         a PostgreSQL token store answering `SELECT 1` within
+ *               Auth:Store:CommandTimeoutMs; down: Unhealthy (tokens not verified in the last
+ *               Auth:VerificationCacheSeconds get 503 AUTH_STORE_UNAVAILABLE)
+ *   Redis       (tags redis, cache, ratelimiting)  PING within Redis:CommandTimeoutMs; down or
+ *               frozen: Degraded (the gateway serves on its fallbacks: per-instance rate limits,
+ *               cache bypass, revocations by verification cache TTL)
+ * `data.error` carries the failure; a message carrying credentials is masked.
+ */
+import type { TokenStore } from '../auth/store/token-store.js';
+import { redact } from '../settings/redact.js';
+import type { RedisLink } from '../traffic/redis-client.js';
+import type { HealthCheck } from './health-check.js';
+import { formatDuration } from './health-check.js';
+
+function causeMessage(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause;
+  const inner = cause instanceof Error && cause.message !== '' ? cause.message : null;
+  const message = error instanceof Error ? error.message : String(error);
+  // AggregateError (several addresses refused) has an empty message
+  return inner ?? (message === '' ? 'connection failed' : message);
+}
+
+/** A driver message, masked whole when it carries credentials (redact()). */
+function safe(message: string): string {
+  return redact(message) as string;
+}
+
+export function tokenStoreCheck(store: TokenStore): HealthCheck {
+  return {
+    name: 'TokenStore',
+    tags: ['database', 'auth'],
+    async run() {
+      const started = performance.now();
+      try {
+        await store.ping();
+      } catch (error) {
+        return {
+          status: 'Unhealthy',
+          description: 'The token store is not available: tokens not verified recently are answered 503',
+          data: { provider: store.kind, error: safe(causeMessage(error)) },
+        };
+      }
+      return { status: 'Healthy', description: 'The token store is answering', data: { provider: store.kind, responseTime: formatDuration(performance.now() - started) } };
+    },
+  };
+}
+
+export function redisCheck(link: RedisLink): HealthCheck {
+  return {
+    name: 'Redis',
+    tags: ['redis', 'cache', 'ratelimiting'],
+    async run() {
+      try {
+        const ms = await link.ping();
+        return { status: 'Healthy', description: 'Redis is answering', data: { connection: 'Configured', responseTime: formatDuration(ms) } };
+      } catch (error) {
+        link.failed(error);
+        return {
+          status: 'Degraded',
+          description: 'Redis is unreachable: rate limits are per instance and the Redis cache is bypassed',
+          data: { connection: 'Configured', error: safe(causeMessage(error)) },
+        };
+      }
+    },
+  };
+}

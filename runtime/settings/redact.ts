@@ -79,14 +79,21 @@ export function redact<T>(value: T): unknown {
 
 /**
  * The flat settings as `{ "A:B": value }`, redacted, for a startup log line or a dump: a setting
- * the registry marks `x-secret` is always masked (whatever its name), the rest through redact().
+ * the registry marks `x-secret` is always masked (whatever its name: `<CONNECTION_STRING>` when it is
+ * a connection string or carries credentials, else `<REDACTED>`), the rest through redact().
  */
 export function redactSettingsSource(source: ConfigSource): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const entry of source.all()) {
     const spec = resolveKey(entry.key)?.spec;
     const secret = spec?.secret === true && entry.value !== null && entry.value !== '';
-    out[entry.key] = secret ? (CONNECTION_STRING_NAME.test(leaf(entry.key)) ? CONNECTION_STRING_MASK : SECRET_MASK) : redactValue(entry.key, entry.value, new WeakSet());
+    if (!secret) {
+      out[entry.key] = redactValue(entry.key, entry.value, new WeakSet());
+      continue;
+    }
+    // a connection string, or a value carrying credentials (`redis://:pw@host`), shows as one; other secrets as <REDACTED>
+    const connection = CONNECTION_STRING_NAME.test(leaf(entry.key)) || carriesCredentials(String(entry.value));
+    out[entry.key] = connection ? CONNECTION_STRING_MASK : SECRET_MASK;
   }
   return out;
 }

@@ -60,14 +60,15 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
     app.addHook('onClose', async () => stop());
   }
 
-  // endpoint_reload: after every successful reload of generated/, one event per endpoint type.
+  // endpoint_reload: after every successful reload of generated/ on this instance, one event per endpoint
+  // type; only this instance's streams get it (the others announce their own reloads).
   const reload = runtime.reload.bind(runtime);
   runtime.reload = async () => {
     const result = await reload();
     if (result.ok) {
       const counts = new Map<string, number>();
       for (const endpoint of runtime.routes.current.endpoints) counts.set(endpoint.kind, (counts.get(endpoint.kind) ?? 0) + 1);
-      for (const [type, count] of [...counts].sort()) events.emit('endpoint_reload', { type, count });
+      for (const [type, count] of [...counts].sort()) events.local('endpoint_reload', { type, count });
     }
     return result;
   };

@@ -12,26 +12,7 @@
  * Never cached: a balancer must see the change at its next poll.
  */
 import type { FastifyInstance } from 'fastify';
-
-/** Whether this instance still takes new requests; graceful shutdown turns it off first. */
-export class Readiness {
-  #stopping = false;
-
-  get ready(): boolean {
-    return !this.#stopping;
-  }
-
-  /** The instance is stopping: from now on /health/ready answers 503. */
-  stopping(): void {
-    this.#stopping = true;
-  }
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    readiness: Readiness;
-  }
-}
+import { Readiness } from '../lifecycle/readiness.js';
 
 export async function readyRoute(app: FastifyInstance): Promise<void> {
   const readiness = new Readiness();

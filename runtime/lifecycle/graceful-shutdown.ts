@@ -108,6 +108,7 @@ export function handleShutdownSignals(server: StartedServer, options: ShutdownOp
         if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
         gate.lastResponses();
         void stopListening(server.app.server); // the port is free at once; the callback waits for every connection
+        readiness.finishing();
         log.info({ event: 'server.stopped_accepting', inFlight: gate.inFlight }, 'port closed: finishing the requests accepted');
         await options.beforeClose?.();
         await settle(server.app.server);

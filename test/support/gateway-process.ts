@@ -10,8 +10,9 @@ export interface GatewayProcess {
   readonly url: string;
 }
 
-export function startGatewayProcess(root: string, env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [WHARF_CLI, 'start', '--root', root, '--port', '0'], { cwd: root, env });
+/** `port` 0 (default) = a free one; a fixed port lets a test restart an instance where a load balancer expects it. */
+export function startGatewayProcess(root: string, env: NodeJS.ProcessEnv, timeoutMs = 60_000, port = 0): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [WHARF_CLI, 'start', '--root', root, '--port', String(port), ...(port ? ['--host', '127.0.0.1'] : [])], { cwd: root, env });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), timeoutMs);

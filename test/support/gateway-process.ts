@@ -24,6 +24,8 @@ export function startGatewayProcess(root: string, env: NodeJS.ProcessEnv, timeou
         resolve({ child, url: match[1] as string });
       }
     });
-    child.on('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
+    let err = '';
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}${err}`)));
   });
 }

@@ -4,6 +4,7 @@
  * the foreground on loopback; stop() kills the process this started.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,11 @@ export interface LoadBalancer {
   readonly url: string;
   output(): string;
   stop(): Promise<void>;
+}
+
+export interface Haproxy extends LoadBalancer {
+  /** The state HAProxy's checks give each server (`a`, `b`): UP, DOWN, ... (from its stats socket). */
+  serverStates(): Promise<Record<string, string>>;
 }
 
 /** The docs example with its {{PLACEHOLDERS}} filled in; an unknown placeholder is an error. */
@@ -90,12 +96,40 @@ export async function startNginx(instances: readonly [string, string]): Promise<
   return { ...lb, output: () => lb.output() };
 }
 
-export async function startHaproxy(instances: readonly [string, string]): Promise<LoadBalancer> {
+/** One command on HAProxy's stats socket; its answer. */
+function statsCommand(socket: string, command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const client = connect(socket, () => client.end(`${command}\n`));
+    client.setEncoding('utf8');
+    client.on('data', (chunk: string) => (answer += chunk));
+    client.on('end', () => resolve(answer));
+    client.on('error', reject);
+  });
+}
+
+export async function startHaproxy(instances: readonly [string, string]): Promise<Haproxy> {
   const dir = await mkdtemp(path.join(tmpdir(), 'wharf-haproxy-'));
   const port = await freePort();
   const config = await renderExample('haproxy.cfg', { INSTANCE_A: instances[0], INSTANCE_B: instances[1], LISTEN: `127.0.0.1:${port}` });
   await writeFile(path.join(dir, 'haproxy.cfg'), config);
-  const lb = run(partPath('haproxy'), ['-db', '-f', path.join(dir, 'haproxy.cfg')], dir, `http://127.0.0.1:${port}`);
+  // the test's own addition, in a second file: a stats socket to read the check results from
+  const socket = path.join(dir, 'stats.sock');
+  await writeFile(path.join(dir, 'test.cfg'), `global\n    stats socket ${socket} level user\n`);
+  const lb = run(partPath('haproxy'), ['-db', '-f', path.join(dir, 'haproxy.cfg'), '-f', path.join(dir, 'test.cfg')], dir, `http://127.0.0.1:${port}`);
   await until(() => reachable(lb.url), 'haproxy', lb.output);
-  return lb;
+  return {
+    ...lb,
+    serverStates: async () => {
+      const csv = (await statsCommand(socket, 'show stat')).split('\n');
+      const header = (csv[0] ?? '').replace(/^# /, '').split(',');
+      const [proxy, server, status] = ['pxname', 'svname', 'status'].map((name) => header.indexOf(name)) as [number, number, number];
+      const states: Record<string, string> = {};
+      for (const line of csv.slice(1)) {
+        const cells = line.split(',');
+        if (cells[proxy] === 'wharf' && cells[server] !== 'BACKEND' && cells[server]) states[cells[server]!] = cells[status] ?? '';
+      }
+      return states;
+    },
+  };
 }

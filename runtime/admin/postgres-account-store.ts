@@ -1,4 +1,5 @@
 /** Accounts and sessions in the token store's PostgreSQL database (tables wharf_console_*). */
+import { createSchema } from '../auth/store/pg-schema.js';
 import type { PgQueryable } from '../auth/store/postgres-store.js';
 import { AccountExistsError, accountFromRaw, patchEntries, sessionFromRaw } from './account-store.js';
 import type { AccountPatch, AccountRow, AccountStore, NewAccountRow, RawAccount, RawSession, SessionRow } from './account-store.js';
@@ -33,7 +34,7 @@ export class PostgresAccountStore implements AccountStore {
   ) {}
 
   async migrate(): Promise<void> {
-    for (const statement of SCHEMA) await this.db.query(statement);
+    await createSchema(this.db, SCHEMA);
   }
 
   private async one(sql: string, params: unknown[]): Promise<AccountRow | null> {

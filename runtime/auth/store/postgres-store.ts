@@ -3,6 +3,7 @@
  * Works on anything with pg's `query(text, params)` (a pg.Pool in production). Every change and its
  * audit entry is ONE statement (data-modifying CTE), so it is atomic without a client transaction.
  */
+import { createSchema } from './pg-schema.js';
 import { auditFromRaw, tokenFromRaw } from './raw-rows.js';
 import type { RawAudit, RawToken } from './raw-rows.js';
 import { tokenPatchEntries, UsernameTakenError } from './token-store.js';
@@ -58,7 +59,7 @@ export class PostgresTokenStore implements TokenStore {
   ) {}
 
   async migrate(): Promise<void> {
-    for (const statement of SCHEMA) await this.db.query(statement);
+    await createSchema(this.db, SCHEMA);
   }
 
   private async one(sql: string, params: unknown[]): Promise<TokenRow | null> {

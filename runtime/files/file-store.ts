@@ -4,6 +4,11 @@
  * created on first use. A stored file is reached only through a name that isStoredName accepts,
  * joined onto that directory, and only when it is a regular file (not a symlink) whose real path
  * lies inside the directory's real path. Uploads land in `.wharf-upload-*` temp files first.
+ *
+ * Several instances may share the storage directory (docs/files.md): there is no index, a file is
+ * only ever published whole (a complete, fsynced temp file renamed or hard-linked into place), and
+ * the startup sweep removes only temp files untouched for STALE_TEMP_MS, never another instance's
+ * upload in progress.
  */
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
@@ -13,6 +18,13 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { FilesEndpoint } from '../contract/model.js';
 import { TEMP_PREFIX, isStoredName } from './file-name.js';
+
+/**
+ * A temp file not written to for this long is a crash's leftover. An upload in progress writes to
+ * its temp file all the time; an upload stalled this long has long since been cut off by the
+ * server's request timeout.
+ */
+export const STALE_TEMP_MS = 60 * 60 * 1000;
 
 export interface StoredFile {
   readonly name: string;
@@ -149,8 +161,12 @@ export class FileStore {
     }
   }
 
-  /** Removes `.wharf-upload-*` leftovers (a crash mid-upload) under the storage root. */
-  async removeTempLeftovers(root: string = this.#root): Promise<number> {
+  /**
+   * Removes `.wharf-upload-*` leftovers (a crash mid-upload) under the storage root: those not
+   * written to for `staleMs` (another instance sharing the directory may be writing the others).
+   */
+  async removeTempLeftovers(root: string = this.#root, staleMs: number = STALE_TEMP_MS): Promise<number> {
+    const before = Date.now() - staleMs;
     let removed = 0;
     let entries;
     try {
@@ -160,7 +176,10 @@ export class FileStore {
     }
     for (const entry of entries) {
       if (!entry.isFile() || !entry.name.startsWith(TEMP_PREFIX)) continue;
-      await fs.rm(path.join(entry.parentPath, entry.name), { force: true });
+      const file = path.join(entry.parentPath, entry.name);
+      const stats = await fs.lstat(file).catch(() => null);
+      if (!stats || stats.mtimeMs > before) continue;
+      await fs.rm(file, { force: true });
       removed += 1;
     }
     return removed;

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readTokenStoreSettings } from '../auth/store/open-store.js';
 import { MemoryCounterStore } from '../traffic/counter-store.js';
 import { readRedisSettings } from '../traffic/redis-client.js';
-import { AccountService } from './accounts.js';
+import { AccountService, type FirstAdmin } from './accounts.js';
 import { admitConsoleRequest, requireConsoleActor } from './console-access.js';
 import type { ConsoleGuardOptions } from './console-access.js';
 import { installConsoleErrors, notFound } from './console-errors.js';
@@ -36,6 +36,8 @@ export interface ConsoleRuntime {
   readonly events: ConsoleEvents;
   settings: ConsoleSettings;
   readonly startedAt: number;
+  /** The administrator this instance created on an empty store (null: the store had accounts). */
+  firstAdmin: FirstAdmin | null;
 }
 
 declare module 'fastify' {
@@ -53,7 +55,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
   const accounts = new AccountService(store);
   const sessions = new SessionService(store, settings.sessionHours * 3_600_000);
   const events = new ConsoleEvents();
-  const state: ConsoleRuntime = { accounts, sessions, events, settings, startedAt: Date.now() };
+  const state: ConsoleRuntime = { accounts, sessions, events, settings, startedAt: Date.now(), firstAdmin: null };
   app.decorate('wharfConsole', state);
   if (runtime.access.redis) {
     const stop = await events.shareOver(runtime.access.redis, readRedisSettings(runtime.settings.server.source).keyPrefix);
@@ -74,6 +76,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
   };
 
   const first = await accounts.ensureFirstAdmin(settings.seedPassword);
+  state.firstAdmin = first;
   if (first?.oneTimePassword) {
     // The one deliberate exception to "no passwords in the log": shown once, must be changed at first sign-in.
     app.log.warn(

@@ -26,7 +26,8 @@ export function banner(server: StartedServer, demoToken: string | null = null): 
     `  API reference  ${url}/docs`,
     `  OpenAPI        ${url}/openapi.json`,
     `  Liveness       ${url}/health/live`,
-    `  Console        ${url}/ui/ (first start: sign in with the administrator and one-time password in the log above; API: ${url}/ui/api, docs/console-api.md)`,
+    `  Readiness      ${url}/health/ready`,
+    `  Console        ${url}/ui/ (${consoleSignIn(server)}; API: ${url}/ui/api, docs/console-api.md)`,
   ];
   if (demoToken !== null) return [...lines, ...demoTokenLines(demoToken, example)];
   return [
@@ -34,6 +35,18 @@ export function banner(server: StartedServer, demoToken: string | null = null): 
     `  Every /api call needs a token: create one with ${CREATE_TOKEN_HINT}`,
     `  Try            curl -H "Authorization: Bearer <token>" ${example}`,
   ];
+}
+
+/**
+ * How to sign in to the console: only the instance that created the first administrator points to
+ * the one-time password it logged; every other start (another instance on a shared store, a
+ * restart) has accounts already.
+ */
+function consoleSignIn(server: StartedServer): string {
+  const first = server.app.hasDecorator('wharfConsole') ? server.app.wharfConsole.firstAdmin : null;
+  if (first?.oneTimePassword) return `sign in as ${first.username} with the one-time password in the log above`;
+  if (first) return `sign in as ${first.username} with the WebUi:SeedPassword password`;
+  return 'sign in with an existing console account; npx wharf accounts manages them';
 }
 
 /** Creates the demo token when the store has none at all; its value is returned only then. */

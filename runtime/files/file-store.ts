@@ -7,11 +7,13 @@
  *
  * Several instances may share the storage directory (docs/files.md): there is no index, a file is
  * only ever published whole (a complete, fsynced temp file renamed or hard-linked into place), and
- * the startup sweep removes only temp files untouched for STALE_TEMP_MS, never another instance's
- * upload in progress.
+ * the startup sweep removes a temp file only when its writer is gone: a process of this host that
+ * no longer runs (temp names carry `<host>.<pid>`), or any writer when the file has not been
+ * written to for STALE_TEMP_MS. Never another instance's upload in progress.
  */
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
+import { hostname } from 'node:os';
 import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -25,6 +27,25 @@ import { TEMP_PREFIX, isStoredName } from './file-name.js';
  * server's request timeout.
  */
 export const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/** Who writes a temp file: `<host>.<pid>` (host name limited to letters, digits, `.` and `-`). */
+const OWNER = `${hostname().replace(/[^A-Za-z0-9.-]/g, '_')}.${process.pid}`;
+const UUID_LENGTH = 36;
+
+/** Whether the temp file's writer is a process of this host that has ended (false when unknown). */
+function writerEnded(name: string): boolean {
+  const owner = name.slice(TEMP_PREFIX.length, -(UUID_LENGTH + 1));
+  const dot = owner.lastIndexOf('.');
+  if (dot < 0 || owner.slice(0, dot) !== OWNER.slice(0, OWNER.lastIndexOf('.'))) return false;
+  const pid = Number(owner.slice(dot + 1));
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
 
 export interface StoredFile {
   readonly name: string;
@@ -133,7 +154,7 @@ export class FileStore {
   }
 
   tempPathIn(dir: string): string {
-    return path.join(dir, `${TEMP_PREFIX}${randomUUID()}`);
+    return path.join(dir, `${TEMP_PREFIX}${OWNER}-${randomUUID()}`);
   }
 
   /**
@@ -162,8 +183,9 @@ export class FileStore {
   }
 
   /**
-   * Removes `.wharf-upload-*` leftovers (a crash mid-upload) under the storage root: those not
-   * written to for `staleMs` (another instance sharing the directory may be writing the others).
+   * Removes `.wharf-upload-*` leftovers (a crash mid-upload) under the storage root: those whose
+   * writer was a process of this host that has ended, and any not written to for `staleMs`
+   * (another instance sharing the directory may be writing the others).
    */
   async removeTempLeftovers(root: string = this.#root, staleMs: number = STALE_TEMP_MS): Promise<number> {
     const before = Date.now() - staleMs;
@@ -178,7 +200,7 @@ export class FileStore {
       if (!entry.isFile() || !entry.name.startsWith(TEMP_PREFIX)) continue;
       const file = path.join(entry.parentPath, entry.name);
       const stats = await fs.lstat(file).catch(() => null);
-      if (!stats || stats.mtimeMs > before) continue;
+      if (!stats || (stats.mtimeMs > before && !writerEnded(entry.name))) continue;
       await fs.rm(file, { force: true });
       removed += 1;
     }

@@ -44,6 +44,15 @@ describe('ConfigSource', () => {
     expect(() => readServerSettings(source(env))).toThrow(message);
   });
 
+  it.each([
+    ['default', {}, 2],
+    ['default below a short timeout', { Server__ShutdownTimeoutSeconds: '2' }, 1],
+    ['default with the shortest timeout', { Server__ShutdownTimeoutSeconds: '1' }, 0],
+    ['set', { Server__ShutdownDelaySeconds: '5', Server__ShutdownTimeoutSeconds: '30' }, 5],
+  ] as const)('Server:ShutdownDelaySeconds: %s', (_name, env, want) => {
+    expect(readServerSettings(source(env)).server.shutdownDelaySeconds).toBe(want);
+  });
+
   it('names the file when the bad value comes from it', () => {
     expect(() => readServerSettings(source({}, { Server: { BodyLimitBytes: 'big' } }))).toThrow(
       "Setting 'Server:BodyLimitBytes' (from environments/settings.json) must be a whole number",

@@ -85,7 +85,8 @@ export function readServerSettings(source: ConfigSource): ServerSettings {
     });
   }
   const shutdownTimeoutSeconds = source.int('Server:ShutdownTimeoutSeconds', 10, { min: 1, max: 3600 });
-  const shutdownDelaySeconds = source.int('Server:ShutdownDelaySeconds', 2, { min: 0, max: 3600 });
+  // default 2 s, but always below the timeout (a timeout of 1 or 2 s keeps working as before)
+  const shutdownDelaySeconds = source.int('Server:ShutdownDelaySeconds', Math.min(2, shutdownTimeoutSeconds - 1), { min: 0, max: 3600 });
   if (shutdownDelaySeconds >= shutdownTimeoutSeconds) {
     throw new WharfError('SETTINGS_INVALID_VALUE', {
       key: 'Server:ShutdownDelaySeconds',

@@ -10,7 +10,7 @@
  *   - behind HAProxy with its readiness check (/health/ready) none fails;
  *   - a console event stream held through HAProxy is cut when its instance stops accepting and,
  *     resumed with Last-Event-ID on the other instance, has every event once, in order.
- * Short shutdown delays keep it quick (Server:ShutdownDelaySeconds 1).
+ * Short shutdown settings keep it quick (delay 2 s, timeout 6 s).
  */
 import { execFile as execFileCb } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -68,8 +68,8 @@ beforeAll(async () => {
     Redis__Url: redis.url,
     Auth__Store__Provider: 'Postgres',
     Auth__Store__ConnectionString: pg.url,
-    Server__ShutdownDelaySeconds: '1',
-    Server__ShutdownTimeoutSeconds: '5',
+    Server__ShutdownDelaySeconds: '2', // the default, longer than HAProxy's inter x fall (500 ms) on a busy machine
+    Server__ShutdownTimeoutSeconds: '6',
     RateLimiting__Enabled: 'false',
     Caching__Enabled: 'false',
     HEALTHCHECK_SKIP_PROXY: 'true',

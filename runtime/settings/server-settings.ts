@@ -23,6 +23,8 @@ export interface ServerSettings {
     readonly disabledRetryAfterSeconds: number;
     /** SIGTERM/SIGINT: how long in-flight requests may finish before the process exits anyway. */
     readonly shutdownTimeoutSeconds: number;
+    /** SIGTERM: how long the instance keeps serving while /health/ready answers 503 (below the timeout). */
+    readonly shutdownDelaySeconds: number;
     /** A handler that has not answered after this long gets 503 SERVER_HANDLER_TIMEOUT. */
     readonly handlerTimeoutSeconds: number;
     /** Time to receive the request line and headers (Node answers a bare 408 and closes). */
@@ -82,6 +84,16 @@ export function readServerSettings(source: ConfigSource): ServerSettings {
       reason: 'cannot exceed SqlConnectionPooling:MaxPoolSize',
     });
   }
+  const shutdownTimeoutSeconds = source.int('Server:ShutdownTimeoutSeconds', 10, { min: 1, max: 3600 });
+  // default 2 s, but always below the timeout (a timeout of 1 or 2 s keeps working as before)
+  const shutdownDelaySeconds = source.int('Server:ShutdownDelaySeconds', Math.min(2, shutdownTimeoutSeconds - 1), { min: 0, max: 3600 });
+  if (shutdownDelaySeconds >= shutdownTimeoutSeconds) {
+    throw new WharfError('SETTINGS_INVALID_VALUE', {
+      key: 'Server:ShutdownDelaySeconds',
+      source: source.entry('Server:ShutdownDelaySeconds')?.source ?? 'defaults',
+      reason: 'must be less than Server:ShutdownTimeoutSeconds',
+    });
+  }
   return {
     environment: {
       serverName: source.string('Environment:ServerName', 'wharf'),
@@ -90,7 +102,8 @@ export function readServerSettings(source: ConfigSource): ServerSettings {
     server: {
       bodyLimitBytes: source.int('Server:BodyLimitBytes', 10 * MIB, { min: 1024, max: 1024 * MIB }),
       disabledRetryAfterSeconds: source.int('Server:DisabledRetryAfterSeconds', 300, { min: 1, max: 86_400 }),
-      shutdownTimeoutSeconds: source.int('Server:ShutdownTimeoutSeconds', 10, { min: 1, max: 3600 }),
+      shutdownTimeoutSeconds,
+      shutdownDelaySeconds,
       handlerTimeoutSeconds: source.int('Server:HandlerTimeoutSeconds', 60, { min: 1, max: 3600 }),
       headersTimeoutSeconds: source.int('Server:HeadersTimeoutSeconds', 10, { min: 1, max: 600 }),
       bodyTimeoutSeconds: source.int('Server:BodyTimeoutSeconds', 10, { min: 1, max: 3600 }),

@@ -1003,7 +1003,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '0612492015d3159a29917694d9a48d87cd38c90503ff3af09f1eb0e6406f5281';
+export const sourceHash = '06c2998d644ef704f0c10e5f22dcec1749013915dcb3156f508989802b8aaea9';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

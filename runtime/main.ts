@@ -44,6 +44,7 @@ export async function serveProject(
   const server = await startServer({ ...extra, ...projectServerOptions(options) });
   handleShutdownSignals(server, {
     deadlineMs: server.app.wharf.settings.server.server.shutdownTimeoutSeconds * 1000,
+    delayMs: server.app.wharf.settings.server.server.shutdownDelaySeconds * 1000,
     log: server.app.log,
     ...(beforeClose ? { beforeClose } : {}),
   });

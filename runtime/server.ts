@@ -33,6 +33,7 @@ import { HandlerRegistry } from './handlers/registry.js';
 import type { HandlerMap } from './handlers/registry.js';
 import { healthRoutes } from './health/health-routes.js';
 import { liveRoute } from './health/live.js';
+import { readyRoute } from './health/ready.js';
 import { landingRoute, readLandingPage } from './landing/landing-page.js';
 import { readReferenceRequiresToken } from './reference/reference-access.js';
 import { installBodyTimeout } from './lifecycle/body-timeout.js';
@@ -259,6 +260,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   installAccessControl(app, { control: access.control, appliesTo: isProtectedUrl });
   installResponseCache(app, { cache: access.cache });
   await app.register(liveRoute);
+  await readyRoute(app);
   if (metrics) metricsRoute(app, metrics);
   const metricsAddress = metrics ? parseMetricsAddress(settings.server.metrics.listenAddress) : null;
   app.decorate('metricsListener', metrics && metricsAddress ? new MetricsListener(app, metrics, metricsAddress) : null);

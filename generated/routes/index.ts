@@ -20,7 +20,7 @@ import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '0612492015d3159a29917694d9a48d87cd38c90503ff3af09f1eb0e6406f5281';
+export const sourceHash = '06c2998d644ef704f0c10e5f22dcec1749013915dcb3156f508989802b8aaea9';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

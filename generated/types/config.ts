@@ -433,9 +433,13 @@ export interface SettingsEndpointConfig {
      */
     DisabledRetryAfterSeconds?: number;
     /**
-     * SIGTERM/SIGINT: how long requests in flight may finish before the process exits anyway ([Operations](operations.md))
+     * SIGTERM/SIGINT: from the signal, how long the shutdown (delay included) may take before the requests still in flight are answered 503 and the process exits anyway ([Operations](operations.md))
      */
     ShutdownTimeoutSeconds?: number;
+    /**
+     * SIGTERM: how long the instance keeps serving while `/health/ready` answers 503, before it stops accepting ([Deployment](deployment.md)); must be less than `ShutdownTimeoutSeconds`; absent = 2, at most the timeout minus 1
+     */
+    ShutdownDelaySeconds?: number | null;
     /**
      * a request not answered after this long (body reception included) gets 503 `SERVER_HANDLER_TIMEOUT` (checked at a tenth of the limit, at most every second); once the answer is under way it bounds how long the answer stands still, not its length
      */
@@ -639,7 +643,7 @@ export interface SettingsEndpointConfig {
    */
   Features?: {
     /**
-     * `GET /` serves a page linking `/docs`, `/ui`, `/openapi.json` and `/health/live`; false redirects `/` to `/docs`
+     * `GET /` serves a page linking `/docs`, `/ui`, `/openapi.json`, `/health/live` and `/health/ready`; false redirects `/` to `/docs`
      */
     LandingPage?: boolean;
   };

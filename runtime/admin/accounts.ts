@@ -137,7 +137,8 @@ export class AccountService {
   /**
    * With no account at all: creates the first administrator. `seedPassword` (WebUi:SeedPassword)
    * gives `admin` with that fixed password and no forced change; otherwise `admin-<8 random>` with a
-   * random one-time password that must be changed at the first sign-in. null when accounts exist.
+   * random one-time password that must be changed at the first sign-in. null when accounts exist,
+   * or when another instance starting at the same moment created its administrator first.
    */
   async ensureFirstAdmin(seedPassword: string | null): Promise<FirstAdmin | null> {
     if ((await this.store.list()).length > 0) return null;
@@ -149,6 +150,13 @@ export class AccountService {
       const username = `admin-${randomPassword().replace(/[^A-Za-z0-9]/g, '').slice(0, 8).toLowerCase()}`;
       const password = randomPassword();
       await this.create(username, password, 'administrator', true);
+      // Instances starting at once on an empty shared store each got here: the oldest account
+      // wins, the others take theirs back (ids only grow, and each sees its own insert).
+      const mine = await this.store.findByName(username);
+      if (mine && (await this.store.list()).some((account) => account.id < mine.id)) {
+        await this.store.delete(mine.id);
+        return null;
+      }
       return { username, oneTimePassword: password };
     } catch (error) {
       if (error instanceof AccountRuleError && error.kind === 'conflict') return null; // another instance was first

@@ -10,7 +10,7 @@ import { environmentNames } from '../settings/load-settings.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { MemoryCounterStore } from '../traffic/counter-store.js';
 import { readRedisSettings } from '../traffic/redis-client.js';
-import { AccountService } from './accounts.js';
+import { AccountService, type FirstAdmin } from './accounts.js';
 import { admitConsoleRequest, requireConsoleActor } from './console-access.js';
 import type { ConsoleGuardOptions } from './console-access.js';
 import { installConsoleErrors, notFound } from './console-errors.js';
@@ -39,8 +39,8 @@ export interface ConsoleRuntime {
   readonly events: ConsoleEvents;
   settings: ConsoleSettings;
   readonly startedAt: number;
-  /** The first administrator created by this start with a one-time password (the banner prints it); else null. */
-  firstAdmin: { readonly username: string; readonly oneTimePassword: string } | null;
+  /** The administrator this instance created on an empty store (null: the store had accounts). */
+  firstAdmin: FirstAdmin | null;
 }
 
 declare module 'fastify' {
@@ -67,21 +67,21 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
     app.addHook('onClose', async () => stop());
   }
 
-  // endpoint_reload: after every successful reload of generated/, one event per endpoint type.
+  // endpoint_reload: after every successful reload of generated/ on this instance, one event per endpoint
+  // type; only this instance's streams get it (the others announce their own reloads).
   const reload = runtime.reload.bind(runtime);
   runtime.reload = async () => {
     const result = await reload();
     if (result.ok) {
       const counts = new Map<string, number>();
       for (const endpoint of runtime.routes.current.endpoints) counts.set(endpoint.kind, (counts.get(endpoint.kind) ?? 0) + 1);
-      for (const [type, count] of [...counts].sort()) events.emit('endpoint_reload', { type, count });
+      for (const [type, count] of [...counts].sort()) events.local('endpoint_reload', { type, count });
     }
     return result;
   };
 
   const announceFirst = (first: Awaited<ReturnType<AccountService['ensureFirstAdmin']>>): void => {
     if (first?.oneTimePassword) {
-      state.firstAdmin = { username: first.username, oneTimePassword: first.oneTimePassword };
       // The one deliberate exception to "no passwords in the log": shown once, must be changed at first sign-in.
       app.log.warn(
         { consoleAccount: first.username },
@@ -95,7 +95,9 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
   // is created when it answers (tried again every FIRST_ADMIN_RETRY_MS until then).
   const ensureFirst = async (): Promise<boolean> => {
     try {
-      announceFirst(await accounts.ensureFirstAdmin(settings.seedPassword));
+      const first = await accounts.ensureFirstAdmin(settings.seedPassword);
+      state.firstAdmin = first;
+      announceFirst(first);
       return true;
     } catch (error) {
       if (!(error instanceof WharfError && error.code === 'AUTH_STORE_UNAVAILABLE')) throw error;

@@ -72,9 +72,13 @@ function lastEventId(request: FastifyRequest): number {
 export function eventsRoute(app: FastifyInstance, options: EventsRouteOptions): void {
   const open = new Set<() => void>();
   // Streams never end by themselves: close them before the server waits for its connections.
-  app.addHook('preClose', async () => {
+  const closeAll = (): void => {
     for (const stop of [...open]) stop();
-  });
+  };
+  app.addHook('preClose', async () => closeAll());
+  // Shutdown: when the instance stops accepting, its clients reconnect elsewhere and resume.
+  const unregister = app.readiness?.whenFinishing(closeAll);
+  if (unregister) app.addHook('onClose', async () => unregister());
   app.get('/events', (request, reply) => {
     reply.hijack();
     const raw = reply.raw;
@@ -87,14 +91,35 @@ export function eventsRoute(app: FastifyInstance, options: EventsRouteOptions): 
     const client = new EventClient(raw);
     client.send('retry: 3000\n\n');
     const since = lastEventId(request);
-    if (since > 0) for (const event of options.events.since(since)) client.send(formatEvent(event));
-    const unsubscribe = options.events.subscribe((event) => client.send(formatEvent(event)));
-    void options.currentHealth().then(
-      (status) => {
-        if (status !== null) client.send(formatEvent({ name: 'health', data: { status } }));
-      },
-      () => undefined,
-    );
+    // Live events wait while the replay is read (it may come from Redis); then the ones the replay
+    // already carried are skipped, so a resumed stream neither loses nor repeats an event.
+    let held: ConsoleEvent[] | null = [];
+    let replayed = since;
+    const send = (event: ConsoleEvent): void => {
+      if (event.id !== undefined && event.id <= replayed) return;
+      client.send(formatEvent(event));
+    };
+    const unsubscribe = options.events.subscribe((event) => (held ? held.push(event) : send(event)));
+    void (since > 0 ? options.events.since(since) : Promise.resolve([]))
+      .then(
+        (replay) => {
+          for (const event of replay) send(event);
+          replayed = Math.max(replayed, ...replay.map((event) => event.id ?? 0));
+        },
+        () => undefined,
+      )
+      .then(() => {
+        const live = held ?? [];
+        held = null;
+        for (const event of live) send(event);
+        return options.currentHealth();
+      })
+      .then(
+        (status) => {
+          if (status !== null) client.send(formatEvent({ name: 'health', data: { status } }));
+        },
+        () => undefined,
+      );
     const heartbeat = setInterval(() => client.send(': heartbeat\n\n'), options.heartbeatMs);
     heartbeat.unref();
     const stop = (): void => {
@@ -102,6 +127,7 @@ export function eventsRoute(app: FastifyInstance, options: EventsRouteOptions): 
       clearInterval(heartbeat);
       unsubscribe();
       client.close();
+      request.server.requestGate?.done(request); // a closed stream is no request in flight
     };
     open.add(stop);
     raw.on('close', stop);

@@ -1,4 +1,5 @@
 /** Accounts and sessions in the token store's PostgreSQL database (tables wharf_console_*). */
+import { createSchema } from '../auth/store/pg-schema.js';
 import type { PgQueryable } from '../auth/store/postgres-store.js';
 import { AccountExistsError, accountFromRaw, patchEntries, sessionFromRaw } from './account-store.js';
 import type { AccountPatch, AccountRow, AccountStore, NewAccountRow, RawAccount, RawSession, SessionRow } from './account-store.js';
@@ -38,7 +39,7 @@ export class PostgresAccountStore implements AccountStore {
 
   /** `db`: where to run the statements (StorePool.prepare passes its connection without the migration step). */
   async migrate(db: PgQueryable = this.db): Promise<void> {
-    for (const statement of SCHEMA) await db.query(statement);
+    await createSchema(db, SCHEMA);
   }
 
   private async one(sql: string, params: unknown[]): Promise<AccountRow | null> {

@@ -26,7 +26,7 @@ export function isApiUrl(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 }
 
-/** The data API plus `/health` and `/health/details` (spec: bearer token); `/health/live` stays open. */
+/** The data API plus `/health` and `/health/details` (spec: bearer token); `/health/live` and `/health/ready` stay open. */
 export function isProtectedUrl(url: string): boolean {
   if (isApiUrl(url)) return true;
   const path = url.split('?')[0] ?? url;

@@ -4,15 +4,48 @@
  * created on first use. A stored file is reached only through a name that isStoredName accepts,
  * joined onto that directory, and only when it is a regular file (not a symlink) whose real path
  * lies inside the directory's real path. Uploads land in `.wharf-upload-*` temp files first.
+ *
+ * Several instances may share the storage directory (docs/files.md): there is no index, a file is
+ * only ever published whole (a complete, fsynced temp file renamed or hard-linked into place), and
+ * the startup sweep removes a temp file only when its writer is gone: a process of this host that
+ * no longer runs (temp names carry `<host>.<pid>`), or any writer when the file has not been
+ * written to for STALE_TEMP_MS. Never another instance's upload in progress.
  */
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
+import { hostname } from 'node:os';
 import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { FilesEndpoint } from '../contract/model.js';
 import { TEMP_PREFIX, isStoredName } from './file-name.js';
+
+/**
+ * A temp file not written to for this long is a crash's leftover. An upload in progress writes to
+ * its temp file all the time; an upload stalled this long has long since been cut off by the
+ * server's request timeout.
+ */
+export const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/** Who writes a temp file: `<host>.<pid>` (host name limited to letters, digits, `.` and `-`). */
+const OWNER = `${hostname().replace(/[^A-Za-z0-9.-]/g, '_')}.${process.pid}`;
+const UUID_LENGTH = 36;
+
+/** Whether the temp file's writer is a process of this host that has ended (false when unknown). */
+function writerEnded(name: string): boolean {
+  const owner = name.slice(TEMP_PREFIX.length, -(UUID_LENGTH + 1));
+  const dot = owner.lastIndexOf('.');
+  if (dot < 0 || owner.slice(0, dot) !== OWNER.slice(0, OWNER.lastIndexOf('.'))) return false;
+  const pid = Number(owner.slice(dot + 1));
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
 
 export interface StoredFile {
   readonly name: string;
@@ -121,7 +154,7 @@ export class FileStore {
   }
 
   tempPathIn(dir: string): string {
-    return path.join(dir, `${TEMP_PREFIX}${randomUUID()}`);
+    return path.join(dir, `${TEMP_PREFIX}${OWNER}-${randomUUID()}`);
   }
 
   /**
@@ -149,8 +182,13 @@ export class FileStore {
     }
   }
 
-  /** Removes `.wharf-upload-*` leftovers (a crash mid-upload) under the storage root. */
-  async removeTempLeftovers(root: string = this.#root): Promise<number> {
+  /**
+   * Removes `.wharf-upload-*` leftovers (a crash mid-upload) under the storage root: those whose
+   * writer was a process of this host that has ended, and any not written to for `staleMs`
+   * (another instance sharing the directory may be writing the others).
+   */
+  async removeTempLeftovers(root: string = this.#root, staleMs: number = STALE_TEMP_MS): Promise<number> {
+    const before = Date.now() - staleMs;
     let removed = 0;
     let entries;
     try {
@@ -160,7 +198,10 @@ export class FileStore {
     }
     for (const entry of entries) {
       if (!entry.isFile() || !entry.name.startsWith(TEMP_PREFIX)) continue;
-      await fs.rm(path.join(entry.parentPath, entry.name), { force: true });
+      const file = path.join(entry.parentPath, entry.name);
+      const stats = await fs.lstat(file).catch(() => null);
+      if (!stats || (stats.mtimeMs > before && !writerEnded(entry.name))) continue;
+      await fs.rm(file, { force: true });
       removed += 1;
     }
     return removed;

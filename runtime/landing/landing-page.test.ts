@@ -20,7 +20,7 @@ describe('GET /', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'");
-    for (const href of ['/docs', '/ui', '/openapi.json', '/health/live']) expect(response.body).toContain(`<a href="${href}">`);
+    for (const href of ['/docs', '/ui', '/openapi.json', '/health/live', '/health/ready']) expect(response.body).toContain(`<a href="${href}">`);
     expect(response.body).toContain('<title>acme &lt;gw&gt; · Wharf</title>');
     expect(response.body).toContain('serving 2 endpoints under <code>/api/{env}/…</code>');
   });

@@ -19,7 +19,8 @@ const LINKS: ReadonlyArray<readonly [string, string, string]> = [
   ['/docs', 'API reference', 'every endpoint, try requests with your token'],
   ['/ui', 'Console', 'tokens, environments, settings'],
   ['/openapi.json', 'OpenAPI', 'the OpenAPI 3.1 document, for clients and generators'],
-  ['/health/live', 'Liveness', 'the probe a load balancer polls'],
+  ['/health/live', 'Liveness', 'the probe an orchestrator polls'],
+  ['/health/ready', 'Readiness', 'the probe a load balancer polls (503 while the instance stops)'],
 ];
 
 const escapeHtml = (text: string): string =>

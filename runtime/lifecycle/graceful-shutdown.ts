@@ -1,12 +1,22 @@
 /**
- * SIGTERM / SIGINT: drain, then close. Draining: new requests get 503 SERVER_SHUTTING_DOWN with
- * Connection: close (request-gate.ts), requests in flight finish and close their connection, so no
- * client is left on a keep-alive connection that the close would cut. Then the server closes
- * (the port is released; its onClose hooks close database pools, Redis, the token store's file)
- * and the process exits 0. After
- * Server:ShutdownTimeoutSeconds the requests still in flight are answered 503 with the project's
- * error body, the remaining work is abandoned and the process exits 1. A second signal exits at once.
+ * SIGTERM / SIGINT, shaped for a load balancer (docs/deployment.md):
+ *
+ * 1. **unready**: /health/ready answers 503 at once (health/ready.ts); everything else is served as
+ *    before for Server:ShutdownDelaySeconds (SIGTERM only; Ctrl-C's SIGINT skips the delay), so a
+ *    balancer polling readiness takes the instance out of rotation while it still answers;
+ * 2. **stops accepting**: the port is released, so a new connection is refused, which every
+ *    balancer retries on another instance (a refused connection carried no request);
+ * 3. **finishes what it accepted**: requests in flight and requests still arriving on connections
+ *    accepted before are served, each answer with Connection: close; connections that stay idle
+ *    are closed after a short settle time;
+ * 4. when none is in flight, the server closes (its onClose hooks close database pools, Redis, the
+ *    token store's file) and the process exits 0.
+ *
+ * Server:ShutdownTimeoutSeconds counts from the signal: then the requests still in flight are
+ * answered 503 SERVER_SHUTTING_DOWN with the project's error body, the remaining work is abandoned
+ * and the process exits 1. A second signal exits at once.
  */
+import type { Server as HttpServer } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import type { StartedServer } from '../start.js';
 
@@ -18,6 +28,8 @@ export interface ShutdownLog {
 
 export interface ShutdownOptions {
   readonly deadlineMs: number;
+  /** SIGTERM: how long the instance keeps serving while unready (Server:ShutdownDelaySeconds). */
+  readonly delayMs?: number;
   readonly log: ShutdownLog;
   /** Work before the server closes (e.g. stop watching files). */
   readonly beforeClose?: () => Promise<void>;
@@ -29,16 +41,11 @@ export interface ShutdownOptions {
 const FLUSH_MS = 100;
 /**
  * After the port is released: at most this long for the open connections to end by themselves
- * (a connection the kernel accepted just before delivers its request, gets 503 with Connection:
- * close and ends) before the idle ones left are closed. Ends as soon as none is open.
+ * (each answer now carries Connection: close) before the idle ones left are closed. Ends as soon as
+ * none is open. A client that sends on a connection at the very moment it is closed sees a reset;
+ * waiting first makes that rare for a client that is still sending.
  */
 const SETTLE_MAX_MS = 1000;
-/**
- * The port stays open until, for this long, no request has arrived (each was answered 503 with
- * Connection: close) and none in flight has finished (its client reconnects at once): closing it
- * earlier resets connections waiting in the kernel's accept queue. Generous for a loaded machine.
- */
-const QUIET_MS = 500;
 const SETTLE_POLL_MS = 20;
 
 function openConnections(server: NetServer): Promise<number> {
@@ -85,7 +92,9 @@ export function handleShutdownSignals(server: StartedServer, options: ShutdownOp
       return;
     }
     stopping = true;
-    const gate = server.app.requestGate;
+    const { requestGate: gate, readiness } = server.app;
+    readiness.stopping();
+    const delayMs = signal === 'SIGTERM' ? (options.delayMs ?? 0) : 0;
     let abandoned = false;
     const deadline = setTimeout(() => {
       abandoned = true;
@@ -93,14 +102,17 @@ export function handleShutdownSignals(server: StartedServer, options: ShutdownOp
       log.warn({ event: 'server.shutdown_deadline', cutOff: cut, deadlineMs: options.deadlineMs }, 'shutdown deadline reached: abandoning the remaining work');
       setTimeout(() => exit(1), FLUSH_MS);
     }, options.deadlineMs);
-    log.info({ event: 'server.shutdown', signal, inFlight: gate.inFlight, deadlineMs: options.deadlineMs }, 'shutting down');
+    log.info({ event: 'server.shutdown', signal, inFlight: gate.inFlight, delayMs, deadlineMs: options.deadlineMs }, 'shutting down: unready, still serving');
     void (async () => {
       try {
-        gate.close();
+        if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+        gate.lastResponses();
+        void stopListening(server.app.server); // the port is free at once; the callback waits for every connection
+        readiness.finishing();
+        log.info({ event: 'server.stopped_accepting', inFlight: gate.inFlight }, 'port closed: finishing the requests accepted');
         await options.beforeClose?.();
-        await gate.drained(QUIET_MS);
-        void stopListening(server.app.server);
         await settle(server.app.server);
+        (server.app.server as HttpServer).closeIdleConnections();
         await gate.drained();
         await server.close();
       } catch (error) {

@@ -22,6 +22,7 @@ const RETRY = { 'retry-after': '1' } as const;
 
 export class RequestGate {
   #closing = false;
+  #lastResponses = false;
   /**
    * performance.now() of the last drain activity: the gate closing, a request refused while
    * closing, or a request in flight finishing while closing (its client reconnects at once).
@@ -57,6 +58,15 @@ export class RequestGate {
   }
 
   /**
+   * Shutdown after the port closed: requests are still served, but every answer (in flight and new,
+   * on a connection accepted before) carries Connection: close, so the keep-alive connections end.
+   */
+  lastResponses(): void {
+    this.#lastResponses = true;
+    for (const [, reply] of this.#inFlight.entries()) if (!reply.raw.headersSent) reply.header('connection', 'close');
+  }
+
+  /**
    * Resolves when no request is in flight and, for `quietMs`, none has arrived or finished (polled;
    * used while draining, so clients that were just told to go away, or whose last answer came with
    * Connection: close, have reconnected and been refused before the port closes).
@@ -78,6 +88,7 @@ export class RequestGate {
       return new WharfError('SERVER_OVERLOADED', {}, { headers: RETRY });
     }
     this.#inFlight.add(request, reply);
+    if (this.#lastResponses) reply.header('connection', 'close');
     if (this.handlerTimeoutMs > 0 && this.#sweeper === null) {
       this.#sweeper = startSweep(this.handlerTimeoutMs, () => this.sweep());
     }

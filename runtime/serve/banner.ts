@@ -34,7 +34,8 @@ export function banner(server: StartedServer, demoToken: string | null = null, a
     `  API reference  ${url}/docs`,
     `  OpenAPI        ${url}/openapi.json`,
     `  Liveness       ${url}/health/live`,
-    `  Console        ${url}/ui/ (API: ${url}/ui/api, docs/console-api.md)`,
+    `  Readiness      ${url}/health/ready`,
+    `  Console        ${url}/ui/ (${consoleSignIn(server)}; API: ${url}/ui/api, docs/console-api.md)`,
   ];
   if (admin !== null) lines.push(...firstAdminLines(admin, `${url}/ui/`));
   if (demoToken !== null) return [...lines, ...demoTokenLines(demoToken, example)];
@@ -43,6 +44,18 @@ export function banner(server: StartedServer, demoToken: string | null = null, a
     `  Every /api call needs a token: create one with ${CREATE_TOKEN_HINT}`,
     `  Try            curl -H "Authorization: Bearer <token>" ${example}`,
   ];
+}
+
+/**
+ * How to sign in to the console: only the instance that created the first administrator points to
+ * the one-time password it logged; every other start (another instance on a shared store, a
+ * restart) has accounts already.
+ */
+function consoleSignIn(server: StartedServer): string {
+  const first = server.app.hasDecorator('wharfConsole') ? server.app.wharfConsole.firstAdmin : null;
+  if (first?.oneTimePassword) return `sign in as ${first.username} with the one-time password shown below`;
+  if (first) return `sign in as ${first.username} with the WebUi:SeedPassword password`;
+  return 'sign in with an existing console account; npx wharf accounts manages them';
 }
 
 export function firstAdminLines(admin: FirstAdmin, signInUrl: string): string[] {
@@ -55,12 +68,10 @@ export function firstAdminLines(admin: FirstAdmin, signInUrl: string): string[] 
   ];
 }
 
-/** The first administrator this start created with a one-time password; returned once, then null. */
+/** The first administrator this start created with a one-time password (printed as a block), else null. */
 export function takeFirstAdmin(server: StartedServer): FirstAdmin | null {
-  const state = server.app.wharfConsole as { firstAdmin: FirstAdmin | null } | undefined;
-  const admin = state?.firstAdmin ?? null;
-  if (state) state.firstAdmin = null;
-  return admin;
+  const first = server.app.hasDecorator('wharfConsole') ? server.app.wharfConsole.firstAdmin : null;
+  return first?.oneTimePassword ? { username: first.username, oneTimePassword: first.oneTimePassword } : null;
 }
 
 /**

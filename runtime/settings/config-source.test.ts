@@ -39,6 +39,8 @@ describe('ConfigSource', () => {
     ['range', { Server__DisabledRetryAfterSeconds: '0' }, "Setting 'Server:DisabledRetryAfterSeconds' (from environment variable Server__DisabledRetryAfterSeconds) must be 1 or more"],
     ['choice', { Logging__MinLevel: 'loud' }, "Setting 'Logging:MinLevel' (from environment variable Logging__MinLevel) must be one of trace, debug, info, warn, error, fatal, silent"],
     ['pool sizes', { SqlConnectionPooling__MinPoolSize: '50', SqlConnectionPooling__MaxPoolSize: '10' }, "Setting 'SqlConnectionPooling:MinPoolSize' (from environment variable SqlConnectionPooling__MinPoolSize) cannot exceed SqlConnectionPooling:MaxPoolSize"],
+    ['shutdown delay', { Server__ShutdownDelaySeconds: '10', Server__ShutdownTimeoutSeconds: '10' }, "Setting 'Server:ShutdownDelaySeconds' (from environment variable Server__ShutdownDelaySeconds) must be less than Server:ShutdownTimeoutSeconds"],
+    ['shutdown delay range', { Server__ShutdownDelaySeconds: '-1' }, "Setting 'Server:ShutdownDelaySeconds' (from environment variable Server__ShutdownDelaySeconds) must be 0 or more"],
   ] as const)('a bad %s value is a startup error naming the key', (_name, env, message) => {
     expect(() => readServerSettings(source(env))).toThrow(message);
   });
@@ -80,6 +82,15 @@ describe('ConfigSource', () => {
     );
   });
 
+  it.each([
+    ['default', {}, 2],
+    ['default below a short timeout', { Server__ShutdownTimeoutSeconds: '2' }, 1],
+    ['default with the shortest timeout', { Server__ShutdownTimeoutSeconds: '1' }, 0],
+    ['set', { Server__ShutdownDelaySeconds: '5', Server__ShutdownTimeoutSeconds: '30' }, 5],
+  ] as const)('Server:ShutdownDelaySeconds: %s', (_name, env, want) => {
+    expect(readServerSettings(source(env)).server.shutdownDelaySeconds).toBe(want);
+  });
+
   it('names the file when the bad value comes from it', () => {
     expect(() => readServerSettings(source({}, { Server: { BodyLimitBytes: 'big' } }))).toThrow(
       "Setting 'Server:BodyLimitBytes' (from environments/settings.json) must be a whole number",
@@ -94,6 +105,7 @@ describe('ConfigSource', () => {
         bodyLimitBytes: 10 * 1024 * 1024,
         disabledRetryAfterSeconds: 300,
         shutdownTimeoutSeconds: 10,
+        shutdownDelaySeconds: 2,
         handlerTimeoutSeconds: 60,
         headersTimeoutSeconds: 10,
         bodyTimeoutSeconds: 10,

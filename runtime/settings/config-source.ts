@@ -155,6 +155,11 @@ export class ConfigSource {
     return this.value(key, 'integer') as number;
   }
 
+  /** An integer registered as nullable: null when absent (the reader derives the value, e.g. Server:ShutdownDelaySeconds). */
+  optionalInt(key: string): number | null {
+    return this.value(key, 'integer') as number | null;
+  }
+
   number(key: string): number {
     return this.value(key, 'number') as number;
   }

@@ -24,6 +24,8 @@ export interface ServerSettings {
     readonly disabledRetryAfterSeconds: number;
     /** SIGTERM/SIGINT: how long in-flight requests may finish before the process exits anyway. */
     readonly shutdownTimeoutSeconds: number;
+    /** SIGTERM: how long the instance keeps serving while /health/ready answers 503 (below the timeout). */
+    readonly shutdownDelaySeconds: number;
     /** A handler that has not answered after this long gets 503 SERVER_HANDLER_TIMEOUT. */
     readonly handlerTimeoutSeconds: number;
     /** Time to receive the request line and headers (Node answers a bare 408 and closes). */
@@ -81,6 +83,16 @@ export function readServerSettings(source: ConfigSource): ServerSettings {
       reason: 'cannot exceed SqlConnectionPooling:MaxPoolSize',
     });
   }
+  const shutdownTimeoutSeconds = source.int('Server:ShutdownTimeoutSeconds');
+  // absent: 2 s, but always below the timeout (a timeout of 1 or 2 s keeps working as before)
+  const shutdownDelaySeconds = source.optionalInt('Server:ShutdownDelaySeconds') ?? Math.min(2, shutdownTimeoutSeconds - 1);
+  if (shutdownDelaySeconds >= shutdownTimeoutSeconds) {
+    throw new WharfError('SETTINGS_INVALID_VALUE', {
+      key: 'Server:ShutdownDelaySeconds',
+      source: source.entry('Server:ShutdownDelaySeconds')?.source ?? 'defaults',
+      reason: 'must be less than Server:ShutdownTimeoutSeconds',
+    });
+  }
   return {
     environment: {
       serverName: source.string('Environment:ServerName'),
@@ -89,7 +101,8 @@ export function readServerSettings(source: ConfigSource): ServerSettings {
     server: {
       bodyLimitBytes: source.int('Server:BodyLimitBytes'),
       disabledRetryAfterSeconds: source.int('Server:DisabledRetryAfterSeconds'),
-      shutdownTimeoutSeconds: source.int('Server:ShutdownTimeoutSeconds'),
+      shutdownTimeoutSeconds,
+      shutdownDelaySeconds,
       handlerTimeoutSeconds: source.int('Server:HandlerTimeoutSeconds'),
       headersTimeoutSeconds: source.int('Server:HeadersTimeoutSeconds'),
       bodyTimeoutSeconds: source.int('Server:BodyTimeoutSeconds'),

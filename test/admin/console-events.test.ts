@@ -156,4 +156,47 @@ describe('two gateway instances on one redis-server', () => {
     expect((await apps[1]!.inject({ method: 'GET', url: '/api/demo/Inventory/Products', headers: { authorization: `Bearer ${value}` } })).statusCode).toBe(401);
     onB.close();
   });
+
+  it('Last-Event-ID is global: a stream resumed on the other instance neither loses nor repeats an event', async () => {
+    const admin = (await apps[0]!.wharf.access.tokens.create({ username: 'resume-admin' })).token;
+    const headers = { authorization: `Bearer ${admin}` };
+    const emit = (app: number, n: number) => apps[app]!.wharfConsole.events.emit('marker', { n });
+    const onA = await openSse(`${bases[0]}/ui/api/events`, headers);
+    await onA.waitFor((m) => m.event === 'health');
+    emit(0, 1);
+    emit(1, 2);
+    emit(0, 3);
+    await onA.waitFor((m) => m.event === 'marker' && (m.data as { n: number }).n === 3);
+    const seen = onA.messages.filter((m) => m.event === 'marker');
+    expect(seen.map((m) => m.data)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    onA.close();
+    // missed while reconnecting
+    emit(1, 4);
+    emit(0, 5);
+    const onB = await openSse(`${bases[1]}/ui/api/events`, { ...headers, 'last-event-id': seen.at(-1)!.id! });
+    await onB.waitFor((m) => m.event === 'health');
+    emit(1, 6);
+    await onB.waitFor((m) => m.event === 'marker' && (m.data as { n: number }).n === 6);
+    const resumed = onB.messages.filter((m) => m.event === 'marker');
+    expect(resumed.map((m) => m.data)).toEqual([{ n: 4 }, { n: 5 }, { n: 6 }]);
+    const ids = [...seen, ...resumed].map((m) => Number(m.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(6);
+    onB.close();
+  });
+
+  it('endpoint_reload reaches only the streams of the instance that reloaded', async () => {
+    const admin = (await apps[0]!.wharf.access.tokens.create({ username: 'reload-admin' })).token;
+    const headers = { authorization: `Bearer ${admin}` };
+    const onA = await openSse(`${bases[0]}/ui/api/events`, headers);
+    const onB = await openSse(`${bases[1]}/ui/api/events`, headers);
+    await Promise.all([onA.waitFor((m) => m.event === 'health'), onB.waitFor((m) => m.event === 'health')]);
+    await apps[0]!.wharf.reload();
+    expect(await onA.waitFor((m) => m.event === 'endpoint_reload')).toMatchObject({ data: { type: 'sql', count: 1 } });
+    apps[0]!.wharfConsole.events.emit('after_reload', {}); // shared: B gets it after anything A sent before
+    await onB.waitFor((m) => m.event === 'after_reload');
+    expect(onB.messages.filter((m) => m.event === 'endpoint_reload')).toEqual([]);
+    onA.close();
+    onB.close();
+  });
 });

@@ -17,6 +17,8 @@ export interface SseStream {
   readonly headers: http.IncomingHttpHeaders;
   readonly messages: SseMessage[];
   waitFor(match: (message: SseMessage) => boolean): Promise<SseMessage>;
+  /** Resolves when the server ends the stream (or the connection closes). */
+  readonly ended: Promise<void>;
   close(): void;
 }
 
@@ -59,7 +61,9 @@ export function openSse(url: string, headers: Record<string, string>): Promise<S
         }
       });
       response.on('error', () => undefined);
+      const ended = new Promise<void>((done) => response.once('close', () => done()));
       resolve({
+        ended,
         status: response.statusCode ?? 0,
         headers: response.headers,
         messages,

@@ -319,9 +319,12 @@ describe('scopes', () => {
 });
 
 describe('startup', () => {
-  it('removes upload temp files a crash left behind', async () => {
+  it('removes upload temp files a crash left behind, not an upload in progress (another instance on the same directory)', async () => {
     const dir = path.join(storage, 'demo', 'Open');
     await fs.writeFile(path.join(dir, '.wharf-upload-leftover'), 'partial');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    await fs.utimes(path.join(dir, '.wharf-upload-leftover'), twoHoursAgo, twoHoursAgo);
+    await fs.writeFile(path.join(dir, '.wharf-upload-in-progress'), 'partial');
     const restarted = await buildServer({
       generatedDir: server.project.generatedDir,
       environmentsDir: server.project.environmentsDir,
@@ -331,5 +334,7 @@ describe('startup', () => {
     });
     await restarted.close();
     expect(existsSync(path.join(dir, '.wharf-upload-leftover'))).toBe(false);
+    expect(existsSync(path.join(dir, '.wharf-upload-in-progress'))).toBe(true);
+    await fs.rm(path.join(dir, '.wharf-upload-in-progress'));
   });
 });

@@ -47,7 +47,7 @@ describe('findPart', () => {
   });
 
   it('lists what is missing', () => {
-    expect(findParts({ PATH: bin, WHARF_PART_DIRS: '' }).missing).toEqual(['postgres', 'rabbitmq']);
+    expect(findParts({ PATH: bin, WHARF_PART_DIRS: '' }).missing).toEqual(['postgres', 'rabbitmq', 'nginx', 'haproxy']);
   });
 });
 
@@ -66,8 +66,8 @@ describe('the message for a machine without the parts', () => {
       env: { PATH: path.join(root, 'empty'), WHARF_PART_DIRS: '', WHARF_TEST_INSTALL: '0', HOME: root },
     });
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('Wharf\'s tests run PostgreSQL, Redis, Chromium, RabbitMQ for real');
-    expect(result.stderr).toContain('apt-get install -y --no-install-recommends postgresql redis-server chromium rabbitmq-server');
+    expect(result.stderr).toContain('Wharf\'s tests run PostgreSQL, Redis, Chromium, RabbitMQ, nginx, HAProxy for real');
+    expect(result.stderr).toContain('apt-get install -y --no-install-recommends postgresql redis-server chromium rabbitmq-server nginx haproxy');
     expect(result.stdout).toBe('');
   });
 });

@@ -12,8 +12,9 @@ export interface GatewayProcess {
   output(): string;
 }
 
-export function startGatewayProcess(root: string, env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [WHARF_CLI, 'start', '--root', root, '--port', '0'], { cwd: root, env });
+/** `port` 0 (default) = a free one; a fixed port lets a test restart an instance where a load balancer expects it. */
+export function startGatewayProcess(root: string, env: NodeJS.ProcessEnv, timeoutMs = 60_000, port = 0): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [WHARF_CLI, 'start', '--root', root, '--port', String(port), ...(port ? ['--host', '127.0.0.1'] : [])], { cwd: root, env });
   return new Promise((resolve, reject) => {
     let out = '';
     // a process that did not start is killed: the caller never gets it, so nothing else would
@@ -32,6 +33,8 @@ export function startGatewayProcess(root: string, env: NodeJS.ProcessEnv, timeou
         resolve({ child, url: match[1] as string, output: () => out });
       }
     });
-    child.on('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
+    let err = '';
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}${err}`)));
   });
 }

@@ -3,6 +3,7 @@
  * Works on anything with pg's `query(text, params)` (a pg.Pool in production). Every change and its
  * audit entry is ONE statement (data-modifying CTE), so it is atomic without a client transaction.
  */
+import { createSchema } from './pg-schema.js';
 import { auditFromRaw, tokenFromRaw } from './raw-rows.js';
 import type { RawAudit, RawToken } from './raw-rows.js';
 import { ROTATED_DETAILS, tokenPatchEntries, UsernameTakenError } from './token-store.js';
@@ -68,7 +69,7 @@ export class PostgresTokenStore implements TokenStore {
 
   /** `db`: where to run the statements (StorePool.prepare passes its connection without the migration step). */
   async migrate(db: PgQueryable = this.db): Promise<void> {
-    for (const statement of SCHEMA) await db.query(statement);
+    await createSchema(db, SCHEMA);
   }
 
   private async one(sql: string, params: unknown[]): Promise<TokenRow | null> {

@@ -1,0 +1,12 @@
+/**
+ * Creates tables of a store shared by several instances. `CREATE TABLE IF NOT EXISTS` is not safe
+ * against itself: two instances starting at once on an empty database both try to create the
+ * table's type and one fails (duplicate key in pg_type). So the statements run as one implicit
+ * transaction (one simple query; rolled back whole on error) behind a transaction-level advisory
+ * lock: the second instance waits for the first, then finds the tables.
+ */
+import type { PgQueryable } from './postgres-store.js';
+
+export async function createSchema(db: PgQueryable, statements: readonly string[]): Promise<void> {
+  await db.query([`SELECT pg_advisory_xact_lock(hashtext('wharf schema'))`, ...statements].join(';\n'));
+}

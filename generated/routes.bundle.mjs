@@ -975,7 +975,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '4c8e19dbdd094d98a6eb26b93cd5f2f2676df22deed2006f3950d3c38f60c744';
+export const sourceHash = '6ae4ef6b5f3b4dc7ecc136d06a88cda286c4055735b76ce12498680947d22acf';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

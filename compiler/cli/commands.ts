@@ -23,7 +23,7 @@ export const OPTIONS: Readonly<Record<OptionName, CliOption>> = {
   port: { flag: '--port', short: 'p', value: 'N', description: 'port to listen on (default: PORT, else 8080)' },
   host: { flag: '--host', value: 'H', description: 'address to listen on (default: HOST, else 127.0.0.1)' },
   'no-docs': { flag: '--no-docs', description: 'build without the docs pages' },
-  db: { flag: '--db', value: 'NAME', description: "`check` only: compare environment NAME's live database with endpoints/database.snapshot.json instead" },
+  db: { flag: '--db', value: 'NAME', description: "check only: compare environment NAME's live database with endpoints/database.snapshot.json instead" },
 };
 
 export interface CliCommand {

@@ -3496,8 +3496,8 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path5) {
-      let input = path5;
+    function removeDotSegments(path6) {
+      let input = path6;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -3571,11 +3571,11 @@ var require_utils = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path5) {
-      if (path5 === "" || path5[0] === "/") {
-        return removeDotSegments(path5);
+    function removeDotSegmentsRelative(path6) {
+      if (path6 === "" || path6[0] === "/") {
+        return removeDotSegments(path6);
       }
-      const segments = path5.split("/");
+      const segments = path6.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -3938,8 +3938,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path5 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path5 && path5 !== "/" ? path5 : void 0;
+        const path6 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path6 && path6 !== "/" ? path6 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -7174,7 +7174,7 @@ var require_ajv = __commonJS({
 
 // compiler/validate/single-file.ts
 import { readFile } from "node:fs/promises";
-import path4 from "node:path";
+import path5 from "node:path";
 
 // schemas/common.schema.json
 var common_schema_default = {
@@ -8399,12 +8399,12 @@ function parseTree(text, errors = [], options = ParseOptions.DEFAULT) {
   }
   return result;
 }
-function findNodeAtLocation(root, path5) {
+function findNodeAtLocation(root, path6) {
   if (!root) {
     return void 0;
   }
   let node = root;
-  for (let segment of path5) {
+  for (let segment of path6) {
     if (typeof segment === "string") {
       if (node.type !== "object" || !Array.isArray(node.children)) {
         return void 0;
@@ -9077,8 +9077,18 @@ var allowedColumnsRule = {
 };
 
 // runtime/contract/db-snapshot.ts
+var DB_SNAPSHOT_FORMAT = 1;
+var DB_SNAPSHOT_FILE = "endpoints/database.snapshot.json";
 function objectKey(schema, name) {
   return `${schema}.${name}`;
+}
+function parseDbSnapshot(text) {
+  const value = JSON.parse(text);
+  if (value === null || typeof value !== "object") throw new Error("the snapshot is not a JSON object");
+  if (value.format !== DB_SNAPSHOT_FORMAT) throw new Error(`unknown snapshot format ${String(value.format)} (this Wharf reads format ${DB_SNAPSHOT_FORMAT}); run \`wharf db pull\` again`);
+  if (value.dialect !== "postgres" && value.dialect !== "mssql") throw new Error(`unknown dialect ${String(value.dialect)}`);
+  if (value.objects === null || typeof value.objects !== "object") throw new Error('"objects" is missing');
+  return value;
 }
 function findObject(snapshot, schema, name) {
   const exact = snapshot.objects[objectKey(schema, name)];
@@ -13788,16 +13798,16 @@ var MatcherView = class {
    * @returns {string|undefined}
    */
   getCurrentTag() {
-    const path5 = this._matcher.path;
-    return path5.length > 0 ? path5[path5.length - 1].tag : void 0;
+    const path6 = this._matcher.path;
+    return path6.length > 0 ? path6[path6.length - 1].tag : void 0;
   }
   /**
    * Get current namespace.
    * @returns {string|undefined}
    */
   getCurrentNamespace() {
-    const path5 = this._matcher.path;
-    return path5.length > 0 ? path5[path5.length - 1].namespace : void 0;
+    const path6 = this._matcher.path;
+    return path6.length > 0 ? path6[path6.length - 1].namespace : void 0;
   }
   /**
    * Get current node's attribute value.
@@ -13805,9 +13815,9 @@ var MatcherView = class {
    * @returns {*}
    */
   getAttrValue(attrName) {
-    const path5 = this._matcher.path;
-    if (path5.length === 0) return void 0;
-    return path5[path5.length - 1].values?.[attrName];
+    const path6 = this._matcher.path;
+    if (path6.length === 0) return void 0;
+    return path6[path6.length - 1].values?.[attrName];
   }
   /**
    * Check if current node has an attribute.
@@ -13815,9 +13825,9 @@ var MatcherView = class {
    * @returns {boolean}
    */
   hasAttr(attrName) {
-    const path5 = this._matcher.path;
-    if (path5.length === 0) return false;
-    const current = path5[path5.length - 1];
+    const path6 = this._matcher.path;
+    if (path6.length === 0) return false;
+    const current = path6[path6.length - 1];
     return current.values !== void 0 && attrName in current.values;
   }
   /**
@@ -13843,18 +13853,18 @@ var MatcherView = class {
    * @returns {number}
    */
   getPosition() {
-    const path5 = this._matcher.path;
-    if (path5.length === 0) return -1;
-    return path5[path5.length - 1].position ?? 0;
+    const path6 = this._matcher.path;
+    if (path6.length === 0) return -1;
+    return path6[path6.length - 1].position ?? 0;
   }
   /**
    * Get current node's repeat counter (occurrence count of this tag name).
    * @returns {number}
    */
   getCounter() {
-    const path5 = this._matcher.path;
-    if (path5.length === 0) return -1;
-    return path5[path5.length - 1].counter ?? 0;
+    const path6 = this._matcher.path;
+    if (path6.length === 0) return -1;
+    return path6[path6.length - 1].counter ?? 0;
   }
   /**
    * Get current node's sibling index (alias for getPosition).
@@ -16457,6 +16467,28 @@ function validate2(contexts, rules = RULES, options = {}) {
   ];
 }
 
+// compiler/db-snapshot/read.ts
+import { readFileSync as readFileSync3 } from "node:fs";
+import path4 from "node:path";
+function readDbSnapshot(root) {
+  let text;
+  try {
+    text = readFileSync3(path4.join(root, DB_SNAPSHOT_FILE), "utf8");
+  } catch {
+    return { snapshot: null, text: null, diagnostics: [] };
+  }
+  try {
+    return { snapshot: parseDbSnapshot(text), text, diagnostics: [] };
+  } catch (error2) {
+    const message = `The database snapshot cannot be read: ${error2.message}`;
+    return {
+      snapshot: null,
+      text,
+      diagnostics: [{ severity: "error", code: "db-snapshot-invalid", file: DB_SNAPSHOT_FILE, line: 0, column: 0, pointer: "", message, hint: "Run `wharf db pull` to write it again." }]
+    };
+  }
+}
+
 // compiler/validate/single-file.ts
 provideSchemas(
   /* @__PURE__ */ new Map([
@@ -16475,7 +16507,7 @@ async function validateEntityText(root, location, text) {
   const file = ["endpoints", ...segments, ENTITY_FILE].join("/");
   const target = {
     file,
-    absolutePath: path4.join(root, "endpoints", ...segments, ENTITY_FILE),
+    absolutePath: path5.join(root, "endpoints", ...segments, ENTITY_FILE),
     typeFolder: location.typeFolder,
     folders: location.folders,
     name: location.name
@@ -16486,7 +16518,7 @@ async function validateEntityText(root, location, text) {
     sources,
     async (source) => source === target ? text : readFile(source.absolutePath, "utf8")
   );
-  diagnostics.push(...validate2(contexts));
+  diagnostics.push(...validate2(contexts, void 0, { dbSnapshot: readDbSnapshot(root).snapshot }));
   return sortDiagnostics(diagnostics.filter((d) => d.file === file).map((d) => SKIP_CODES.has(d.code) ? { ...d, severity: "error" } : d));
 }
 export {

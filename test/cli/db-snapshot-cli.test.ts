@@ -73,6 +73,28 @@ describe('the build checks columns against the snapshot', () => {
   }, 60_000);
 });
 
+describe('an incremental build follows the snapshot', () => {
+  it('after a good build, a pulled snapshot without a column fails the next build on that column alone', async () => {
+    const first = await wharf(project.root, 'build', '--no-docs');
+    expect(first.code).toBe(0);
+    const file = path.join(project.root, SNAPSHOT);
+    const original = await readFile(file, 'utf8');
+    const changed = original.replace('"name": "UnitsInStock"', '"name": "UnitsOnHand"');
+    expect(changed).not.toBe(original);
+    await writeFile(file, changed);
+    try {
+      const build = await wharf(project.root, 'build', '--no-docs');
+      expect(build.code).toBe(1);
+      expect(build.stderr).toContain(
+        "endpoints/SQL/Inventory/Products/entity.json:14:5: error db-column-unknown at /AllowedColumns/5: AllowedColumns entry 'UnitsInStock' is not a column of inventory.Products\n" +
+          '    hint: Columns of inventory.Products: ProductId, Sku, ProductName, CategoryId, UnitPrice, UnitsOnHand, CreatedAt (endpoints/database.snapshot.json; run `wharf db pull` if the database changed)',
+      );
+    } finally {
+      await writeFile(file, original);
+    }
+  }, 60_000);
+});
+
 describe('wharf add sql', () => {
   it('reproduces the demo Warehouses endpoint: schema, object, key, every column, write mode, required columns', async () => {
     const add = await wharf(project.root, 'add', 'sql', 'inventory.Warehouses', '--namespace', 'Inventory', '--methods', 'GET,QUERY,POST,PUT,PATCH,MERGE,DELETE');

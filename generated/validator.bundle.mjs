@@ -9205,7 +9205,7 @@ function checkType(ctx, config, object, name) {
   }
   return [];
 }
-function checkParameters(ctx, config, object, name) {
+function checkParameters(ctx, config, object, name, dialect) {
   const out = [];
   const params = (object.parameters ?? []).filter((p) => p.mode !== "OUT");
   const configured = config.FunctionParameters ?? [];
@@ -9220,7 +9220,7 @@ function checkParameters(ctx, config, object, name) {
   for (const d of params) {
     if (d.hasDefault || configured.some((p) => p.Name.toLowerCase() === d.name.toLowerCase())) continue;
     out.push(
-      error(ctx, "db-parameter-missing", "/FunctionParameters", `${name} has a parameter '${d.name}' (${d.type}) without a default, which FunctionParameters does not give`, {
+      error(ctx, "db-parameter-missing", "/FunctionParameters", `${name} has a parameter '${d.name}' (${d.type}) ${dialect === "mssql" ? "(SQL Server takes every argument)" : "without a default"}, which FunctionParameters does not give`, {
         hint: `Add { "Name": "${d.name}", "SqlType": "${d.type}", "Source": "Query", "Required": true }.`
       })
     );
@@ -9265,7 +9265,7 @@ var databaseSnapshotRule = {
       const column = parseColumn(entry);
       if (column) out.push(...checkColumn(ctx, object, name, column.db, pointer("", "AllowedColumns", i), "AllowedColumns entry"));
     });
-    if (object.type === "Function") return [...out, ...checkParameters(ctx, config, object, name)];
+    if (object.type === "Function") return [...out, ...checkParameters(ctx, config, object, name, snapshot.dialect)];
     const key = config.PrimaryKey ?? DEFAULTS.sql.PrimaryKey;
     if (config.PrimaryKey !== void 0) out.push(...checkColumn(ctx, object, name, key, "/PrimaryKey", "PrimaryKey"));
     const catalogueKey = object.primaryKey ?? [];

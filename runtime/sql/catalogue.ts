@@ -145,7 +145,8 @@ async function readSchema(driver: SqlDriver, schema: string, objects: Record<str
       fk.columns.push(str(k['col']));
       fk.referencedColumns.push(str(k['ref_col']));
     }
-    const foreignKeys: SnapshotForeignKey[] = [...fks].map(([fkName, fk]) => ({ name: fkName, ...fk }));
+    // sorted here, not by the database's collation, so every database gives the same order
+    const foreignKeys: SnapshotForeignKey[] = [...fks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([fkName, fk]) => ({ name: fkName, ...fk }));
     objects[objectKey(schema, name)] = {
       type: str(t['kind']).toUpperCase() === 'VIEW' ? 'View' : 'Table',
       columns: columns.get(name) ?? [],
@@ -156,7 +157,8 @@ async function readSchema(driver: SqlDriver, schema: string, objects: Record<str
   const paramsBySpecific = groupBy(params, 'specific', (r) => r);
   const tvfColumns = groupBy(routineCols, 'tbl', toColumn);
   const seen = new Set<string>();
-  for (const r of routines) {
+  const bySpecificName = [...routines].sort((a, b) => (str(a['specific']) < str(b['specific']) ? -1 : str(a['specific']) > str(b['specific']) ? 1 : 0));
+  for (const r of bySpecificName) {
     const name = str(r['name']);
     // an overloaded PostgreSQL function: the first by specific name is kept
     if (seen.has(name)) continue;
@@ -177,7 +179,8 @@ async function readSchema(driver: SqlDriver, schema: string, objects: Record<str
         name: pname,
         type: str(p['type']),
         mode: mode === 'INOUT' ? 'INOUT' : mode === 'OUT' ? 'OUT' : 'IN',
-        ...(p['def'] !== null && p['def'] !== undefined ? { hasDefault: true } : {}),
+        // SQL Server's catalogue does not tell (and a T-SQL function takes every argument, DEFAULT included)
+      ...(p['def'] !== null && p['def'] !== undefined ? { hasDefault: true } : {}),
       });
     }
     const tableValued = resultColumns.length > 0 || tvfColumns.has(name) || str(r['returns']).toUpperCase() === 'TABLE';

@@ -64,7 +64,7 @@ function checkType(ctx: EntityContext, config: SqlConfig, object: SnapshotObject
   return [];
 }
 
-function checkParameters(ctx: EntityContext, config: SqlConfig, object: SnapshotObject, name: string): Diagnostic[] {
+function checkParameters(ctx: EntityContext, config: SqlConfig, object: SnapshotObject, name: string, dialect: DbSnapshot['dialect']): Diagnostic[] {
   const out: Diagnostic[] = [];
   const params = (object.parameters ?? []).filter((p) => p.mode !== 'OUT');
   const configured = config.FunctionParameters ?? [];
@@ -79,7 +79,7 @@ function checkParameters(ctx: EntityContext, config: SqlConfig, object: Snapshot
   for (const d of params) {
     if (d.hasDefault || configured.some((p) => p.Name.toLowerCase() === d.name.toLowerCase())) continue;
     out.push(
-      error(ctx, 'db-parameter-missing', '/FunctionParameters', `${name} has a parameter '${d.name}' (${d.type}) without a default, which FunctionParameters does not give`, {
+      error(ctx, 'db-parameter-missing', '/FunctionParameters', `${name} has a parameter '${d.name}' (${d.type}) ${dialect === 'mssql' ? '(SQL Server takes every argument)' : 'without a default'}, which FunctionParameters does not give`, {
         hint: `Add { "Name": "${d.name}", "SqlType": "${d.type}", "Source": "Query", "Required": true }.`,
       }),
     );
@@ -125,7 +125,7 @@ export const databaseSnapshotRule: EntityRule = {
       const column = parseColumn(entry);
       if (column) out.push(...checkColumn(ctx, object, name, column.db, pointer('', 'AllowedColumns', i), 'AllowedColumns entry'));
     });
-    if (object.type === 'Function') return [...out, ...checkParameters(ctx, config, object, name)];
+    if (object.type === 'Function') return [...out, ...checkParameters(ctx, config, object, name, snapshot.dialect)];
 
     const key = config.PrimaryKey ?? DEFAULTS.sql.PrimaryKey;
     if (config.PrimaryKey !== undefined) out.push(...checkColumn(ctx, object, name, key, '/PrimaryKey', 'PrimaryKey'));

@@ -4,8 +4,26 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DB_SNAPSHOT_FILE, parseDbSnapshot } from '../../runtime/contract/db-snapshot.js';
-import { scaffoldSql } from '../db-snapshot/scaffold.js';
+import { scaffoldSql, type ExistingEndpoint } from '../db-snapshot/scaffold.js';
+import { discover } from '../discover.js';
+import { parseAndIdentify } from '../entity-contexts.js';
+import type { SqlConfig } from '../model/config.js';
+import { parseColumn } from '../model/column-spec.js';
+import { DEFAULTS } from '../model/defaults.js';
 import type { Printer } from './build-command.js';
+
+/** The project's Table and View endpoints (Relationships targets). */
+async function sqlEndpoints(root: string): Promise<ExistingEndpoint[]> {
+  const found = await discover(root);
+  const { contexts } = await parseAndIdentify(found.entities, async (source) => readFileSync(source.absolutePath, 'utf8'));
+  return contexts.flatMap((ctx) => {
+    const c = ctx.config as unknown as SqlConfig;
+    if (ctx.kind !== 'sql' || typeof c.DatabaseObjectName !== 'string' || !Array.isArray(c.AllowedColumns)) return [];
+    if (c.DatabaseObjectType === 'TableValuedFunction') return [];
+    const columns = c.AllowedColumns.flatMap((e) => parseColumn(e)?.db ?? []);
+    return [{ routePath: ctx.routePath, object: `${c.DatabaseSchema ?? DEFAULTS.sql.DatabaseSchema}.${c.DatabaseObjectName}`, columns }];
+  });
+}
 
 export async function runAddCommand(argv: readonly string[], root: string, print: Printer): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -28,7 +46,7 @@ export async function runAddCommand(argv: readonly string[], root: string, print
   }
   let scaffold;
   try {
-    scaffold = scaffoldSql(parseDbSnapshot(text), { object: positionals[1]!, namespace: values.namespace, methods: values.methods?.split(',') });
+    scaffold = scaffoldSql(parseDbSnapshot(text), { object: positionals[1]!, namespace: values.namespace, methods: values.methods?.split(','), endpoints: await sqlEndpoints(base) });
   } catch (error) {
     print.err(`wharf add: ${(error as Error).message}`);
     return 1;

@@ -111,6 +111,17 @@ describe('wharf add sql', () => {
     expect(scaffold['RequiredColumns']).toEqual(requiredDb);
   }, 60_000);
 
+  it('turns foreign keys to and from served objects into the demo Relationships (Products ToOne Category, Categories ToMany Products)', async () => {
+    for (const [object, endpoint] of [['inventory.Products', 'Products'], ['inventory.Categories', 'Categories']]) {
+      const add = await wharf(project.root, 'add', 'sql', object!, '--namespace', 'Inventory');
+      expect(add.code).toBe(0);
+      const scaffold = JSON.parse(add.stdout.split('\n').slice(1).join('\n')) as Record<string, unknown>;
+      const demo = JSON.parse(await readFile(path.join(REPO_ROOT, `endpoints/SQL/Inventory/${endpoint}/entity.json`), 'utf8')) as Record<string, unknown>;
+      expect(scaffold['Relationships']).toEqual(demo['Relationships']);
+      expect(scaffold['PrimaryKey']).toBe(demo['PrimaryKey']);
+    }
+  }, 60_000);
+
   it('scaffolds a table-valued function with its parameters, and what --write puts down builds', async () => {
     const add = await wharf(project.root, 'add', 'sql', 'inventory.ProductsByCategory', '--namespace', 'Scaffolded', '--write');
     expect(add.code).toBe(0);

@@ -975,7 +975,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '6ae4ef6b5f3b4dc7ecc136d06a88cda286c4055735b76ce12498680947d22acf';
+export const sourceHash = '1f53aa4b0e361d12e53b7fe18cfbe609b8700c6bdfbaf3c88dca2deb046f71c6';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -9227,16 +9227,39 @@ function checkParameters(ctx, config, object, name, dialect) {
   }
   return out;
 }
+var WEBHOOK_COLUMNS = ["WebhookId", "Payload", "ReceivedAt"];
+function checkWebhook(ctx, snapshot) {
+  const config = ctx.config;
+  const schema = config.DatabaseSchema ?? DEFAULTS.webhook.DatabaseSchema;
+  const name = `${schema}.${config.DatabaseObjectName}`;
+  const object = findObject(snapshot, schema, config.DatabaseObjectName);
+  if (!object || object.type !== "Table") {
+    const tables = Object.keys(snapshot.objects).filter((k) => snapshot.objects[k].type === "Table" && k.startsWith(`${schema}.`)).map((k) => k.slice(schema.length + 1));
+    return [
+      error(ctx, "db-object-unknown", "/DatabaseObjectName", `${name} is not a table of the database`, {
+        hint: suggestion(config.DatabaseObjectName, tables, `Tables of schema ${schema}`)
+      })
+    ];
+  }
+  const missing = WEBHOOK_COLUMNS.filter((c) => !findColumn(object, c));
+  if (missing.length === 0) return [];
+  return [
+    error(ctx, "db-column-unknown", "/DatabaseObjectName", `${name} has no column ${missing.map((c) => `'${c}'`).join(", ")}, which every webhook call writes`, {
+      hint: "A webhook table has the columns WebhookId, Payload and ReceivedAt (docs/webhooks.md)."
+    })
+  ];
+}
 var databaseSnapshotRule = {
   name: "database-snapshot",
   scope: "entity",
   // reads the snapshot, a build input outside the entity: runs on every build
   readsOtherEntities: true,
   codes: ["db-object-unknown", "db-object-type", "db-column-unknown", "db-parameter-unknown", "db-parameter-missing", "db-primary-key", "db-write-column"],
-  kinds: ["sql"],
+  kinds: ["sql", "webhook"],
   check(ctx, project) {
     const snapshot = project.dbSnapshot;
     if (!snapshot) return [];
+    if (ctx.kind === "webhook") return checkWebhook(ctx, snapshot);
     const config = ctx.config;
     const schema = config.DatabaseSchema ?? DEFAULTS.sql.DatabaseSchema;
     const name = `${schema}.${config.DatabaseObjectName}`;

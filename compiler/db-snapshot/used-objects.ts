@@ -1,5 +1,5 @@
-/** The database objects the SQL endpoints name (object and write procedure), and the schemas they live in. */
-import type { SqlConfig } from '../model/config.js';
+/** The database objects the SQL endpoints (object and write procedure) and Webhook endpoints (table) name, and their schemas. */
+import type { SqlConfig, WebhookConfig } from '../model/config.js';
 import { DEFAULTS } from '../model/defaults.js';
 import type { EntityContext } from '../stages.js';
 
@@ -19,6 +19,11 @@ export function usedObjects(contexts: readonly EntityContext[]): UsedObject[] {
   const out = new Map<string, UsedObject>();
   const add = (o: UsedObject): void => void out.set(`${o.schema}.${o.name}`, o);
   for (const ctx of contexts) {
+    if (ctx.kind === 'webhook') {
+      const w = ctx.config as unknown as WebhookConfig;
+      if (typeof w.DatabaseObjectName === 'string') add({ schema: w.DatabaseSchema ?? DEFAULTS.webhook.DatabaseSchema, name: w.DatabaseObjectName });
+      continue;
+    }
     if (ctx.kind !== 'sql') continue;
     const c = ctx.config as unknown as SqlConfig;
     if (typeof c.DatabaseObjectName !== 'string') continue;

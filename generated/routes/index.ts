@@ -20,7 +20,7 @@ import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '6ae4ef6b5f3b4dc7ecc136d06a88cda286c4055735b76ce12498680947d22acf';
+export const sourceHash = '1f53aa4b0e361d12e53b7fe18cfbe609b8700c6bdfbaf3c88dca2deb046f71c6';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

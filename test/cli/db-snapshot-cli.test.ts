@@ -42,7 +42,7 @@ describe('wharf db pull', () => {
     const committed = await readFile(path.join(REPO_ROOT, SNAPSHOT), 'utf8');
     await rm(path.join(project.root, SNAPSHOT));
     const pull = await wharf(project.root, 'db', 'pull', '--env', 'demo');
-    expect(pull.stdout).toContain(`Wrote ${SNAPSHOT}: 9 object(s) of schema(s) inventory, sales.`);
+    expect(pull.stdout).toContain(`Wrote ${SNAPSHOT}: 10 object(s) of schema(s) integrations, inventory, sales.`);
     expect(pull.code).toBe(0);
     expect(await readFile(path.join(project.root, SNAPSHOT), 'utf8')).toBe(committed);
   }, 120_000);

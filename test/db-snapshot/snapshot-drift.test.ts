@@ -39,7 +39,7 @@ describe('the catalogue of a real PostgreSQL', () => {
   it('reads the demo schema as the committed demo snapshot (same reader as the embedded demo)', async () => {
     const driver = createPgDriver({ connectionString: postgres.url, statementTimeoutMs: 10_000 });
     try {
-      const live = await readCatalogue(driver, ['inventory', 'sales']);
+      const live = await readCatalogue(driver, ['integrations', 'inventory', 'sales']);
       expect(live).toEqual(parseDbSnapshot(committed));
     } finally {
       await driver.close();
@@ -67,11 +67,11 @@ describe('drift: a column dropped in the live database', () => {
     const details = (await server.inject({ method: 'GET', url: '/health/details' })).json() as { checks: { name: string; status: string; data: unknown }[] };
     expect(details.checks.find((c) => c.name === 'DatabaseSchema')).toMatchObject({
       status: 'Healthy',
-      data: { objects: 9, environments: { main: { status: 'Healthy' } } },
+      data: { objects: 10, environments: { main: { status: 'Healthy' } } },
     });
     const cli = capture();
     expect(await runDbCheck(server.project.root, 'main', cli.print)).toBe(0);
-    expect(cli.out).toEqual(["Check passed: the database of 'main' matches endpoints/database.snapshot.json (9 object(s))."]);
+    expect(cli.out).toEqual(["Check passed: the database of 'main' matches endpoints/database.snapshot.json (10 object(s))."]);
   });
 
   it('after: Degraded naming object, column, expected and found; one log line; the CLI exits 1', async () => {

@@ -8,12 +8,13 @@
  *    through the AllowedColumns entry it names: one diagnostic per misspelt column);
  *  - FunctionParameters are parameters of the function, and no parameter without a default is left out;
  *  - PrimaryKey is the catalogue's key; a Table-mode POST can set every NOT NULL column without a default.
+ *  - a Webhook endpoint's table exists and has the columns every call writes.
  * Without a snapshot the rule says nothing (the build stays offline and unchanged).
  */
 import { findColumn, findObject, type DbSnapshot, type SnapshotObject } from '../../../runtime/contract/db-snapshot.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import { splitQualified } from '../../db-snapshot/used-objects.js';
-import type { SqlConfig } from '../../model/config.js';
+import type { SqlConfig, WebhookConfig } from '../../model/config.js';
 import { parseColumn } from '../../model/column-spec.js';
 import { DEFAULTS } from '../../model/defaults.js';
 import type { EntityContext } from '../../stages.js';
@@ -87,16 +88,42 @@ function checkParameters(ctx: EntityContext, config: SqlConfig, object: Snapshot
   return out;
 }
 
+/** The columns a webhook writes (runtime/webhook/webhook-handler.ts; DDL in docs/webhooks.md). */
+const WEBHOOK_COLUMNS = ['WebhookId', 'Payload', 'ReceivedAt'];
+
+function checkWebhook(ctx: EntityContext, snapshot: DbSnapshot): Diagnostic[] {
+  const config = ctx.config as unknown as WebhookConfig;
+  const schema = config.DatabaseSchema ?? DEFAULTS.webhook.DatabaseSchema;
+  const name = `${schema}.${config.DatabaseObjectName}`;
+  const object = findObject(snapshot, schema, config.DatabaseObjectName);
+  if (!object || object.type !== 'Table') {
+    const tables = Object.keys(snapshot.objects).filter((k) => snapshot.objects[k]!.type === 'Table' && k.startsWith(`${schema}.`)).map((k) => k.slice(schema.length + 1));
+    return [
+      error(ctx, 'db-object-unknown', '/DatabaseObjectName', `${name} is not a table of the database`, {
+        hint: suggestion(config.DatabaseObjectName, tables, `Tables of schema ${schema}`),
+      }),
+    ];
+  }
+  const missing = WEBHOOK_COLUMNS.filter((c) => !findColumn(object, c));
+  if (missing.length === 0) return [];
+  return [
+    error(ctx, 'db-column-unknown', '/DatabaseObjectName', `${name} has no column ${missing.map((c) => `'${c}'`).join(', ')}, which every webhook call writes`, {
+      hint: 'A webhook table has the columns WebhookId, Payload and ReceivedAt (docs/webhooks.md).',
+    }),
+  ];
+}
+
 export const databaseSnapshotRule: EntityRule = {
   name: 'database-snapshot',
   scope: 'entity',
   // reads the snapshot, a build input outside the entity: runs on every build
   readsOtherEntities: true,
   codes: ['db-object-unknown', 'db-object-type', 'db-column-unknown', 'db-parameter-unknown', 'db-parameter-missing', 'db-primary-key', 'db-write-column'],
-  kinds: ['sql'],
+  kinds: ['sql', 'webhook'],
   check(ctx, project) {
     const snapshot = project.dbSnapshot;
     if (!snapshot) return [];
+    if (ctx.kind === 'webhook') return checkWebhook(ctx, snapshot);
     const config = ctx.config as unknown as SqlConfig;
     const schema = config.DatabaseSchema ?? DEFAULTS.sql.DatabaseSchema;
     const name = `${schema}.${config.DatabaseObjectName}`;

@@ -9087,18 +9087,36 @@ function parseDbSnapshot(text) {
   if (value === null || typeof value !== "object") throw new Error("the snapshot is not a JSON object");
   if (value.format !== DB_SNAPSHOT_FORMAT) throw new Error(`unknown snapshot format ${String(value.format)} (this Wharf reads format ${DB_SNAPSHOT_FORMAT}); run \`wharf db pull\` again`);
   if (value.dialect !== "postgres" && value.dialect !== "mssql") throw new Error(`unknown dialect ${String(value.dialect)}`);
-  if (value.objects === null || typeof value.objects !== "object") throw new Error('"objects" is missing');
+  if (value.objects === null || typeof value.objects !== "object" || Array.isArray(value.objects)) throw new Error('"objects" is missing');
+  for (const [key, object] of Object.entries(value.objects)) checkObject(key, object);
   return value;
 }
-function findObject(snapshot, schema, name) {
+var OBJECT_TYPES = ["Table", "View", "Function", "Procedure"];
+var isNamed = (v) => typeof v === "object" && v !== null && typeof v.name === "string" && typeof v.type === "string";
+function checkObject(key, object) {
+  const o = object;
+  if (!key.includes(".") || o === null || typeof o !== "object") throw new Error(`objects["${key}"] is not a schema.name object`);
+  if (!OBJECT_TYPES.includes(String(o.type))) throw new Error(`objects["${key}"].type must be one of ${OBJECT_TYPES.join(", ")}`);
+  if (!Array.isArray(o.columns) || !o.columns.every((c) => isNamed(c) && typeof c.nullable === "boolean")) {
+    throw new Error(`objects["${key}"].columns must be a list of {name, type, nullable}`);
+  }
+  if (o.parameters !== void 0 && (!Array.isArray(o.parameters) || !o.parameters.every(isNamed))) throw new Error(`objects["${key}"].parameters must be a list of {name, type, mode}`);
+  if (o.primaryKey !== void 0 && (!Array.isArray(o.primaryKey) || !o.primaryKey.every((c) => typeof c === "string"))) throw new Error(`objects["${key}"].primaryKey must be a list of column names`);
+}
+function findObject(snapshot, schema, name, caseSensitive = false) {
   const exact = snapshot.objects[objectKey(schema, name)];
-  if (exact) return exact;
+  if (exact || caseSensitive) return exact;
   const lower = objectKey(schema, name).toLowerCase();
   const key = Object.keys(snapshot.objects).find((k) => k.toLowerCase() === lower);
   return key === void 0 ? void 0 : snapshot.objects[key];
 }
-function findColumn(object, name) {
-  return object.columns.find((c) => c.name === name) ?? object.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+function findColumn(object, name, caseSensitive = false) {
+  const exact = object.columns.find((c) => c.name === name);
+  if (exact || caseSensitive) return exact;
+  return object.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+}
+function namesAreCaseSensitive(snapshot) {
+  return snapshot.dialect === "postgres";
 }
 
 // compiler/model/defaults.ts
@@ -9182,10 +9200,10 @@ function objectNames(snapshot, schema) {
   return inSchema.length ? inSchema : relations;
 }
 function objectOf(snapshot, config) {
-  return findObject(snapshot, config.DatabaseSchema ?? DEFAULTS.sql.DatabaseSchema, config.DatabaseObjectName);
+  return findObject(snapshot, config.DatabaseSchema ?? DEFAULTS.sql.DatabaseSchema, config.DatabaseObjectName, namesAreCaseSensitive(snapshot));
 }
-function checkColumn(ctx, object, objectName, column, at, label) {
-  if (findColumn(object, column)) return [];
+function checkColumn(ctx, object, objectName, column, at, label, caseSensitive) {
+  if (findColumn(object, column, caseSensitive)) return [];
   return [
     error(ctx, "db-column-unknown", at, `${label} '${column}' is not a column of ${objectName}`, {
       hint: suggestion(column, object.columns.map((c) => c.name), `Columns of ${objectName}`)
@@ -9209,8 +9227,9 @@ function checkParameters(ctx, config, object, name, dialect) {
   const out = [];
   const params = (object.parameters ?? []).filter((p) => p.mode !== "OUT");
   const configured = config.FunctionParameters ?? [];
+  const same = (a, b) => dialect === "postgres" ? a === b : a.toLowerCase() === b.toLowerCase();
   configured.forEach((p, i) => {
-    if (params.some((d) => d.name.toLowerCase() === p.Name.toLowerCase())) return;
+    if (params.some((d) => same(d.name, p.Name))) return;
     out.push(
       error(ctx, "db-parameter-unknown", pointer("", "FunctionParameters", i, "Name"), `Function parameter '${p.Name}' is not a parameter of ${name}`, {
         hint: suggestion(p.Name, params.map((d) => d.name), `Parameters of ${name}`)
@@ -9218,7 +9237,7 @@ function checkParameters(ctx, config, object, name, dialect) {
     );
   });
   for (const d of params) {
-    if (d.hasDefault || configured.some((p) => p.Name.toLowerCase() === d.name.toLowerCase())) continue;
+    if (d.hasDefault || configured.some((p) => same(p.Name, d.name))) continue;
     out.push(
       error(ctx, "db-parameter-missing", "/FunctionParameters", `${name} has a parameter '${d.name}' (${d.type}) ${dialect === "mssql" ? "(SQL Server takes every argument)" : "without a default"}, which FunctionParameters does not give`, {
         hint: `Add { "Name": "${d.name}", "SqlType": "${d.type}", "Source": "Query", "Required": true }.`
@@ -9232,7 +9251,7 @@ function checkWebhook(ctx, snapshot) {
   const config = ctx.config;
   const schema = config.DatabaseSchema ?? DEFAULTS.webhook.DatabaseSchema;
   const name = `${schema}.${config.DatabaseObjectName}`;
-  const object = findObject(snapshot, schema, config.DatabaseObjectName);
+  const object = findObject(snapshot, schema, config.DatabaseObjectName, namesAreCaseSensitive(snapshot));
   if (!object || object.type !== "Table") {
     const tables = Object.keys(snapshot.objects).filter((k) => snapshot.objects[k].type === "Table" && k.startsWith(`${schema}.`)).map((k) => k.slice(schema.length + 1));
     return [
@@ -9241,7 +9260,7 @@ function checkWebhook(ctx, snapshot) {
       })
     ];
   }
-  const missing = WEBHOOK_COLUMNS.filter((c) => !findColumn(object, c));
+  const missing = WEBHOOK_COLUMNS.filter((c) => !findColumn(object, c, namesAreCaseSensitive(snapshot)));
   if (missing.length === 0) return [];
   return [
     error(ctx, "db-column-unknown", "/DatabaseObjectName", `${name} has no column ${missing.map((c) => `'${c}'`).join(", ")}, which every webhook call writes`, {
@@ -9266,12 +9285,13 @@ var databaseSnapshotRule = {
     const out = [];
     if (typeof config.Procedure === "string") {
       const proc = splitQualified(config.Procedure, schema);
-      const found = findObject(snapshot, proc.schema, proc.name);
+      const found = findObject(snapshot, proc.schema, proc.name, namesAreCaseSensitive(snapshot));
       if (found?.type !== "Procedure") {
         const procedures = Object.keys(snapshot.objects).filter((k) => snapshot.objects[k].type === "Procedure");
         out.push(error(ctx, "db-object-unknown", "/Procedure", `Procedure '${config.Procedure}' is not a procedure of the database`, { hint: suggestion(`${proc.schema}.${proc.name}`, procedures, "Procedures") }));
       }
     }
+    const exact = namesAreCaseSensitive(snapshot);
     const object = objectOf(snapshot, config);
     if (!object) {
       out.push(
@@ -9286,13 +9306,13 @@ var databaseSnapshotRule = {
     if (typed.length) return out;
     config.AllowedColumns.forEach((entry, i) => {
       const column = parseColumn(entry);
-      if (column) out.push(...checkColumn(ctx, object, name, column.db, pointer("", "AllowedColumns", i), "AllowedColumns entry"));
+      if (column) out.push(...checkColumn(ctx, object, name, column.db, pointer("", "AllowedColumns", i), "AllowedColumns entry", exact));
     });
     if (object.type === "Function") return [...out, ...checkParameters(ctx, config, object, name, snapshot.dialect)];
     const key = config.PrimaryKey ?? DEFAULTS.sql.PrimaryKey;
-    if (config.PrimaryKey !== void 0) out.push(...checkColumn(ctx, object, name, key, "/PrimaryKey", "PrimaryKey"));
+    if (config.PrimaryKey !== void 0) out.push(...checkColumn(ctx, object, name, key, "/PrimaryKey", "PrimaryKey", exact));
     const catalogueKey = object.primaryKey ?? [];
-    if (catalogueKey.length === 1 && findColumn(object, key) && catalogueKey[0].toLowerCase() !== key.toLowerCase()) {
+    if (catalogueKey.length === 1 && findColumn(object, key, exact) && catalogueKey[0].toLowerCase() !== key.toLowerCase()) {
       out.push(
         warning(ctx, "db-primary-key", config.PrimaryKey !== void 0 ? "/PrimaryKey" : "/AllowedColumns", `PrimaryKey '${key}' is not the primary key of ${name} ('${catalogueKey[0]}')`, {
           hint: "A column that is not unique addresses more than one row with /{id}; use the catalogue's key unless this one is unique too."

@@ -66,3 +66,13 @@ describe('parseDbSnapshot', () => {
     expect(() => parseDbSnapshot(text)).toThrow(message);
   });
 });
+
+describe('parseDbSnapshot: object shapes', () => {
+  it.each([
+    ['an object without a schema', '{"format":1,"dialect":"postgres","objects":{"T":{"type":"Table","columns":[]}}}', 'objects["T"] is not a schema.name object'],
+    ['an unknown type', '{"format":1,"dialect":"postgres","objects":{"s.T":{"type":"Sequence","columns":[]}}}', 'objects["s.T"].type must be one of'],
+    ['a column without nullable', '{"format":1,"dialect":"postgres","objects":{"s.T":{"type":"Table","columns":[{"name":"a","type":"int"}]}}}', 'objects["s.T"].columns must be a list of {name, type, nullable}'],
+  ])('refuses %s', (_name, text, message) => {
+    expect(() => parseDbSnapshot(text)).toThrow(message);
+  });
+});

@@ -73,21 +73,48 @@ export function parseDbSnapshot(text: string): DbSnapshot {
   if (value === null || typeof value !== 'object') throw new Error('the snapshot is not a JSON object');
   if (value.format !== DB_SNAPSHOT_FORMAT) throw new Error(`unknown snapshot format ${String(value.format)} (this Wharf reads format ${DB_SNAPSHOT_FORMAT}); run \`wharf db pull\` again`);
   if (value.dialect !== 'postgres' && value.dialect !== 'mssql') throw new Error(`unknown dialect ${String(value.dialect)}`);
-  if (value.objects === null || typeof value.objects !== 'object') throw new Error('"objects" is missing');
+  if (value.objects === null || typeof value.objects !== 'object' || Array.isArray(value.objects)) throw new Error('"objects" is missing');
+  for (const [key, object] of Object.entries(value.objects as Record<string, unknown>)) checkObject(key, object);
   return value as DbSnapshot;
 }
 
-/** An object by schema and name, exact first, else ignoring case (as the databases resolve unquoted names). */
-export function findObject(snapshot: DbSnapshot, schema: string, name: string): SnapshotObject | undefined {
+const OBJECT_TYPES: readonly string[] = ['Table', 'View', 'Function', 'Procedure'];
+const isNamed = (v: unknown): v is { name: string; type: string } =>
+  typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string' && typeof (v as { type?: unknown }).type === 'string';
+
+function checkObject(key: string, object: unknown): void {
+  const o = object as Partial<SnapshotObject> | null;
+  if (!key.includes('.') || o === null || typeof o !== 'object') throw new Error(`objects["${key}"] is not a schema.name object`);
+  if (!OBJECT_TYPES.includes(String(o.type))) throw new Error(`objects["${key}"].type must be one of ${OBJECT_TYPES.join(', ')}`);
+  if (!Array.isArray(o.columns) || !o.columns.every((c) => isNamed(c) && typeof (c as { nullable?: unknown }).nullable === 'boolean')) {
+    throw new Error(`objects["${key}"].columns must be a list of {name, type, nullable}`);
+  }
+  if (o.parameters !== undefined && (!Array.isArray(o.parameters) || !o.parameters.every(isNamed))) throw new Error(`objects["${key}"].parameters must be a list of {name, type, mode}`);
+  if (o.primaryKey !== undefined && (!Array.isArray(o.primaryKey) || !o.primaryKey.every((c) => typeof c === 'string'))) throw new Error(`objects["${key}"].primaryKey must be a list of column names`);
+}
+
+/**
+ * An object by schema and name, exact first, else ignoring case unless `caseSensitive` (Wharf
+ * quotes identifiers: PostgreSQL then matches them exactly, SQL Server by its collation, usually
+ * ignoring case).
+ */
+export function findObject(snapshot: DbSnapshot, schema: string, name: string, caseSensitive = false): SnapshotObject | undefined {
   const exact = snapshot.objects[objectKey(schema, name)];
-  if (exact) return exact;
+  if (exact || caseSensitive) return exact;
   const lower = objectKey(schema, name).toLowerCase();
   const key = Object.keys(snapshot.objects).find((k) => k.toLowerCase() === lower);
   return key === undefined ? undefined : snapshot.objects[key];
 }
 
-export function findColumn(object: SnapshotObject, name: string): SnapshotColumn | undefined {
-  return object.columns.find((c) => c.name === name) ?? object.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+export function findColumn(object: SnapshotObject, name: string, caseSensitive = false): SnapshotColumn | undefined {
+  const exact = object.columns.find((c) => c.name === name);
+  if (exact || caseSensitive) return exact;
+  return object.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+}
+
+/** Whether names must match in case: PostgreSQL (quoted identifiers), not SQL Server. */
+export function namesAreCaseSensitive(snapshot: DbSnapshot): boolean {
+  return snapshot.dialect === 'postgres';
 }
 
 /** JSON Schema (OpenAPI 3.2 / 2020-12 subset) of a column's values as the gateway returns them. */

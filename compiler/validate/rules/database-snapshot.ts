@@ -11,7 +11,7 @@
  *  - a Webhook endpoint's table exists and has the columns every call writes.
  * Without a snapshot the rule says nothing (the build stays offline and unchanged).
  */
-import { findColumn, findObject, type DbSnapshot, type SnapshotObject } from '../../../runtime/contract/db-snapshot.js';
+import { findColumn, findObject, namesAreCaseSensitive, type DbSnapshot, type SnapshotObject } from '../../../runtime/contract/db-snapshot.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import { splitQualified } from '../../db-snapshot/used-objects.js';
 import type { SqlConfig, WebhookConfig } from '../../model/config.js';
@@ -39,11 +39,11 @@ function objectNames(snapshot: DbSnapshot, schema: string): string[] {
 
 /** The object an SQL endpoint config names, or undefined. */
 function objectOf(snapshot: DbSnapshot, config: SqlConfig): SnapshotObject | undefined {
-  return findObject(snapshot, config.DatabaseSchema ?? DEFAULTS.sql.DatabaseSchema, config.DatabaseObjectName);
+  return findObject(snapshot, config.DatabaseSchema ?? DEFAULTS.sql.DatabaseSchema, config.DatabaseObjectName, namesAreCaseSensitive(snapshot));
 }
 
-function checkColumn(ctx: EntityContext, object: SnapshotObject, objectName: string, column: string, at: string, label: string): Diagnostic[] {
-  if (findColumn(object, column)) return [];
+function checkColumn(ctx: EntityContext, object: SnapshotObject, objectName: string, column: string, at: string, label: string, caseSensitive: boolean): Diagnostic[] {
+  if (findColumn(object, column, caseSensitive)) return [];
   return [
     error(ctx, 'db-column-unknown', at, `${label} '${column}' is not a column of ${objectName}`, {
       hint: suggestion(column, object.columns.map((c) => c.name), `Columns of ${objectName}`),
@@ -69,8 +69,10 @@ function checkParameters(ctx: EntityContext, config: SqlConfig, object: Snapshot
   const out: Diagnostic[] = [];
   const params = (object.parameters ?? []).filter((p) => p.mode !== 'OUT');
   const configured = config.FunctionParameters ?? [];
+  // PostgreSQL gets named arguments as quoted identifiers: exact names
+  const same = (a: string, b: string): boolean => (dialect === 'postgres' ? a === b : a.toLowerCase() === b.toLowerCase());
   configured.forEach((p, i) => {
-    if (params.some((d) => d.name.toLowerCase() === p.Name.toLowerCase())) return;
+    if (params.some((d) => same(d.name, p.Name))) return;
     out.push(
       error(ctx, 'db-parameter-unknown', pointer('', 'FunctionParameters', i, 'Name'), `Function parameter '${p.Name}' is not a parameter of ${name}`, {
         hint: suggestion(p.Name, params.map((d) => d.name), `Parameters of ${name}`),
@@ -78,7 +80,7 @@ function checkParameters(ctx: EntityContext, config: SqlConfig, object: Snapshot
     );
   });
   for (const d of params) {
-    if (d.hasDefault || configured.some((p) => p.Name.toLowerCase() === d.name.toLowerCase())) continue;
+    if (d.hasDefault || configured.some((p) => same(p.Name, d.name))) continue;
     out.push(
       error(ctx, 'db-parameter-missing', '/FunctionParameters', `${name} has a parameter '${d.name}' (${d.type}) ${dialect === 'mssql' ? '(SQL Server takes every argument)' : 'without a default'}, which FunctionParameters does not give`, {
         hint: `Add { "Name": "${d.name}", "SqlType": "${d.type}", "Source": "Query", "Required": true }.`,
@@ -95,7 +97,7 @@ function checkWebhook(ctx: EntityContext, snapshot: DbSnapshot): Diagnostic[] {
   const config = ctx.config as unknown as WebhookConfig;
   const schema = config.DatabaseSchema ?? DEFAULTS.webhook.DatabaseSchema;
   const name = `${schema}.${config.DatabaseObjectName}`;
-  const object = findObject(snapshot, schema, config.DatabaseObjectName);
+  const object = findObject(snapshot, schema, config.DatabaseObjectName, namesAreCaseSensitive(snapshot));
   if (!object || object.type !== 'Table') {
     const tables = Object.keys(snapshot.objects).filter((k) => snapshot.objects[k]!.type === 'Table' && k.startsWith(`${schema}.`)).map((k) => k.slice(schema.length + 1));
     return [
@@ -104,7 +106,7 @@ function checkWebhook(ctx: EntityContext, snapshot: DbSnapshot): Diagnostic[] {
       }),
     ];
   }
-  const missing = WEBHOOK_COLUMNS.filter((c) => !findColumn(object, c));
+  const missing = WEBHOOK_COLUMNS.filter((c) => !findColumn(object, c, namesAreCaseSensitive(snapshot)));
   if (missing.length === 0) return [];
   return [
     error(ctx, 'db-column-unknown', '/DatabaseObjectName', `${name} has no column ${missing.map((c) => `'${c}'`).join(', ')}, which every webhook call writes`, {
@@ -130,12 +132,13 @@ export const databaseSnapshotRule: EntityRule = {
     const out: Diagnostic[] = [];
     if (typeof config.Procedure === 'string') {
       const proc = splitQualified(config.Procedure, schema);
-      const found = findObject(snapshot, proc.schema, proc.name);
+      const found = findObject(snapshot, proc.schema, proc.name, namesAreCaseSensitive(snapshot));
       if (found?.type !== 'Procedure') {
         const procedures = Object.keys(snapshot.objects).filter((k) => snapshot.objects[k]!.type === 'Procedure');
         out.push(error(ctx, 'db-object-unknown', '/Procedure', `Procedure '${config.Procedure}' is not a procedure of the database`, { hint: suggestion(`${proc.schema}.${proc.name}`, procedures, 'Procedures') }));
       }
     }
+    const exact = namesAreCaseSensitive(snapshot);
     const object = objectOf(snapshot, config);
     if (!object) {
       out.push(
@@ -150,14 +153,14 @@ export const databaseSnapshotRule: EntityRule = {
     if (typed.length) return out;
     config.AllowedColumns.forEach((entry, i) => {
       const column = parseColumn(entry);
-      if (column) out.push(...checkColumn(ctx, object, name, column.db, pointer('', 'AllowedColumns', i), 'AllowedColumns entry'));
+      if (column) out.push(...checkColumn(ctx, object, name, column.db, pointer('', 'AllowedColumns', i), 'AllowedColumns entry', exact));
     });
     if (object.type === 'Function') return [...out, ...checkParameters(ctx, config, object, name, snapshot.dialect)];
 
     const key = config.PrimaryKey ?? DEFAULTS.sql.PrimaryKey;
-    if (config.PrimaryKey !== undefined) out.push(...checkColumn(ctx, object, name, key, '/PrimaryKey', 'PrimaryKey'));
+    if (config.PrimaryKey !== undefined) out.push(...checkColumn(ctx, object, name, key, '/PrimaryKey', 'PrimaryKey', exact));
     const catalogueKey = object.primaryKey ?? [];
-    if (catalogueKey.length === 1 && findColumn(object, key) && catalogueKey[0]!.toLowerCase() !== key.toLowerCase()) {
+    if (catalogueKey.length === 1 && findColumn(object, key, exact) && catalogueKey[0]!.toLowerCase() !== key.toLowerCase()) {
       out.push(
         warning(ctx, 'db-primary-key', config.PrimaryKey !== undefined ? '/PrimaryKey' : '/AllowedColumns', `PrimaryKey '${key}' is not the primary key of ${name} ('${catalogueKey[0]}')`, {
           hint: 'A column that is not unique addresses more than one row with /{id}; use the catalogue\'s key unless this one is unique too.',

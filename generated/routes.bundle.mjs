@@ -975,7 +975,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '1f53aa4b0e361d12e53b7fe18cfbe609b8700c6bdfbaf3c88dca2deb046f71c6';
+export const sourceHash = '29bdc3427d359a0bcecec2f309d7c2cb4b6f02ebbb5d09ad10bd269f2a61663d';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

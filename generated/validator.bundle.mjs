@@ -9312,10 +9312,11 @@ var databaseSnapshotRule = {
     const key = config.PrimaryKey ?? DEFAULTS.sql.PrimaryKey;
     if (config.PrimaryKey !== void 0) out.push(...checkColumn(ctx, object, name, key, "/PrimaryKey", "PrimaryKey", exact));
     const catalogueKey = object.primaryKey ?? [];
-    if (catalogueKey.length === 1 && findColumn(object, key, exact) && catalogueKey[0].toLowerCase() !== key.toLowerCase()) {
+    const isUnique = (object.unique ?? []).some((u) => u.length === 1 && u[0].toLowerCase() === key.toLowerCase());
+    if (catalogueKey.length === 1 && findColumn(object, key, exact) && catalogueKey[0].toLowerCase() !== key.toLowerCase() && !isUnique) {
       out.push(
-        warning(ctx, "db-primary-key", config.PrimaryKey !== void 0 ? "/PrimaryKey" : "/AllowedColumns", `PrimaryKey '${key}' is not the primary key of ${name} ('${catalogueKey[0]}')`, {
-          hint: "A column that is not unique addresses more than one row with /{id}; use the catalogue's key unless this one is unique too."
+        warning(ctx, "db-primary-key", config.PrimaryKey !== void 0 ? "/PrimaryKey" : "/AllowedColumns", `PrimaryKey '${key}' is neither the primary key of ${name} ('${catalogueKey[0]}') nor unique`, {
+          hint: "A column that is not unique addresses more than one row with /{id}; use the catalogue's key."
         })
       );
     }

@@ -20,7 +20,7 @@ import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '1f53aa4b0e361d12e53b7fe18cfbe609b8700c6bdfbaf3c88dca2deb046f71c6';
+export const sourceHash = '29bdc3427d359a0bcecec2f309d7c2cb4b6f02ebbb5d09ad10bd269f2a61663d';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -51,6 +51,8 @@ export interface SnapshotObject {
   /** Tables, views and the result columns of a table-valued function. */
   readonly columns: readonly SnapshotColumn[];
   readonly primaryKey?: readonly string[];
+  /** Columns of each UNIQUE constraint (by constraint name). */
+  readonly unique?: readonly (readonly string[])[];
   readonly foreignKeys?: readonly SnapshotForeignKey[];
   readonly parameters?: readonly SnapshotParameter[];
 }

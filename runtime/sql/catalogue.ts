@@ -85,7 +85,7 @@ function keysQuery(provider: Provider): string {
     LEFT JOIN INFORMATION_SCHEMA.KEY_COLUMN_USAGE r
       ON r.CONSTRAINT_SCHEMA = rc.UNIQUE_CONSTRAINT_SCHEMA AND r.CONSTRAINT_NAME = rc.UNIQUE_CONSTRAINT_NAME
      AND r.ORDINAL_POSITION = k.POSITION_IN_UNIQUE_CONSTRAINT
-    WHERE tc.TABLE_SCHEMA = ${p1} AND tc.CONSTRAINT_TYPE IN ('PRIMARY KEY', 'FOREIGN KEY')
+    WHERE tc.TABLE_SCHEMA = ${p1} AND tc.CONSTRAINT_TYPE IN ('PRIMARY KEY', 'UNIQUE', 'FOREIGN KEY')
     ORDER BY tc.TABLE_NAME, tc.CONSTRAINT_NAME, k.ORDINAL_POSITION`;
 }
 
@@ -146,11 +146,19 @@ async function readSchema(driver: SqlDriver, schema: string, objects: Record<str
       fk.referencedColumns.push(str(k['ref_col']));
     }
     // sorted here, not by the database's collation, so every database gives the same order
+    const uniques = new Map<string, string[]>();
+    for (const k of own.filter((k) => k['kind'] === 'UNIQUE')) {
+      const list = uniques.get(str(k['name'])) ?? [];
+      list.push(str(k['col']));
+      uniques.set(str(k['name']), list);
+    }
+    const unique = [...uniques].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, cols]) => cols);
     const foreignKeys: SnapshotForeignKey[] = [...fks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([fkName, fk]) => ({ name: fkName, ...fk }));
     objects[objectKey(schema, name)] = {
       type: str(t['kind']).toUpperCase() === 'VIEW' ? 'View' : 'Table',
       columns: columns.get(name) ?? [],
       ...(primaryKey.length ? { primaryKey } : {}),
+      ...(unique.length ? { unique } : {}),
       ...(foreignKeys.length ? { foreignKeys } : {}),
     };
   }

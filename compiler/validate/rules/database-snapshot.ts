@@ -7,7 +7,7 @@
  *    AllowedColumns of their endpoint, rules write-columns and relationships, so each is checked
  *    through the AllowedColumns entry it names: one diagnostic per misspelt column);
  *  - FunctionParameters are parameters of the function, and no parameter without a default is left out;
- *  - PrimaryKey is the catalogue's key; a Table-mode POST can set every NOT NULL column without a default.
+ *  - PrimaryKey is the catalogue's key or a unique column; a Table-mode POST can set every NOT NULL column without a default.
  *  - a Webhook endpoint's table exists and has the columns every call writes.
  * Without a snapshot the rule says nothing (the build stays offline and unchanged).
  */
@@ -160,10 +160,11 @@ export const databaseSnapshotRule: EntityRule = {
     const key = config.PrimaryKey ?? DEFAULTS.sql.PrimaryKey;
     if (config.PrimaryKey !== undefined) out.push(...checkColumn(ctx, object, name, key, '/PrimaryKey', 'PrimaryKey', exact));
     const catalogueKey = object.primaryKey ?? [];
-    if (catalogueKey.length === 1 && findColumn(object, key, exact) && catalogueKey[0]!.toLowerCase() !== key.toLowerCase()) {
+    const isUnique = (object.unique ?? []).some((u) => u.length === 1 && u[0]!.toLowerCase() === key.toLowerCase());
+    if (catalogueKey.length === 1 && findColumn(object, key, exact) && catalogueKey[0]!.toLowerCase() !== key.toLowerCase() && !isUnique) {
       out.push(
-        warning(ctx, 'db-primary-key', config.PrimaryKey !== undefined ? '/PrimaryKey' : '/AllowedColumns', `PrimaryKey '${key}' is not the primary key of ${name} ('${catalogueKey[0]}')`, {
-          hint: 'A column that is not unique addresses more than one row with /{id}; use the catalogue\'s key unless this one is unique too.',
+        warning(ctx, 'db-primary-key', config.PrimaryKey !== undefined ? '/PrimaryKey' : '/AllowedColumns', `PrimaryKey '${key}' is neither the primary key of ${name} ('${catalogueKey[0]}') nor unique`, {
+          hint: 'A column that is not unique addresses more than one row with /{id}; use the catalogue\'s key.',
         }),
       );
     }

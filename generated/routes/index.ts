@@ -20,7 +20,7 @@ import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '4c8e19dbdd094d98a6eb26b93cd5f2f2676df22deed2006f3950d3c38f60c744';
+export const sourceHash = '29bdc3427d359a0bcecec2f309d7c2cb4b6f02ebbb5d09ad10bd269f2a61663d';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

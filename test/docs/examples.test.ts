@@ -5,8 +5,11 @@
  * convention in doc-examples.ts) runs for real: curl lines with the curl binary against the demo
  * (`127.0.0.1:8080`/`localhost:8080` become its address, `$TOKEN`/`<token>` its demo token, `$T`
  * `Authorization: Bearer <token>`), CLI invocations (`npx wharf ...`, `wharf ...`) as processes in
- * the copy. Servers an example starts (`wharf docs serve`, `wharf sync --demo`) get a free port, must
+ * the copy. The sign-in examples' placeholders become the demo's first administrator (`admin`,
+ * `admin-3fk9x2qa`), its one-time password (`...`, `<one-time>`) and the CSRF value in the cookie
+ * jar (`3q2...`). Servers an example starts (`wharf docs serve`, `wharf sync --demo`) get a free port, must
  * answer on it, and stop on SIGTERM. Every failure is reported with its file and line.
+ * `WHARF_EXAMPLES=docs/console-api.md` runs only the examples of the pages whose path contains it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdir, readFile, readdir, writeFile, rm } from 'node:fs/promises';
@@ -45,6 +48,8 @@ let project: TempProject;
 let demo: ChildProcess | undefined;
 let demoUrl = '';
 let token = '';
+let adminUser = '';
+let adminPassword = '';
 let bin = '';
 const started: ChildProcess[] = [];
 
@@ -74,11 +79,13 @@ beforeAll(async () => {
     const poll = setInterval(() => {
       const url = /Wharf is serving \d+ endpoints on (http:\/\/\S+)/.exec(out)?.[1];
       const demoToken = /^ {2}(whf_\S+)$/m.exec(out)?.[1];
-      if (url && demoToken && /Try it:/.test(out)) {
+      const admin = /^ {2}user {7}(\S+)\n {2}password {3}(\S+)$/m.exec(out);
+      if (url && demoToken && admin && /Try it:/.test(out)) {
         clearInterval(poll);
         clearTimeout(timer);
         demoUrl = url;
         token = demoToken;
+        [, adminUser = '', adminPassword = ''] = admin;
         resolve();
       }
     }, 50);
@@ -144,9 +151,18 @@ function environment(): NodeJS.ProcessEnv {
   return { ...process.env, PATH: `${bin}${path.delimiter}${process.env['PATH'] ?? ''}`, TOKEN: token, T: `Authorization: Bearer ${token}`, PORT: '', NO_COLOR: '1' };
 }
 
-/** The command as the test runs it: the demo's address and token instead of the docs' ones. */
+/** The command as the test runs it: the demo's address, token and administrator instead of the docs' placeholders. */
 function asRun(command: string): string {
-  return command.replaceAll('http://127.0.0.1:8080', demoUrl).replaceAll('http://localhost:8080', demoUrl).replaceAll('<token>', token);
+  return command
+    .replaceAll('http://127.0.0.1:8080', demoUrl)
+    .replaceAll('http://localhost:8080', demoUrl)
+    .replaceAll('<token>', token)
+    .replaceAll('"username":"admin"', `"username":"${adminUser}"`)
+    .replaceAll('admin-3fk9x2qa', adminUser)
+    .replaceAll('"password":"..."', `"password":"${adminPassword}"`)
+    .replaceAll('<one-time>', adminPassword)
+    // inside the single-quoted JSON of -d: the value the cookie jar holds now
+    .replaceAll('3q2...', `'"$(awk '/gateway_csrf/{print $7}' jar)"'`);
 }
 
 async function runCurl(example: DocExample): Promise<string | undefined> {
@@ -222,21 +238,31 @@ async function runCli(example: DocExample): Promise<string | undefined> {
   return ran.code === 0 ? undefined : `exited with ${ran.code}:\n${(ran.out + ran.err).trim().slice(-1500)}`;
 }
 
-/** Blocks of one page run in order (they share state: tokens, accounts, a cookie jar); pages run side by side. */
+/**
+ * Examples of one page run in order (they share state: tokens, accounts, a cookie jar, ./site); a
+ * server an example starts is on its own port, so it runs on its own. The slowest first, four at once.
+ */
 async function runAll(): Promise<string[]> {
+  const tasks: DocExample[][] = [];
   const byFile = new Map<string, DocExample[]>();
-  for (const example of examples) byFile.set(example.file, [...(byFile.get(example.file) ?? []), example]);
+  const only = process.env['WHARF_EXAMPLES'];
+  for (const example of examples.filter((e) => only === undefined || e.file.includes(only))) {
+    if (SERVERS.some((s) => s.match.test(example.command))) tasks.push([example]);
+    else byFile.set(example.file, [...(byFile.get(example.file) ?? []), example]);
+  }
+  tasks.push(...byFile.values());
+  const cost = (task: DocExample[]): number => task.reduce((sum, e) => sum + (e.kind === 'curl' ? 1 : 20) + (/sync --demo/.test(e.command) ? 100 : 0), 0);
+  tasks.sort((a, b) => cost(b) - cost(a));
   const failures: string[] = [];
-  const queue = [...byFile.values()];
   const worker = async (): Promise<void> => {
-    for (let page = queue.shift(); page; page = queue.shift()) {
-      for (const example of page) {
+    for (let task = tasks.shift(); task; task = tasks.shift()) {
+      for (const example of task) {
         const failure = example.kind === 'curl' ? await runCurl(example) : await runCli(example);
         if (failure) failures.push(`${example.file}:${example.line}: ${example.command}\n    ${failure}`);
       }
     }
   };
-  await Promise.all([worker(), worker(), worker()]);
+  await Promise.all([worker(), worker(), worker(), worker()]);
   return failures.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 

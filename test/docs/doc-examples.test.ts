@@ -40,6 +40,20 @@ describe('extractExamples', () => {
     ]);
   });
 
+  it('ends a block only at a fence without an info string (CommonMark), as in a Markdown sample', () => {
+    const page = [
+      `${fence}markdown`,
+      `${fence}sh`,
+      'curl http://127.0.0.1:8080/inside-a-sample',
+      fence,
+      'curl http://127.0.0.1:8080/prose',
+      `${fence}sh`,
+      'npx wharf docs build',
+      fence,
+    ].join('\n');
+    expect(extractExamples('docs/x.md', page).examples.map((e) => [e.line, e.command])).toEqual([[7, 'npx wharf docs build']]);
+  });
+
   it('reads the output shown below or beside a command, with a status and continued lines; several are alternatives', () => {
     const page = [
       `${fence}sh`,

@@ -130,7 +130,9 @@ export function extractExamples(file: string, markdown: string): ExtractedExampl
     // a fenced block: find its end
     const close = fence[1] as string;
     let end = i + 1;
-    while (end < lines.length && !(lines[end] as string).trim().startsWith(close)) end++;
+    // CommonMark: the closing fence has at least as many of the same characters and no info string
+    const closing = new RegExp(`^\\s*${close[0] === '`' ? '`' : '~'}{${close.length},}\\s*$`);
+    while (end < lines.length && !closing.test(lines[end] as string)) end++;
     const lang = (fence[2] as string).toLowerCase();
     readMarkers(fence[3] as string, i + 1);
     if (EXECUTABLE.has(lang)) {

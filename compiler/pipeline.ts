@@ -25,6 +25,7 @@ import { RULES } from './validate/rules/index.js';
 import { readBlockedIpRanges } from './network-policy.js';
 import { validateSettingsFiles } from './settings/validate-settings.js';
 import { validateSyncConfig } from './sync/validate-sync.js';
+import { readDbSnapshot } from './db-snapshot/read.js';
 
 /**
  * Reserved names: the spec's loader skips such an endpoint at load time, and the runtime keeps
@@ -89,7 +90,9 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   if (cache) await writeEntityCache(cache.dir, cache.tool, analysis.records);
   const verdicts = new Map(contexts.map((ctx, i) => [ctx, analysis.results[i]] as const));
   diagnostics.push(...analysis.results.flatMap((r) => r.diagnostics));
-  diagnostics.push(...validateAcross(contexts, (ctx) => verdicts.get(ctx)?.schemaValid === true, RULES, { blockedIpRanges }));
+  const db = readDbSnapshot(root);
+  diagnostics.push(...db.diagnostics);
+  diagnostics.push(...validateAcross(contexts, (ctx) => verdicts.get(ctx)?.schemaValid === true, RULES, { blockedIpRanges, dbSnapshot: db.snapshot }));
   diagnostics.push(...(await validateSettingsFiles(root)));
   diagnostics.push(...(await validateSyncConfig(root)));
 
@@ -103,7 +106,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { models, routeSource } = modelsOf(contexts, analysis.results);
   const artifacts = artifactCache(options.cacheDir === undefined ? null : TOOL_ARTIFACTS_DIR);
   const outputs: OutputFile[] = [{ path: 'README.md', content: GENERATED_README }];
-  outputs.push(...(await emitAll({ models, sourceHash, root, artifacts, routeSource })));
+  outputs.push(...(await emitAll({ models, sourceHash, root, artifacts, routeSource, dbSnapshot: db.snapshot })));
   // Independent of the endpoints: the compiler's own rules, for the console's validate route.
   outputs.push(...(await artifacts.get('validator-bundle', '', makeValidatorBundle)));
   if (withUi) {

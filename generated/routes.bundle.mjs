@@ -1003,7 +1003,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '06c2998d644ef704f0c10e5f22dcec1749013915dcb3156f508989802b8aaea9';
+export const sourceHash = '3f304ff6d767cdf465965e2ecec9c21066d85f72af4c230b2c6bacd6090ac4ff';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -44,6 +44,229 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 ));
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
+// node_modules/fastest-levenshtein/esm/mod.js
+var mod_exports = {};
+__export(mod_exports, {
+  closest: () => closest,
+  distance: () => distance
+});
+var peq, myers_32, myers_x, distance, closest;
+var init_mod = __esm({
+  "node_modules/fastest-levenshtein/esm/mod.js"() {
+    peq = new Uint32Array(65536);
+    myers_32 = (a, b) => {
+      const n = a.length;
+      const m = b.length;
+      const lst = 1 << n - 1;
+      let pv = -1;
+      let mv = 0;
+      let sc = n;
+      let i = n;
+      while (i--) {
+        peq[a.charCodeAt(i)] |= 1 << i;
+      }
+      for (i = 0; i < m; i++) {
+        let eq = peq[b.charCodeAt(i)];
+        const xv = eq | mv;
+        eq |= (eq & pv) + pv ^ pv;
+        mv |= ~(eq | pv);
+        pv &= eq;
+        if (mv & lst) {
+          sc++;
+        }
+        if (pv & lst) {
+          sc--;
+        }
+        mv = mv << 1 | 1;
+        pv = pv << 1 | ~(xv | mv);
+        mv &= xv;
+      }
+      i = n;
+      while (i--) {
+        peq[a.charCodeAt(i)] = 0;
+      }
+      return sc;
+    };
+    myers_x = (b, a) => {
+      const n = a.length;
+      const m = b.length;
+      const mhc = [];
+      const phc = [];
+      const hsize = Math.ceil(n / 32);
+      const vsize = Math.ceil(m / 32);
+      for (let i = 0; i < hsize; i++) {
+        phc[i] = -1;
+        mhc[i] = 0;
+      }
+      let j = 0;
+      for (; j < vsize - 1; j++) {
+        let mv2 = 0;
+        let pv2 = -1;
+        const start2 = j * 32;
+        const vlen2 = Math.min(32, m) + start2;
+        for (let k = start2; k < vlen2; k++) {
+          peq[b.charCodeAt(k)] |= 1 << k;
+        }
+        for (let i = 0; i < n; i++) {
+          const eq = peq[a.charCodeAt(i)];
+          const pb = phc[i / 32 | 0] >>> i & 1;
+          const mb = mhc[i / 32 | 0] >>> i & 1;
+          const xv = eq | mv2;
+          const xh = ((eq | mb) & pv2) + pv2 ^ pv2 | eq | mb;
+          let ph = mv2 | ~(xh | pv2);
+          let mh = pv2 & xh;
+          if (ph >>> 31 ^ pb) {
+            phc[i / 32 | 0] ^= 1 << i;
+          }
+          if (mh >>> 31 ^ mb) {
+            mhc[i / 32 | 0] ^= 1 << i;
+          }
+          ph = ph << 1 | pb;
+          mh = mh << 1 | mb;
+          pv2 = mh | ~(xv | ph);
+          mv2 = ph & xv;
+        }
+        for (let k = start2; k < vlen2; k++) {
+          peq[b.charCodeAt(k)] = 0;
+        }
+      }
+      let mv = 0;
+      let pv = -1;
+      const start = j * 32;
+      const vlen = Math.min(32, m - start) + start;
+      for (let k = start; k < vlen; k++) {
+        peq[b.charCodeAt(k)] |= 1 << k;
+      }
+      let score = m;
+      for (let i = 0; i < n; i++) {
+        const eq = peq[a.charCodeAt(i)];
+        const pb = phc[i / 32 | 0] >>> i & 1;
+        const mb = mhc[i / 32 | 0] >>> i & 1;
+        const xv = eq | mv;
+        const xh = ((eq | mb) & pv) + pv ^ pv | eq | mb;
+        let ph = mv | ~(xh | pv);
+        let mh = pv & xh;
+        score += ph >>> m - 1 & 1;
+        score -= mh >>> m - 1 & 1;
+        if (ph >>> 31 ^ pb) {
+          phc[i / 32 | 0] ^= 1 << i;
+        }
+        if (mh >>> 31 ^ mb) {
+          mhc[i / 32 | 0] ^= 1 << i;
+        }
+        ph = ph << 1 | pb;
+        mh = mh << 1 | mb;
+        pv = mh | ~(xv | ph);
+        mv = ph & xv;
+      }
+      for (let k = start; k < vlen; k++) {
+        peq[b.charCodeAt(k)] = 0;
+      }
+      return score;
+    };
+    distance = (a, b) => {
+      if (a.length < b.length) {
+        const tmp = b;
+        b = a;
+        a = tmp;
+      }
+      if (b.length === 0) {
+        return a.length;
+      }
+      if (a.length <= 32) {
+        return myers_32(a, b);
+      }
+      return myers_x(a, b);
+    };
+    closest = (str, arr) => {
+      let min_distance = Infinity;
+      let min_index = 0;
+      for (let i = 0; i < arr.length; i++) {
+        const dist = distance(str, arr[i]);
+        if (dist < min_distance) {
+          min_distance = dist;
+          min_index = i;
+        }
+      }
+      return arr[min_index];
+    };
+  }
+});
+
+// node_modules/fast-levenshtein/levenshtein.js
+var require_levenshtein = __commonJS({
+  "node_modules/fast-levenshtein/levenshtein.js"(exports2, module) {
+    (function() {
+      "use strict";
+      var collator;
+      try {
+        collator = typeof Intl !== "undefined" && typeof Intl.Collator !== "undefined" ? Intl.Collator("generic", { sensitivity: "base" }) : null;
+      } catch (err) {
+        console.log("Collator could not be initialized and wouldn't be used");
+      }
+      var levenshtein2 = (init_mod(), __toCommonJS(mod_exports));
+      var prevRow = [], str2Char = [];
+      var Levenshtein = {
+        /**
+         * Calculate levenshtein distance of the two strings.
+         *
+         * @param str1 String the first string.
+         * @param str2 String the second string.
+         * @param [options] Additional options.
+         * @param [options.useCollator] Use `Intl.Collator` for locale-sensitive string comparison.
+         * @return Integer the levenshtein distance (0 and above).
+         */
+        get: function(str1, str2, options) {
+          var useCollator = options && collator && options.useCollator;
+          if (useCollator) {
+            var str1Len = str1.length, str2Len = str2.length;
+            if (str1Len === 0) return str2Len;
+            if (str2Len === 0) return str1Len;
+            var curCol, nextCol, i, j, tmp;
+            for (i = 0; i < str2Len; ++i) {
+              prevRow[i] = i;
+              str2Char[i] = str2.charCodeAt(i);
+            }
+            prevRow[str2Len] = str2Len;
+            var strCmp;
+            for (i = 0; i < str1Len; ++i) {
+              nextCol = i + 1;
+              for (j = 0; j < str2Len; ++j) {
+                curCol = nextCol;
+                strCmp = 0 === collator.compare(str1.charAt(i), String.fromCharCode(str2Char[j]));
+                nextCol = prevRow[j] + (strCmp ? 0 : 1);
+                tmp = curCol + 1;
+                if (nextCol > tmp) {
+                  nextCol = tmp;
+                }
+                tmp = prevRow[j + 1] + 1;
+                if (nextCol > tmp) {
+                  nextCol = tmp;
+                }
+                prevRow[j] = curCol;
+              }
+              prevRow[j] = nextCol;
+            }
+            return nextCol;
+          }
+          return levenshtein2.distance(str1, str2);
+        }
+      };
+      if (typeof define !== "undefined" && define !== null && define.amd) {
+        define(function() {
+          return Levenshtein;
+        });
+      } else if (typeof module !== "undefined" && module !== null && typeof exports2 !== "undefined" && module.exports === exports2) {
+        module.exports = Levenshtein;
+      } else if (typeof self !== "undefined" && typeof self.postMessage === "function" && typeof self.importScripts === "function") {
+        self.Levenshtein = Levenshtein;
+      } else if (typeof window !== "undefined" && window !== null) {
+        window.Levenshtein = Levenshtein;
+      }
+    })();
+  }
+});
+
 // node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
   "node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
@@ -3273,8 +3496,8 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path5) {
-      let input = path5;
+    function removeDotSegments(path6) {
+      let input = path6;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -3348,11 +3571,11 @@ var require_utils = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path5) {
-      if (path5 === "" || path5[0] === "/") {
-        return removeDotSegments(path5);
+    function removeDotSegmentsRelative(path6) {
+      if (path6 === "" || path6[0] === "/") {
+        return removeDotSegments(path6);
       }
-      const segments = path5.split("/");
+      const segments = path6.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -3715,8 +3938,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path5 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path5 && path5 !== "/" ? path5 : void 0;
+        const path6 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path6 && path6 !== "/" ? path6 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -6949,232 +7172,9 @@ var require_ajv = __commonJS({
   }
 });
 
-// node_modules/fastest-levenshtein/esm/mod.js
-var mod_exports = {};
-__export(mod_exports, {
-  closest: () => closest,
-  distance: () => distance
-});
-var peq, myers_32, myers_x, distance, closest;
-var init_mod = __esm({
-  "node_modules/fastest-levenshtein/esm/mod.js"() {
-    peq = new Uint32Array(65536);
-    myers_32 = (a, b) => {
-      const n = a.length;
-      const m = b.length;
-      const lst = 1 << n - 1;
-      let pv = -1;
-      let mv = 0;
-      let sc = n;
-      let i = n;
-      while (i--) {
-        peq[a.charCodeAt(i)] |= 1 << i;
-      }
-      for (i = 0; i < m; i++) {
-        let eq = peq[b.charCodeAt(i)];
-        const xv = eq | mv;
-        eq |= (eq & pv) + pv ^ pv;
-        mv |= ~(eq | pv);
-        pv &= eq;
-        if (mv & lst) {
-          sc++;
-        }
-        if (pv & lst) {
-          sc--;
-        }
-        mv = mv << 1 | 1;
-        pv = pv << 1 | ~(xv | mv);
-        mv &= xv;
-      }
-      i = n;
-      while (i--) {
-        peq[a.charCodeAt(i)] = 0;
-      }
-      return sc;
-    };
-    myers_x = (b, a) => {
-      const n = a.length;
-      const m = b.length;
-      const mhc = [];
-      const phc = [];
-      const hsize = Math.ceil(n / 32);
-      const vsize = Math.ceil(m / 32);
-      for (let i = 0; i < hsize; i++) {
-        phc[i] = -1;
-        mhc[i] = 0;
-      }
-      let j = 0;
-      for (; j < vsize - 1; j++) {
-        let mv2 = 0;
-        let pv2 = -1;
-        const start2 = j * 32;
-        const vlen2 = Math.min(32, m) + start2;
-        for (let k = start2; k < vlen2; k++) {
-          peq[b.charCodeAt(k)] |= 1 << k;
-        }
-        for (let i = 0; i < n; i++) {
-          const eq = peq[a.charCodeAt(i)];
-          const pb = phc[i / 32 | 0] >>> i & 1;
-          const mb = mhc[i / 32 | 0] >>> i & 1;
-          const xv = eq | mv2;
-          const xh = ((eq | mb) & pv2) + pv2 ^ pv2 | eq | mb;
-          let ph = mv2 | ~(xh | pv2);
-          let mh = pv2 & xh;
-          if (ph >>> 31 ^ pb) {
-            phc[i / 32 | 0] ^= 1 << i;
-          }
-          if (mh >>> 31 ^ mb) {
-            mhc[i / 32 | 0] ^= 1 << i;
-          }
-          ph = ph << 1 | pb;
-          mh = mh << 1 | mb;
-          pv2 = mh | ~(xv | ph);
-          mv2 = ph & xv;
-        }
-        for (let k = start2; k < vlen2; k++) {
-          peq[b.charCodeAt(k)] = 0;
-        }
-      }
-      let mv = 0;
-      let pv = -1;
-      const start = j * 32;
-      const vlen = Math.min(32, m - start) + start;
-      for (let k = start; k < vlen; k++) {
-        peq[b.charCodeAt(k)] |= 1 << k;
-      }
-      let score = m;
-      for (let i = 0; i < n; i++) {
-        const eq = peq[a.charCodeAt(i)];
-        const pb = phc[i / 32 | 0] >>> i & 1;
-        const mb = mhc[i / 32 | 0] >>> i & 1;
-        const xv = eq | mv;
-        const xh = ((eq | mb) & pv) + pv ^ pv | eq | mb;
-        let ph = mv | ~(xh | pv);
-        let mh = pv & xh;
-        score += ph >>> m - 1 & 1;
-        score -= mh >>> m - 1 & 1;
-        if (ph >>> 31 ^ pb) {
-          phc[i / 32 | 0] ^= 1 << i;
-        }
-        if (mh >>> 31 ^ mb) {
-          mhc[i / 32 | 0] ^= 1 << i;
-        }
-        ph = ph << 1 | pb;
-        mh = mh << 1 | mb;
-        pv = mh | ~(xv | ph);
-        mv = ph & xv;
-      }
-      for (let k = start; k < vlen; k++) {
-        peq[b.charCodeAt(k)] = 0;
-      }
-      return score;
-    };
-    distance = (a, b) => {
-      if (a.length < b.length) {
-        const tmp = b;
-        b = a;
-        a = tmp;
-      }
-      if (b.length === 0) {
-        return a.length;
-      }
-      if (a.length <= 32) {
-        return myers_32(a, b);
-      }
-      return myers_x(a, b);
-    };
-    closest = (str, arr) => {
-      let min_distance = Infinity;
-      let min_index = 0;
-      for (let i = 0; i < arr.length; i++) {
-        const dist = distance(str, arr[i]);
-        if (dist < min_distance) {
-          min_distance = dist;
-          min_index = i;
-        }
-      }
-      return arr[min_index];
-    };
-  }
-});
-
-// node_modules/fast-levenshtein/levenshtein.js
-var require_levenshtein = __commonJS({
-  "node_modules/fast-levenshtein/levenshtein.js"(exports2, module) {
-    (function() {
-      "use strict";
-      var collator;
-      try {
-        collator = typeof Intl !== "undefined" && typeof Intl.Collator !== "undefined" ? Intl.Collator("generic", { sensitivity: "base" }) : null;
-      } catch (err) {
-        console.log("Collator could not be initialized and wouldn't be used");
-      }
-      var levenshtein2 = (init_mod(), __toCommonJS(mod_exports));
-      var prevRow = [], str2Char = [];
-      var Levenshtein = {
-        /**
-         * Calculate levenshtein distance of the two strings.
-         *
-         * @param str1 String the first string.
-         * @param str2 String the second string.
-         * @param [options] Additional options.
-         * @param [options.useCollator] Use `Intl.Collator` for locale-sensitive string comparison.
-         * @return Integer the levenshtein distance (0 and above).
-         */
-        get: function(str1, str2, options) {
-          var useCollator = options && collator && options.useCollator;
-          if (useCollator) {
-            var str1Len = str1.length, str2Len = str2.length;
-            if (str1Len === 0) return str2Len;
-            if (str2Len === 0) return str1Len;
-            var curCol, nextCol, i, j, tmp;
-            for (i = 0; i < str2Len; ++i) {
-              prevRow[i] = i;
-              str2Char[i] = str2.charCodeAt(i);
-            }
-            prevRow[str2Len] = str2Len;
-            var strCmp;
-            for (i = 0; i < str1Len; ++i) {
-              nextCol = i + 1;
-              for (j = 0; j < str2Len; ++j) {
-                curCol = nextCol;
-                strCmp = 0 === collator.compare(str1.charAt(i), String.fromCharCode(str2Char[j]));
-                nextCol = prevRow[j] + (strCmp ? 0 : 1);
-                tmp = curCol + 1;
-                if (nextCol > tmp) {
-                  nextCol = tmp;
-                }
-                tmp = prevRow[j + 1] + 1;
-                if (nextCol > tmp) {
-                  nextCol = tmp;
-                }
-                prevRow[j] = curCol;
-              }
-              prevRow[j] = nextCol;
-            }
-            return nextCol;
-          }
-          return levenshtein2.distance(str1, str2);
-        }
-      };
-      if (typeof define !== "undefined" && define !== null && define.amd) {
-        define(function() {
-          return Levenshtein;
-        });
-      } else if (typeof module !== "undefined" && module !== null && typeof exports2 !== "undefined" && module.exports === exports2) {
-        module.exports = Levenshtein;
-      } else if (typeof self !== "undefined" && typeof self.postMessage === "function" && typeof self.importScripts === "function") {
-        self.Levenshtein = Levenshtein;
-      } else if (typeof window !== "undefined" && window !== null) {
-        window.Levenshtein = Levenshtein;
-      }
-    })();
-  }
-});
-
 // compiler/validate/single-file.ts
 import { readFile } from "node:fs/promises";
-import path4 from "node:path";
+import path5 from "node:path";
 
 // schemas/common.schema.json
 var common_schema_default = {
@@ -8442,12 +8442,12 @@ function parseTree(text, errors = [], options = ParseOptions.DEFAULT) {
   }
   return result;
 }
-function findNodeAtLocation(root, path5) {
+function findNodeAtLocation(root, path6) {
   if (!root) {
     return void 0;
   }
   let node = root;
-  for (let segment of path5) {
+  for (let segment of path6) {
     if (typeof segment === "string") {
       if (node.type !== "object" || !Array.isArray(node.children)) {
         return void 0;
@@ -9120,6 +9120,266 @@ var allowedColumnsRule = {
   }
 };
 
+// runtime/contract/db-snapshot.ts
+var DB_SNAPSHOT_FORMAT = 1;
+var DB_SNAPSHOT_FILE = "endpoints/database.snapshot.json";
+function objectKey(schema, name) {
+  return `${schema}.${name}`;
+}
+function parseDbSnapshot(text) {
+  const value = JSON.parse(text);
+  if (value === null || typeof value !== "object") throw new Error("the snapshot is not a JSON object");
+  if (value.format !== DB_SNAPSHOT_FORMAT) throw new Error(`unknown snapshot format ${String(value.format)} (this Wharf reads format ${DB_SNAPSHOT_FORMAT}); run \`wharf db pull\` again`);
+  if (value.dialect !== "postgres" && value.dialect !== "mssql") throw new Error(`unknown dialect ${String(value.dialect)}`);
+  if (value.objects === null || typeof value.objects !== "object" || Array.isArray(value.objects)) throw new Error('"objects" is missing');
+  for (const [key, object] of Object.entries(value.objects)) checkObject(key, object);
+  return value;
+}
+var OBJECT_TYPES = ["Table", "View", "Function", "Procedure"];
+var isNamed = (v) => typeof v === "object" && v !== null && typeof v.name === "string" && typeof v.type === "string";
+function checkObject(key, object) {
+  const o = object;
+  if (!key.includes(".") || o === null || typeof o !== "object") throw new Error(`objects["${key}"] is not a schema.name object`);
+  if (!OBJECT_TYPES.includes(String(o.type))) throw new Error(`objects["${key}"].type must be one of ${OBJECT_TYPES.join(", ")}`);
+  if (!Array.isArray(o.columns) || !o.columns.every((c) => isNamed(c) && typeof c.nullable === "boolean")) {
+    throw new Error(`objects["${key}"].columns must be a list of {name, type, nullable}`);
+  }
+  if (o.parameters !== void 0 && (!Array.isArray(o.parameters) || !o.parameters.every(isNamed))) throw new Error(`objects["${key}"].parameters must be a list of {name, type, mode}`);
+  if (o.primaryKey !== void 0 && (!Array.isArray(o.primaryKey) || !o.primaryKey.every((c) => typeof c === "string"))) throw new Error(`objects["${key}"].primaryKey must be a list of column names`);
+}
+function findObject(snapshot, schema, name, caseSensitive = false) {
+  const exact = snapshot.objects[objectKey(schema, name)];
+  if (exact || caseSensitive) return exact;
+  const lower = objectKey(schema, name).toLowerCase();
+  const key = Object.keys(snapshot.objects).find((k) => k.toLowerCase() === lower);
+  return key === void 0 ? void 0 : snapshot.objects[key];
+}
+function findColumn(object, name, caseSensitive = false) {
+  const exact = object.columns.find((c) => c.name === name);
+  if (exact || caseSensitive) return exact;
+  return object.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+}
+function namesAreCaseSensitive(snapshot) {
+  return snapshot.dialect === "postgres";
+}
+
+// compiler/model/defaults.ts
+var DEFAULTS = {
+  common: { Enabled: true, Hidden: false, Deprecated: false },
+  responseTransforms: { Remove: [], Rename: {}, Mask: [] },
+  sql: {
+    DatabaseSchema: "dbo",
+    DatabaseObjectType: "Table",
+    PrimaryKey: "Id",
+    AllowedMethods: ["GET"],
+    WriteMode: "Procedure",
+    FunctionParameterRequired: false,
+    RelationshipMultiplicity: "ToOne"
+  },
+  proxy: {
+    FallbackUrls: [],
+    RetryAttempts: 1,
+    RetryDelayMs: 200,
+    SupportsOData: false,
+    RewriteUrls: true,
+    ForwardCookies: false,
+    ContentType: "application/json",
+    DeletePatterns: [{ Style: "PathParameter" }],
+    DeletePatternStyle: "PathParameter"
+  },
+  composite: { StepIsArray: false, TemplateTransformations: {} },
+  static: { EnableFiltering: false, ContentType: "application/octet-stream" },
+  webhook: { DatabaseSchema: "dbo" },
+  files: { AllowedExtensions: [] }
+};
+
+// compiler/db-snapshot/used-objects.ts
+function splitQualified(text, schema) {
+  const unquote = (s) => s.trim().replace(/^\[(.*)\]$/, "$1").replace(/^"(.*)"$/, "$1");
+  const dot = text.lastIndexOf(".");
+  return dot < 0 ? { schema, name: unquote(text) } : { schema: unquote(text.slice(0, dot)), name: unquote(text.slice(dot + 1)) };
+}
+
+// runtime/contract/suggest.ts
+var import_fast_levenshtein = __toESM(require_levenshtein(), 1);
+function words(name) {
+  return name.split(/(?<=[a-z0-9])(?=[A-Z])|[^A-Za-z0-9]+/).filter((w) => w !== "").map((w) => w.toLowerCase());
+}
+function holdingAllWords(input, candidates) {
+  const wanted = words(input);
+  if (wanted.length < 2) return null;
+  const hits = candidates.filter((c) => {
+    const have = words(c);
+    return wanted.every((w) => have.includes(w));
+  });
+  return hits.length === 1 ? hits[0] : null;
+}
+function closest2(input, candidates) {
+  const lower = input.toLowerCase();
+  const sameIgnoringCase = candidates.find((c) => c.toLowerCase() === lower);
+  if (sameIgnoringCase !== void 0) return sameIgnoringCase;
+  const limit = Math.max(2, Math.floor(input.length / 3));
+  let best = null;
+  let bestDistance = Infinity;
+  for (const candidate of [...candidates].sort()) {
+    const distance2 = import_fast_levenshtein.default.get(lower, candidate.toLowerCase());
+    if (distance2 < bestDistance) {
+      best = candidate;
+      bestDistance = distance2;
+    }
+  }
+  return bestDistance <= limit ? best : holdingAllWords(input, candidates);
+}
+
+// compiler/validate/rules/database-snapshot.ts
+var SNAPSHOT = "endpoints/database.snapshot.json";
+function suggestion(name, candidates, what) {
+  const near = closest2(name, candidates);
+  if (near !== null) return `Did you mean '${near}'? (${SNAPSHOT})`;
+  return `${what}: ${candidates.join(", ") || "none"} (${SNAPSHOT}; run \`wharf db pull\` if the database changed)`;
+}
+function objectNames(snapshot, schema) {
+  const relations = Object.keys(snapshot.objects).filter((k) => snapshot.objects[k].type !== "Procedure");
+  const inSchema = relations.filter((k) => k.startsWith(`${schema}.`)).map((k) => k.slice(schema.length + 1));
+  return inSchema.length ? inSchema : relations;
+}
+function objectOf(snapshot, config) {
+  return findObject(snapshot, config.DatabaseSchema ?? DEFAULTS.sql.DatabaseSchema, config.DatabaseObjectName, namesAreCaseSensitive(snapshot));
+}
+function checkColumn(ctx, object, objectName, column, at, label, caseSensitive) {
+  if (findColumn(object, column, caseSensitive)) return [];
+  return [
+    error(ctx, "db-column-unknown", at, `${label} '${column}' is not a column of ${objectName}`, {
+      hint: suggestion(column, object.columns.map((c) => c.name), `Columns of ${objectName}`)
+    })
+  ];
+}
+function checkType(ctx, config, object, name) {
+  const declared = config.DatabaseObjectType ?? DEFAULTS.sql.DatabaseObjectType;
+  const isFunction = object.type === "Function";
+  if (declared === "TableValuedFunction" !== isFunction || object.type === "Procedure") {
+    const actual = object.type === "Function" ? "a table-valued function" : object.type === "Procedure" ? "a procedure" : `a ${object.type.toLowerCase()}`;
+    return [
+      error(ctx, "db-object-type", config.DatabaseObjectType ? "/DatabaseObjectType" : "/DatabaseObjectName", `${name} is ${actual}, but the endpoint reads it as a ${declared}`, {
+        hint: isFunction ? "Set DatabaseObjectType to 'TableValuedFunction'." : object.type === "Procedure" ? "Name the procedure as the Procedure of a Table endpoint." : `Set DatabaseObjectType to '${object.type}'.`
+      })
+    ];
+  }
+  return [];
+}
+function checkParameters(ctx, config, object, name, dialect) {
+  const out = [];
+  const params = (object.parameters ?? []).filter((p) => p.mode !== "OUT");
+  const configured = config.FunctionParameters ?? [];
+  const same = (a, b) => dialect === "postgres" ? a === b : a.toLowerCase() === b.toLowerCase();
+  configured.forEach((p, i) => {
+    if (params.some((d) => same(d.name, p.Name))) return;
+    out.push(
+      error(ctx, "db-parameter-unknown", pointer("", "FunctionParameters", i, "Name"), `Function parameter '${p.Name}' is not a parameter of ${name}`, {
+        hint: suggestion(p.Name, params.map((d) => d.name), `Parameters of ${name}`)
+      })
+    );
+  });
+  for (const d of params) {
+    if (d.hasDefault || configured.some((p) => same(p.Name, d.name))) continue;
+    out.push(
+      error(ctx, "db-parameter-missing", "/FunctionParameters", `${name} has a parameter '${d.name}' (${d.type}) ${dialect === "mssql" ? "(SQL Server takes every argument)" : "without a default"}, which FunctionParameters does not give`, {
+        hint: `Add { "Name": "${d.name}", "SqlType": "${d.type}", "Source": "Query", "Required": true }.`
+      })
+    );
+  }
+  return out;
+}
+var WEBHOOK_COLUMNS = ["WebhookId", "Payload", "ReceivedAt"];
+function checkWebhook(ctx, snapshot) {
+  const config = ctx.config;
+  const schema = config.DatabaseSchema ?? DEFAULTS.webhook.DatabaseSchema;
+  const name = `${schema}.${config.DatabaseObjectName}`;
+  const object = findObject(snapshot, schema, config.DatabaseObjectName, namesAreCaseSensitive(snapshot));
+  if (!object || object.type !== "Table") {
+    const tables = Object.keys(snapshot.objects).filter((k) => snapshot.objects[k].type === "Table" && k.startsWith(`${schema}.`)).map((k) => k.slice(schema.length + 1));
+    return [
+      error(ctx, "db-object-unknown", "/DatabaseObjectName", `${name} is not a table of the database`, {
+        hint: suggestion(config.DatabaseObjectName, tables, `Tables of schema ${schema}`)
+      })
+    ];
+  }
+  const missing = WEBHOOK_COLUMNS.filter((c) => !findColumn(object, c, namesAreCaseSensitive(snapshot)));
+  if (missing.length === 0) return [];
+  return [
+    error(ctx, "db-column-unknown", "/DatabaseObjectName", `${name} has no column ${missing.map((c) => `'${c}'`).join(", ")}, which every webhook call writes`, {
+      hint: "A webhook table has the columns WebhookId, Payload and ReceivedAt (docs/webhooks.md)."
+    })
+  ];
+}
+var databaseSnapshotRule = {
+  name: "database-snapshot",
+  scope: "entity",
+  // reads the snapshot, a build input outside the entity: runs on every build
+  readsOtherEntities: true,
+  codes: ["db-object-unknown", "db-object-type", "db-column-unknown", "db-parameter-unknown", "db-parameter-missing", "db-primary-key", "db-write-column"],
+  kinds: ["sql", "webhook"],
+  check(ctx, project) {
+    const snapshot = project.dbSnapshot;
+    if (!snapshot) return [];
+    if (ctx.kind === "webhook") return checkWebhook(ctx, snapshot);
+    const config = ctx.config;
+    const schema = config.DatabaseSchema ?? DEFAULTS.sql.DatabaseSchema;
+    const name = `${schema}.${config.DatabaseObjectName}`;
+    const out = [];
+    if (typeof config.Procedure === "string") {
+      const proc = splitQualified(config.Procedure, schema);
+      const found = findObject(snapshot, proc.schema, proc.name, namesAreCaseSensitive(snapshot));
+      if (found?.type !== "Procedure") {
+        const procedures = Object.keys(snapshot.objects).filter((k) => snapshot.objects[k].type === "Procedure");
+        out.push(error(ctx, "db-object-unknown", "/Procedure", `Procedure '${config.Procedure}' is not a procedure of the database`, { hint: suggestion(`${proc.schema}.${proc.name}`, procedures, "Procedures") }));
+      }
+    }
+    const exact = namesAreCaseSensitive(snapshot);
+    const object = objectOf(snapshot, config);
+    if (!object) {
+      out.push(
+        error(ctx, "db-object-unknown", "/DatabaseObjectName", `${name} is not a table, view or function of the database`, {
+          hint: suggestion(config.DatabaseObjectName, objectNames(snapshot, schema), `Objects of schema ${schema}`)
+        })
+      );
+      return out;
+    }
+    const typed = checkType(ctx, config, object, name);
+    out.push(...typed);
+    if (typed.length) return out;
+    config.AllowedColumns.forEach((entry, i) => {
+      const column = parseColumn(entry);
+      if (column) out.push(...checkColumn(ctx, object, name, column.db, pointer("", "AllowedColumns", i), "AllowedColumns entry", exact));
+    });
+    if (object.type === "Function") return [...out, ...checkParameters(ctx, config, object, name, snapshot.dialect)];
+    const key = config.PrimaryKey ?? DEFAULTS.sql.PrimaryKey;
+    if (config.PrimaryKey !== void 0) out.push(...checkColumn(ctx, object, name, key, "/PrimaryKey", "PrimaryKey", exact));
+    const catalogueKey = object.primaryKey ?? [];
+    const isUnique = (object.unique ?? []).some((u) => u.length === 1 && u[0].toLowerCase() === key.toLowerCase());
+    if (catalogueKey.length === 1 && findColumn(object, key, exact) && catalogueKey[0].toLowerCase() !== key.toLowerCase() && !isUnique) {
+      out.push(
+        warning(ctx, "db-primary-key", config.PrimaryKey !== void 0 ? "/PrimaryKey" : "/AllowedColumns", `PrimaryKey '${key}' is neither the primary key of ${name} ('${catalogueKey[0]}') nor unique`, {
+          hint: "A column that is not unique addresses more than one row with /{id}; use the catalogue's key."
+        })
+      );
+    }
+    const writesTable = (config.WriteMode ?? DEFAULTS.sql.WriteMode) === "Table" && (config.AllowedMethods ?? []).includes("POST");
+    if (writesTable && object.type === "Table") {
+      const allowed = config.AllowedColumns.map((e) => parseColumn(e)?.db.toLowerCase());
+      const unset = object.columns.filter((c) => !c.nullable && c.default === void 0 && !c.identity && !c.generated && !allowed.includes(c.name.toLowerCase()));
+      for (const c of unset) {
+        out.push(
+          warning(ctx, "db-write-column", "/AllowedColumns", `${name}.${c.name} is NOT NULL without a default, but not in AllowedColumns: every POST will fail`, {
+            hint: `Add '${c.name}' to AllowedColumns (and RequiredColumns).`
+          })
+        );
+      }
+    }
+    return out;
+  }
+};
+
 // compiler/model/references.ts
 function routeKey(route) {
   return route.replace(/^\/+|\/+$/g, "").toLowerCase();
@@ -9452,36 +9712,6 @@ var namespaceReservedRule = {
     }
     return out;
   }
-};
-
-// compiler/model/defaults.ts
-var DEFAULTS = {
-  common: { Enabled: true, Hidden: false, Deprecated: false },
-  responseTransforms: { Remove: [], Rename: {}, Mask: [] },
-  sql: {
-    DatabaseSchema: "dbo",
-    DatabaseObjectType: "Table",
-    PrimaryKey: "Id",
-    AllowedMethods: ["GET"],
-    WriteMode: "Procedure",
-    FunctionParameterRequired: false,
-    RelationshipMultiplicity: "ToOne"
-  },
-  proxy: {
-    FallbackUrls: [],
-    RetryAttempts: 1,
-    RetryDelayMs: 200,
-    SupportsOData: false,
-    RewriteUrls: true,
-    ForwardCookies: false,
-    ContentType: "application/json",
-    DeletePatterns: [{ Style: "PathParameter" }],
-    DeletePatternStyle: "PathParameter"
-  },
-  composite: { StepIsArray: false, TemplateTransformations: {} },
-  static: { EnableFiltering: false, ContentType: "application/octet-stream" },
-  webhook: { DatabaseSchema: "dbo" },
-  files: { AllowedExtensions: [] }
 };
 
 // compiler/validate/rules/primary-key.ts
@@ -13664,16 +13894,16 @@ var MatcherView = class {
    * @returns {string|undefined}
    */
   getCurrentTag() {
-    const path5 = this._matcher.path;
-    return path5.length > 0 ? path5[path5.length - 1].tag : void 0;
+    const path6 = this._matcher.path;
+    return path6.length > 0 ? path6[path6.length - 1].tag : void 0;
   }
   /**
    * Get current namespace.
    * @returns {string|undefined}
    */
   getCurrentNamespace() {
-    const path5 = this._matcher.path;
-    return path5.length > 0 ? path5[path5.length - 1].namespace : void 0;
+    const path6 = this._matcher.path;
+    return path6.length > 0 ? path6[path6.length - 1].namespace : void 0;
   }
   /**
    * Get current node's attribute value.
@@ -13681,9 +13911,9 @@ var MatcherView = class {
    * @returns {*}
    */
   getAttrValue(attrName) {
-    const path5 = this._matcher.path;
-    if (path5.length === 0) return void 0;
-    return path5[path5.length - 1].values?.[attrName];
+    const path6 = this._matcher.path;
+    if (path6.length === 0) return void 0;
+    return path6[path6.length - 1].values?.[attrName];
   }
   /**
    * Check if current node has an attribute.
@@ -13691,9 +13921,9 @@ var MatcherView = class {
    * @returns {boolean}
    */
   hasAttr(attrName) {
-    const path5 = this._matcher.path;
-    if (path5.length === 0) return false;
-    const current = path5[path5.length - 1];
+    const path6 = this._matcher.path;
+    if (path6.length === 0) return false;
+    const current = path6[path6.length - 1];
     return current.values !== void 0 && attrName in current.values;
   }
   /**
@@ -13719,18 +13949,18 @@ var MatcherView = class {
    * @returns {number}
    */
   getPosition() {
-    const path5 = this._matcher.path;
-    if (path5.length === 0) return -1;
-    return path5[path5.length - 1].position ?? 0;
+    const path6 = this._matcher.path;
+    if (path6.length === 0) return -1;
+    return path6[path6.length - 1].position ?? 0;
   }
   /**
    * Get current node's repeat counter (occurrence count of this tag name).
    * @returns {number}
    */
   getCounter() {
-    const path5 = this._matcher.path;
-    if (path5.length === 0) return -1;
-    return path5[path5.length - 1].counter ?? 0;
+    const path6 = this._matcher.path;
+    if (path6.length === 0) return -1;
+    return path6[path6.length - 1].counter ?? 0;
   }
   /**
    * Get current node's sibling index (alias for getPosition).
@@ -16154,6 +16384,7 @@ var RULES = [
   writeStrategyRule,
   writeColumnsRule,
   relationshipsRule,
+  databaseSnapshotRule,
   staticContentRule,
   compositeStepsRule,
   filesBaseDirectoryRule,
@@ -16164,37 +16395,6 @@ var RULES = [
 
 // compiler/validate/schema.ts
 var import_ajv = __toESM(require_ajv(), 1);
-
-// runtime/contract/suggest.ts
-var import_fast_levenshtein = __toESM(require_levenshtein(), 1);
-function words(name) {
-  return name.split(/(?<=[a-z0-9])(?=[A-Z])|[^A-Za-z0-9]+/).filter((w) => w !== "").map((w) => w.toLowerCase());
-}
-function holdingAllWords(input, candidates) {
-  const wanted = words(input);
-  if (wanted.length < 2) return null;
-  const hits = candidates.filter((c) => {
-    const have = words(c);
-    return wanted.every((w) => have.includes(w));
-  });
-  return hits.length === 1 ? hits[0] : null;
-}
-function closest2(input, candidates) {
-  const lower = input.toLowerCase();
-  const sameIgnoringCase = candidates.find((c) => c.toLowerCase() === lower);
-  if (sameIgnoringCase !== void 0) return sameIgnoringCase;
-  const limit = Math.max(2, Math.floor(input.length / 3));
-  let best = null;
-  let bestDistance = Infinity;
-  for (const candidate of [...candidates].sort()) {
-    const distance2 = import_fast_levenshtein.default.get(lower, candidate.toLowerCase());
-    if (distance2 < bestDistance) {
-      best = candidate;
-      bestDistance = distance2;
-    }
-  }
-  return bestDistance <= limit ? best : holdingAllWords(input, candidates);
-}
 
 // compiler/validate/schema-errors.ts
 var TYPE_TEXT = {
@@ -16353,7 +16553,10 @@ function validateEntity(ctx, rules = RULES, options = {}) {
       if (other !== ctx) throw new Error("validate: a rule read other entities; mark it readsOtherEntities");
       return schemaValid;
     },
-    blockedIpRanges: options.blockedIpRanges ?? DEFAULT_BLOCKED_RANGES
+    blockedIpRanges: options.blockedIpRanges ?? DEFAULT_BLOCKED_RANGES,
+    get dbSnapshot() {
+      throw new Error("validate: a rule read the database snapshot; mark it readsOtherEntities");
+    }
   };
   for (const rule of rules) {
     if (rule.scope !== "entity" || rule.readsOtherEntities || !applies(rule, ctx, schemaValid)) continue;
@@ -16366,7 +16569,8 @@ function validateAcross(contexts, isSchemaValid, rules = RULES, options = {}) {
   const project = {
     contexts: contexts.filter((c) => !isSkipped(c)),
     isSchemaValid,
-    blockedIpRanges: options.blockedIpRanges ?? DEFAULT_BLOCKED_RANGES
+    blockedIpRanges: options.blockedIpRanges ?? DEFAULT_BLOCKED_RANGES,
+    dbSnapshot: options.dbSnapshot ?? null
   };
   for (const rule of rules) {
     if (rule.scope === "project") {
@@ -16384,6 +16588,28 @@ function validate2(contexts, rules = RULES, options = {}) {
     ...[...verdicts.values()].flatMap((v) => v.diagnostics),
     ...validateAcross(contexts, (ctx) => verdicts.get(ctx)?.schemaValid === true, rules, options)
   ];
+}
+
+// compiler/db-snapshot/read.ts
+import { readFileSync as readFileSync3 } from "node:fs";
+import path4 from "node:path";
+function readDbSnapshot(root) {
+  let text;
+  try {
+    text = readFileSync3(path4.join(root, DB_SNAPSHOT_FILE), "utf8");
+  } catch {
+    return { snapshot: null, text: null, diagnostics: [] };
+  }
+  try {
+    return { snapshot: parseDbSnapshot(text), text, diagnostics: [] };
+  } catch (error2) {
+    const message = `The database snapshot cannot be read: ${error2.message}`;
+    return {
+      snapshot: null,
+      text,
+      diagnostics: [{ severity: "error", code: "db-snapshot-invalid", file: DB_SNAPSHOT_FILE, line: 0, column: 0, pointer: "", message, hint: "Run `wharf db pull` to write it again." }]
+    };
+  }
 }
 
 // compiler/validate/single-file.ts
@@ -16404,7 +16630,7 @@ async function validateEntityText(root, location, text) {
   const file = ["endpoints", ...segments, ENTITY_FILE].join("/");
   const target = {
     file,
-    absolutePath: path4.join(root, "endpoints", ...segments, ENTITY_FILE),
+    absolutePath: path5.join(root, "endpoints", ...segments, ENTITY_FILE),
     typeFolder: location.typeFolder,
     folders: location.folders,
     name: location.name
@@ -16415,7 +16641,7 @@ async function validateEntityText(root, location, text) {
     sources,
     async (source) => source === target ? text : readFile(source.absolutePath, "utf8")
   );
-  diagnostics.push(...validate2(contexts));
+  diagnostics.push(...validate2(contexts, void 0, { dbSnapshot: readDbSnapshot(root).snapshot }));
   return sortDiagnostics(diagnostics.filter((d) => d.file === file).map((d) => SKIP_CODES.has(d.code) ? { ...d, severity: "error" } : d));
 }
 export {

@@ -9,6 +9,8 @@ export interface CliArgs {
   readonly port: number | undefined;
   readonly host: string | undefined;
   readonly docs: boolean;
+  /** `check --db NAME`. */
+  readonly db?: string | undefined;
 }
 
 export function parseCli(argv: readonly string[]): CliArgs {
@@ -29,5 +31,5 @@ export function parseCli(argv: readonly string[]): CliArgs {
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
     throw new Error(`--port must be an integer from 0 to 65535, got '${text('port')}'`);
   }
-  return { command, rest, root: text('root') ?? process.cwd(), port, host: text('host'), docs: values['no-docs'] !== true };
+  return { command, rest, root: text('root') ?? process.cwd(), port, host: text('host'), docs: values['no-docs'] !== true, db: text('db') };
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { CliArgs } from './args.js';
 import type { Printer } from './build-command.js';
 
-export type OptionName = 'root' | 'port' | 'host' | 'no-docs' | 'demo-upstream';
+export type OptionName = 'root' | 'port' | 'host' | 'no-docs' | 'demo-upstream' | 'db';
 
 export interface CliOption {
   readonly flag: string;
@@ -27,6 +27,7 @@ export const OPTIONS: Readonly<Record<OptionName, CliOption>> = {
     flag: '--demo-upstream',
     description: 'also run the sample upstream of endpoints/Proxy (scripts/demo-upstream.mjs) in this process; `npm start` passes it',
   },
+  db: { flag: '--db', value: 'NAME', description: "check only: compare environment NAME's live database with endpoints/database.snapshot.json instead" },
 };
 
 export interface CliCommand {
@@ -57,9 +58,12 @@ export const COMMANDS: readonly CliCommand[] = [
     name: 'check',
     usage: ['check'],
     npm: 'npm run check',
-    summary: 'compile in memory; fail on errors or when `generated/` is stale (CI runs it)',
-    options: BUILD_OPTIONS,
-    run: async (args, print) => (await import('./build-command.js')).runCheck(args.root, print, args.docs),
+    summary: 'compile in memory; fail on errors or when `generated/` is stale (CI runs it); `--db NAME`: fail when that database differs from the snapshot',
+    options: [...BUILD_OPTIONS, 'db'],
+    run: async (args, print) =>
+      args.db !== undefined
+        ? (await import('./db-command.js')).runDbCheck(args.root, args.db, print)
+        : (await import('./build-command.js')).runCheck(args.root, print, args.docs),
   },
   {
     name: 'watch',
@@ -84,6 +88,20 @@ export const COMMANDS: readonly CliCommand[] = [
     summary: 'build, serve and rebuild on every change; the server swaps in each good build without a restart',
     options: SERVE_OPTIONS,
     run: async (args, print) => (await import('./serve-command.js')).runDev(args, print),
+  },
+  {
+    name: 'db',
+    usage: ['db pull [--env NAME] [--root DIR]'],
+    summary: 'read the catalogue of an environment\'s database into `endpoints/database.snapshot.json` (commit it: the build checks and types columns with it)',
+    options: 'own',
+    run: async (args, print) => (await import('./db-command.js')).runDbCommand(args.rest, args.root, print),
+  },
+  {
+    name: 'add',
+    usage: ['add sql SCHEMA.OBJECT [--namespace N] [--methods GET,POST,...] [--write] [--root DIR]'],
+    summary: 'print (or `--write`) an `entity.json` for a table, view or table-valued function of the database snapshot',
+    options: 'own',
+    run: async (args, print) => (await import('./add-command.js')).runAddCommand(args.rest, args.root, print),
   },
   {
     name: 'token',

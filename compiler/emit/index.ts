@@ -6,12 +6,15 @@
 import type { EndpointModel } from '../../runtime/contract/index.js';
 import { artifactCache, type ArtifactCache } from '../artifact-cache.js';
 import type { OutputFile } from '../stages.js';
-import { compareCodeUnits } from './canonical-json.js';
+import { canonicalJson, compareCodeUnits } from './canonical-json.js';
 import { configTypesKey, makeConfigTypes } from './config-types.js';
 import { emitManifest } from './manifest.js';
 import { emitOpenApi } from './openapi/document.js';
 import { emitRouteFiles, routeModuleSource, type RouteModuleSource } from './route-files.js';
 import { emitRoutesBundle } from './routes-bundle.js';
+import { emitRowTypes } from './row-types.js';
+
+import { DB_SNAPSHOT_OUTPUT, type DbSnapshot } from '../../runtime/contract/db-snapshot.js';
 
 export interface EmitInput {
   readonly models: readonly EndpointModel[];
@@ -23,6 +26,8 @@ export interface EmitInput {
   readonly routeSource?: (model: EndpointModel) => RouteModuleSource;
   /** Where endpoint-independent outputs (the config types) are remembered; default: made each time. */
   readonly artifacts?: ArtifactCache;
+  /** endpoints/database.snapshot.json: types openapi.json, writes types/rows.ts and is copied into generated/. */
+  readonly dbSnapshot?: DbSnapshot | null;
 }
 
 export async function emitAll(input: EmitInput): Promise<OutputFile[]> {
@@ -31,7 +36,9 @@ export async function emitAll(input: EmitInput): Promise<OutputFile[]> {
     ...emitManifest(input.models, input.sourceHash),
     ...emitRouteFiles(input.models, input.sourceHash, routeSource),
     ...emitRoutesBundle(input.models, input.sourceHash, routeSource),
-    ...emitOpenApi(input.models),
+    ...emitOpenApi(input.models, input.dbSnapshot ?? null),
+    ...emitRowTypes(input.models, input.dbSnapshot),
+    ...(input.dbSnapshot ? [{ path: DB_SNAPSHOT_OUTPUT, content: canonicalJson(input.dbSnapshot) }] : []),
     ...(await (input.artifacts ?? artifactCache(null)).get('config-types', await configTypesKey(input.root), () => makeConfigTypes(input.root))),
   ];
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));

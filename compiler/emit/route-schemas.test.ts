@@ -2,7 +2,8 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import type { EndpointModel, SqlEndpoint } from '../../runtime/contract/index.js';
 import { byCategory, countries, customers, invoices, products, shipments } from './__golden__/models.js';
-import { buildRouteSchemas, itemSchema, listSchema, queryBodySchema, writeBodySchema } from './route-schemas.js';
+import { buildRouteSchemas, itemSchema, listSchema, queryBodySchema, writeBodySchema, type ColumnTypes } from './route-schemas.js';
+import type { SnapshotColumn } from '../../runtime/contract/db-snapshot.js';
 
 const ajv = new Ajv({ strict: true, allErrors: true });
 
@@ -93,5 +94,50 @@ describe('writeBodySchema per write method', () => {
     const schema = writeBodySchema(model, 'create') as { required: string[]; properties: Record<string, unknown> };
     expect(schema.required).toEqual(['Name']);
     expect(schema.properties['ProductId']).toEqual({ type: ['string', 'null'], pattern: '^[0-9]+$', description: 'ProductId does not match the required format' });
+  });
+});
+
+describe('with the database snapshot: typed columns', () => {
+  const catalogue: Record<string, SnapshotColumn> = {
+    ProductId: { name: 'ProductId', type: 'integer', nullable: false, identity: true },
+    ProductName: { name: 'ProductName', type: 'character varying', nullable: false, maxLength: 40 },
+    UnitPrice: { name: 'UnitPrice', type: 'numeric', nullable: false, precision: 10, scale: 2 },
+    CostPrice: { name: 'CostPrice', type: 'numeric', nullable: true, default: '0' },
+  };
+  const types: ColumnTypes = (db) => catalogue[db];
+  const model: SqlEndpoint = { ...products, requiredColumns: [], columnValidation: [], responseTransforms: { remove: [], rename: {}, mask: [] } };
+  // OpenAPI's formats (int32, decimal) are annotations here
+  const typedAjv = new Ajv({ strict: true, allErrors: true, validateFormats: false });
+
+  it('types every item property: type, format, nullable, maxLength, readOnly for identity', () => {
+    expect(itemSchema(model, types).properties).toMatchObject({
+      ProductId: { type: 'integer', format: 'int32', readOnly: true },
+      Name: { type: 'string', maxLength: 40 },
+      Price: { type: 'number', format: 'decimal' },
+      Cost: { type: ['number', 'null'], format: 'decimal' },
+    });
+  });
+
+  it('a POST body requires the NOT NULL columns the database does not fill; PATCH requires none', () => {
+    const create = writeBodySchema(model, 'create', types) as { required: string[] };
+    expect(create.required).toEqual(['Name', 'Price']);
+    expect((writeBodySchema(model, 'update', types) as { required?: string[] }).required).toBeUndefined();
+  });
+
+  const cases: [string, { body: unknown; valid: boolean }][] = [
+    ['a string in an integer column', { body: { Name: 'x', Price: 1, ProductId: 'seven' }, valid: false }],
+    ['null in a NOT NULL column', { body: { Name: null, Price: 1 }, valid: false }],
+    ['null in a nullable column', { body: { Name: 'x', Price: 1, Cost: null }, valid: true }],
+    ['a string longer than the column', { body: { Name: 'x'.repeat(41), Price: 1 }, valid: false }],
+  ];
+  it.each(cases)('POST body: %s', (_name, { body, valid }) => {
+    expect(typedAjv.validate(writeBodySchema(model, 'create', types), body)).toBe(valid);
+  });
+
+  it('a masked column is the mask text; without a snapshot nothing changes', () => {
+    const masked: SqlEndpoint = { ...model, responseTransforms: { ...model.responseTransforms, mask: ['Cost'] } };
+    expect((itemSchema(masked, types).properties as Record<string, unknown>)['Cost']).toEqual({ type: 'string', const: '***', description: 'Masked by ResponseTransforms.' });
+    expect(itemSchema(model)).toEqual(itemSchema(model, () => undefined));
+    expect((itemSchema(model).properties as Record<string, unknown>)['Price']).toEqual({});
   });
 });

@@ -5,6 +5,15 @@
  * `required`, `additionalProperties`, `items`, `enum`, `minimum`, `maximum`; no `$schema`.
  */
 import type { EndpointModel, HttpMethod, JsonSchema, RouteSchemas, SqlEndpoint } from '../../runtime/contract/index.js';
+import { columnJsonSchema, type SnapshotColumn } from '../../runtime/contract/db-snapshot.js';
+
+/**
+ * The catalogue's column of a database column name (compiler/emit/column-types.ts), from the
+ * database snapshot; without one every column is any JSON value.
+ */
+export type ColumnTypes = (dbColumn: string) => SnapshotColumn | undefined;
+const UNTYPED: ColumnTypes = () => undefined;
+const MASKED: JsonSchema = { type: 'string', const: '***', description: 'Masked by ResponseTransforms.' };
 
 /** OData `$top` upper bound (spec: Limits). */
 export const MAX_TOP = 1000;
@@ -54,20 +63,37 @@ export function queryBodySchema(): JsonSchema {
 export type WriteBodyKind = 'any' | 'create' | 'replace' | 'update';
 
 /**
- * Body of a SQL write: only the exposed column names (aliases), each any JSON value (column types
- * are not known at build time), except that a ColumnValidation column is a string (or null) with
- * its `pattern`; for POST and PUT, `required` from RequiredColumns.
+ * Body of a SQL write: only the exposed column names (aliases). Without a database snapshot each
+ * is any JSON value; with one, the column's JSON type (`readOnly` for identity and generated
+ * columns, `maxLength`, `null` only when nullable). A ColumnValidation column is a string (or
+ * null) with its `pattern`. For POST and PUT, `required` from RequiredColumns and, with a
+ * snapshot, every NOT NULL column the database does not fill itself.
  */
-export function writeBodySchema(model: SqlEndpoint, kind: WriteBodyKind = 'any'): JsonSchema {
+export function writeBodySchema(model: SqlEndpoint, kind: WriteBodyKind = 'any', types: ColumnTypes = UNTYPED): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
+  let typed = false;
   for (const c of model.columns) {
     const rule = model.columnValidation.find((v) => v.column === c.db);
-    properties[c.name] = rule ? { type: ['string', 'null'], pattern: rule.regex, description: rule.message ?? `${c.name} does not match the required format` } : {};
+    const column = types(c.db);
+    typed ||= column !== undefined;
+    properties[c.name] = rule
+      ? { type: ['string', 'null'], pattern: rule.regex, description: rule.message ?? `${c.name} does not match the required format` }
+      : column
+        ? columnJsonSchema(column)
+        : {};
   }
   const schema: JsonSchema = { type: 'object', additionalProperties: false, properties };
   if (kind === 'any') return schema;
   const required = model.requiredColumns.map((db) => model.columns.find((c) => c.db === db)?.name ?? db);
-  const text = 'Exposed column names (database names and any letter case are accepted too). Column types are not known at build time: every value is any JSON value; objects and arrays are stored as JSON text.';
+  if (kind !== 'update') {
+    for (const c of model.columns) {
+      const column = types(c.db);
+      if (column && !column.nullable && column.default === undefined && !column.identity && !column.generated && !required.includes(c.name)) required.push(c.name);
+    }
+  }
+  const text = typed
+    ? 'Exposed column names (database names and any letter case are accepted too), typed from the database snapshot.'
+    : 'Exposed column names (database names and any letter case are accepted too). Column types are not known at build time: every value is any JSON value; objects and arrays are stored as JSON text.';
   if (kind === 'update') return { ...schema, minProperties: 1, description: `Only the columns to change. ${text}` };
   const whole = kind === 'create' ? 'The new record.' : 'The whole record; allowed columns left out become NULL (Table mode).';
   return { ...schema, ...(required.length > 0 ? { required } : {}), minProperties: 1, description: `${whole} ${text}` };
@@ -76,14 +102,19 @@ export function writeBodySchema(model: SqlEndpoint, kind: WriteBodyKind = 'any')
 /**
  * One row as the client receives it: exposed names after the response transforms (`Remove`
  * drops a field and wins over the others, `Rename` renames it, `Mask` keeps it), plus the
- * `$expand` navigation properties of tables and views. Column types are not known at build
- * time, so every property is any JSON value, null included. Extra properties stay allowed.
+ * `$expand` navigation properties of tables and views. Without a database snapshot every
+ * property is any JSON value, null included; with one, the column's JSON type (a masked column
+ * is the string `***`). Extra properties stay allowed.
  */
-export function itemSchema(model: SqlEndpoint): JsonSchema {
-  const { remove, rename } = model.responseTransforms;
+export function itemSchema(model: SqlEndpoint, types: ColumnTypes = UNTYPED): JsonSchema {
+  const { remove, rename, mask } = model.responseTransforms;
   const visible = (name: string): boolean => !remove.includes(name);
   const shown = (name: string): string => rename[name] ?? name;
-  const properties: Record<string, JsonSchema> = anyValueProperties(model.columns.map((c) => c.name).filter(visible).map(shown));
+  const properties: Record<string, JsonSchema> = {};
+  for (const c of model.columns.filter((col) => visible(col.name))) {
+    const column = types(c.db);
+    properties[shown(c.name)] = mask.includes(c.name) ? (column ? MASKED : {}) : column ? columnJsonSchema(column) : {};
+  }
   if (model.objectType !== 'TableValuedFunction') {
     for (const rel of model.relationships.filter((r) => visible(r.name))) {
       properties[shown(rel.name)] =
@@ -110,10 +141,4 @@ export function listSchema(item: JsonSchema | { readonly $ref: string }): JsonSc
       },
     },
   };
-}
-
-function anyValueProperties(names: readonly string[]): Record<string, JsonSchema> {
-  const out: Record<string, JsonSchema> = {};
-  for (const name of names) out[name] = {};
-  return out;
 }

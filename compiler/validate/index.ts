@@ -11,6 +11,7 @@ import type { EntityRule, Project, Rule } from './rule.js';
 import { isSkipped, RULES } from './rules/index.js';
 import { validateSchema } from './schema.js';
 import { DEFAULT_BLOCKED_RANGES } from '../../runtime/contract/network-ranges.js';
+import type { DbSnapshot } from '../../runtime/contract/db-snapshot.js';
 
 export { isSkipped } from './rules/index.js';
 
@@ -22,6 +23,8 @@ export function skippedEntities(contexts: readonly EntityContext[]): EntityConte
 export interface ValidateOptions {
   /** Default: the runtime's DEFAULT_BLOCKED_RANGES. */
   readonly blockedIpRanges?: readonly string[];
+  /** The project's database snapshot (compiler/db-snapshot/read.ts); none = columns are not checked against a catalogue. */
+  readonly dbSnapshot?: DbSnapshot | null;
 }
 
 /** An entity's own verdict: what validateEntity found, and whether it has the schema's shape. */
@@ -51,6 +54,9 @@ export function validateEntity(ctx: EntityContext, rules: readonly Rule[] = RULE
       return schemaValid;
     },
     blockedIpRanges: options.blockedIpRanges ?? DEFAULT_BLOCKED_RANGES,
+    get dbSnapshot(): never {
+      throw new Error('validate: a rule read the database snapshot; mark it readsOtherEntities');
+    },
   };
   for (const rule of rules) {
     if (rule.scope !== 'entity' || rule.readsOtherEntities || !applies(rule, ctx, schemaValid)) continue;
@@ -71,6 +77,7 @@ export function validateAcross(
     contexts: contexts.filter((c) => !isSkipped(c)),
     isSchemaValid,
     blockedIpRanges: options.blockedIpRanges ?? DEFAULT_BLOCKED_RANGES,
+    dbSnapshot: options.dbSnapshot ?? null,
   };
   for (const rule of rules) {
     if (rule.scope === 'project') {

@@ -3,6 +3,7 @@
  * through `project`); a project rule checks all entities together (duplicates).
  */
 import type { EndpointKind } from '../../runtime/contract/index.js';
+import type { DbSnapshot } from '../../runtime/contract/db-snapshot.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { EntityContext } from '../stages.js';
 
@@ -13,6 +14,8 @@ export interface Project {
   isSchemaValid(ctx: EntityContext): boolean;
   /** blockedIpRanges of environments/network-access-policy.json (or the runtime's default). */
   readonly blockedIpRanges: readonly string[];
+  /** endpoints/database.snapshot.json when the project has one (rules reading it mark readsOtherEntities). */
+  readonly dbSnapshot?: DbSnapshot | null;
 }
 
 export interface EntityRule {

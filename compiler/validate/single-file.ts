@@ -21,6 +21,7 @@ import { parseAndIdentify } from '../entity-contexts.js';
 import { SKIP_CODES } from '../skip-codes.js';
 import { TYPE_FOLDERS, type DiscoveredEntity, type TypeFolder } from '../stages.js';
 import { validate } from './index.js';
+import { readDbSnapshot } from '../db-snapshot/read.js';
 import { COMMON_SCHEMA, provideSchemas, SCHEMA_FILE, type JsonSchema } from './schema-store.js';
 
 provideSchemas(
@@ -51,6 +52,7 @@ export async function validateEntityText(root: string, location: EntityLocation,
   const { contexts, diagnostics } = await parseAndIdentify(sources, async (source) =>
     source === target ? text : readFile(source.absolutePath, 'utf8'),
   );
-  diagnostics.push(...validate(contexts));
+  // the project's database snapshot, as `wharf check` reads it
+  diagnostics.push(...validate(contexts, undefined, { dbSnapshot: readDbSnapshot(root).snapshot }));
   return sortDiagnostics(diagnostics.filter((d) => d.file === file).map((d) => (SKIP_CODES.has(d.code) ? { ...d, severity: 'error' as const } : d)));
 }

@@ -13,7 +13,7 @@ import type { EnvironmentConfig } from '../settings/environments.js';
 import type { HealthCheck } from './health-check.js';
 import { formatDuration } from './health-check.js';
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`No answer within ${ms} ms`)), ms);

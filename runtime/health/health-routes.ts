@@ -3,7 +3,8 @@
  *   /health          {status, timestamp, cache_expires_in: "15 seconds"}            cached 15 s
  *   /health/details  {status, timestamp, cache_expires_in: "60 seconds", checks, totalDuration, version}  cached 60 s
  * HTTP 503 only when the status is Unhealthy; Healthy and Degraded answer 200. Both carry
- * Cache-Control: public, max-age=<seconds> and Expires. Checks: Database, Diskspace, ProxyEndpoints
+ * Cache-Control: public, max-age=<seconds> and Expires. Checks: Database, DatabaseSchema (drift from
+ * the committed database snapshot, when the build has one), Diskspace, ProxyEndpoints
  * (through app.wharfUpstream, so register after openUpstreamClient), then TokenStore (a PostgreSQL
  * token store) and Redis (Redis:Url set): shared-component-checks.ts.
  */
@@ -16,6 +17,7 @@ import { readFileStorageSettings } from '../files/storage-settings.js';
 import type { WharfRuntime } from '../server.js';
 import { readTokenStoreSettings } from '../auth/store/open-store.js';
 import type { TokenStore } from '../auth/store/token-store.js';
+import { hasDbSnapshot, schemaDriftCheck } from './schema-drift-check.js';
 import type { HealthReport } from './health-monitor.js';
 import { HealthMonitor } from './health-monitor.js';
 import { readHealthSettings } from './health-settings.js';
@@ -65,6 +67,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
   const checks = settings.enabled
     ? [
         databaseCheck(runtime.settings, () => runtime.sql, settings.databaseTimeoutMs),
+        ...(hasDbSnapshot(runtime.generatedDir) ? [schemaDriftCheck(runtime.settings, runtime.generatedDir, () => runtime.sql, settings.databaseTimeoutMs, app.log)] : []),
         diskCheck(() => writtenFolders(runtime), settings.diskWarningPercent, settings.diskCriticalPercent),
         proxyCheck(runtime.routes, app.wharfUpstream, settings.proxyTimeoutMs, settings.skipProxy),
         ...(store && store.kind !== 'sqlite' ? [tokenStoreCheck(store)] : []),

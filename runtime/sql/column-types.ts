@@ -5,7 +5,8 @@
  * runs, the same on every database. Table-valued functions and objects the catalogue does not
  * list get an empty map (nothing is checked; the database still refuses bad values).
  */
-import type { ObjectRef, TypedValue } from './plan.js';
+import type { ObjectRef } from './plan.js';
+import { readColumns } from './catalogue.js';
 import type { SqlDriver } from './drivers/driver.js';
 import type { ColumnKinds, ValueKind } from './odata/type-check.js';
 
@@ -24,21 +25,11 @@ export function kindOfSqlType(dataType: string): ValueKind | null {
   return null;
 }
 
-function catalogueQuery(provider: SqlDriver['provider']): string {
-  const [p1, p2] = provider === 'mssql' ? ['@p1', '@p2'] : ['$1', '$2'];
-  return `SELECT COLUMN_NAME AS col_name, DATA_TYPE AS col_type FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = ${p1} AND TABLE_NAME = ${p2}`;
-}
-
 export async function readColumnKinds(driver: SqlDriver, ref: ObjectRef): Promise<ColumnKinds> {
-  const params: TypedValue[] = [
-    { type: 'string', value: ref.schema },
-    { type: 'string', value: ref.object },
-  ];
-  const rows = await driver.query(catalogueQuery(driver.provider), params);
   const out = new Map<string, ValueKind>();
-  for (const row of rows) {
-    const kind = kindOfSqlType(String(row['col_type'] ?? ''));
-    if (kind) out.set(String(row['col_name']), kind);
+  for (const column of await readColumns(driver, ref)) {
+    const kind = kindOfSqlType(column.type);
+    if (kind) out.set(column.name, kind);
   }
   return out;
 }

@@ -154,6 +154,8 @@ export interface FixtureContent {
   /** sourceHash exported by the bundle; default the manifest's. */
   readonly bundleHash?: string;
   readonly openapi?: unknown;
+  /** Text of database.snapshot.json (the build's copy of endpoints/database.snapshot.json); none = not written. */
+  readonly dbSnapshot?: string;
 }
 
 /** Writes generated/ files into `dir` (created if needed). */
@@ -170,6 +172,7 @@ export async function writeGenerated(dir: string, content: FixtureContent): Prom
   await writeFile(path.join(dir, 'routes.bundle.mjs'), bundle);
   const openapi = content.openapi ?? { openapi: '3.1.0', info: { title: 'fixture', version: sourceHash }, paths: {} };
   await writeFile(path.join(dir, 'openapi.json'), JSON.stringify(openapi));
+  if (content.dbSnapshot !== undefined) await writeFile(path.join(dir, 'database.snapshot.json'), content.dbSnapshot);
 }
 
 export interface TempProject {

@@ -23,6 +23,7 @@ const bin = path.join(root, 'bin');
 const debian = path.join(root, 'debian');
 exe(path.join(bin, 'redis-server'));
 exe(path.join(bin, 'chromium-browser'));
+exe(path.join(bin, 'curl'));
 exe(path.join(debian, 'postgresql/13/bin/initdb'));
 exe(path.join(debian, 'postgresql/13/bin/pg_ctl'));
 exe(path.join(debian, 'postgresql/16/bin/initdb'));
@@ -66,8 +67,8 @@ describe('the message for a machine without the parts', () => {
       env: { PATH: path.join(root, 'empty'), WHARF_PART_DIRS: '', WHARF_TEST_INSTALL: '0', HOME: root },
     });
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('Wharf\'s tests run PostgreSQL, Redis, Chromium, RabbitMQ, nginx, HAProxy for real');
-    expect(result.stderr).toContain('apt-get install -y --no-install-recommends postgresql redis-server chromium rabbitmq-server nginx haproxy');
+    expect(result.stderr).toContain('Wharf\'s tests run PostgreSQL, Redis, Chromium, RabbitMQ, nginx, HAProxy, curl for real');
+    expect(result.stderr).toContain('apt-get install -y --no-install-recommends postgresql redis-server chromium rabbitmq-server nginx haproxy curl');
     expect(result.stdout).toBe('');
   });
 });

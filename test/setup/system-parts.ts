@@ -1,5 +1,5 @@
 /**
- * The real parts the tests run (PostgreSQL, Redis, Chromium, RabbitMQ, nginx, HAProxy): where they are on this
+ * The real parts the tests run (PostgreSQL, Redis, Chromium, RabbitMQ, nginx, HAProxy, and curl for the docs' examples): where they are on this
  * machine, and what to do when one is missing.
  *
  * Search order per part: an explicit env override (WHARF_<PART>), then every PATH directory, then
@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
-export type PartName = 'postgres' | 'redis' | 'chromium' | 'rabbitmq' | 'nginx' | 'haproxy';
+export type PartName = 'postgres' | 'redis' | 'chromium' | 'rabbitmq' | 'nginx' | 'haproxy' | 'curl';
 
 interface PartSpec {
   readonly title: string;
@@ -68,6 +68,13 @@ export const PARTS: Readonly<Record<PartName, PartSpec>> = {
     debianDirs: ['/usr/sbin', '/usr/bin', '/usr/local/sbin'],
     aptPackage: 'haproxy',
     envOverride: 'WHARF_HAPROXY',
+  },
+  curl: {
+    title: 'curl',
+    executables: ['curl'],
+    debianDirs: ['/usr/bin', '/usr/local/bin'],
+    aptPackage: 'curl',
+    envOverride: 'WHARF_CURL',
   },
 };
 

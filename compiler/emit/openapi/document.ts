@@ -17,6 +17,7 @@ import { filesOperations } from './files-operations.js';
 import type { KindOperations, OperationSpec } from './operation-spec.js';
 import { proxyOperations } from './proxy-operations.js';
 import { sqlOperations } from './sql-operations.js';
+import type { DbSnapshot } from '../../../runtime/contract/db-snapshot.js';
 import { staticOperations } from './static-operations.js';
 import { planTags } from './tags.js';
 import { webhookOperations } from './webhook-operations.js';
@@ -37,11 +38,12 @@ const FIXED_METHODS: Partial<Record<HttpMethod, 'get' | 'put' | 'post' | 'delete
   QUERY: 'query',
 };
 
-export function emitOpenApi(models: readonly EndpointModel[]): OutputFile[] {
-  return [{ path: GENERATED_FILES.openapi, content: canonicalJson(buildOpenApi(models)) }];
+export function emitOpenApi(models: readonly EndpointModel[], snapshot: DbSnapshot | null = null): OutputFile[] {
+  return [{ path: GENERATED_FILES.openapi, content: canonicalJson(buildOpenApi(models, snapshot)) }];
 }
 
-export function buildOpenApi(models: readonly EndpointModel[]): OpenAPIObject {
+/** With a database snapshot, SQL columns carry their types (compiler/emit/column-types.ts). */
+export function buildOpenApi(models: readonly EndpointModel[], snapshot: DbSnapshot | null = null): OpenAPIObject {
   const visible = sortById(models).filter((m) => !m.hidden);
   const tags = planTags(visible);
   const builder = OpenApiBuilder.create({
@@ -60,7 +62,7 @@ export function buildOpenApi(models: readonly EndpointModel[]): OpenAPIObject {
   const paths: Record<string, PathItemObject> = {};
   const operationIds = new Set<string>();
   for (const model of visible) {
-    const { operations, schemas } = operationsOf(model);
+    const { operations, schemas } = operationsOf(model, snapshot);
     for (const [name, schema] of Object.entries(schemas)) {
       if (builder.rootDoc.components?.schemas?.[name] !== undefined) throw new Error(`openapi: two endpoints define the schema '${name}'`);
       builder.addSchema(name, schema);
@@ -74,10 +76,10 @@ export function buildOpenApi(models: readonly EndpointModel[]): OpenAPIObject {
   return builder.getSpec();
 }
 
-function operationsOf(model: EndpointModel): KindOperations {
+function operationsOf(model: EndpointModel, snapshot: DbSnapshot | null): KindOperations {
   switch (model.kind) {
     case 'sql':
-      return sqlOperations(model);
+      return sqlOperations(model, snapshot);
     case 'proxy':
       return proxyOperations(model);
     case 'static':

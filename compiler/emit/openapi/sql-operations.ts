@@ -6,7 +6,9 @@
 import type { OperationObject, ParameterObject, SchemaObject } from 'openapi3-ts/oas32';
 import type { FunctionParameter, HttpMethod, SqlEndpoint } from '../../../runtime/contract/index.js';
 import { compareCodeUnits } from '../canonical-json.js';
+import type { DbSnapshot } from '../../../runtime/contract/db-snapshot.js';
 import { itemSchema, listSchema, writeBodySchema } from '../route-schemas.js';
+import { columnTypesOf } from '../column-types.js';
 import { errorResponses, ref } from './components.js';
 import type { ErrorStatus } from './components.js';
 import { BY_ID, basePath, jsonBody, jsonResponse, odataParameters, ODATA_READ, pathParameter, schemaPrefix } from './operation-spec.js';
@@ -42,7 +44,8 @@ function writeResult(message: string): SchemaObject {
   };
 }
 
-export function sqlOperations(model: SqlEndpoint): KindOperations {
+export function sqlOperations(model: SqlEndpoint, snapshot: DbSnapshot | null = null): KindOperations {
+  const types = columnTypesOf(snapshot, model);
   const prefix = schemaPrefix(model);
   const names = { item: `${prefix}.Item`, list: `${prefix}.List`, create: `${prefix}.CreateBody`, replace: `${prefix}.ReplaceBody`, update: `${prefix}.UpdateBody` };
   const tvf = model.objectType === 'TableValuedFunction';
@@ -118,12 +121,12 @@ export function sqlOperations(model: SqlEndpoint): KindOperations {
   }
 
   const schemas: Record<string, SchemaObject> = {
-    [names.item]: itemSchema(model),
+    [names.item]: itemSchema(model, types),
     [names.list]: listSchema(ref('schemas', names.item)),
   };
-  if (has('POST')) schemas[names.create] = writeBodySchema(model, 'create');
-  if (has('PUT') && model.primaryKey !== null && !tvf) schemas[names.replace] = writeBodySchema(model, 'replace');
-  if ((has('PATCH') || has('MERGE')) && model.primaryKey !== null && !tvf) schemas[names.update] = writeBodySchema(model, 'update');
+  if (has('POST')) schemas[names.create] = writeBodySchema(model, 'create', types);
+  if (has('PUT') && model.primaryKey !== null && !tvf) schemas[names.replace] = writeBodySchema(model, 'replace', types);
+  if ((has('PATCH') || has('MERGE')) && model.primaryKey !== null && !tvf) schemas[names.update] = writeBodySchema(model, 'update', types);
   return { operations: ops, schemas };
 }
 

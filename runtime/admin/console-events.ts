@@ -1,6 +1,6 @@
 /**
  * The console's event feed: token_created, token_revoked, endpoint_reload, health,
- * environments_changed, settings_changed. Every event gets an increasing id; the last
+ * environments_changed, settings_changed; and `traffic` (broadcast, see there). Every event gets an increasing id; the last
  * REPLAY_SIZE are kept for replay on Last-Event-ID. Listeners are called synchronously and must
  * not block (the SSE route only queues into each client's bounded buffer).
  * With Redis, events are also published on `<prefix>console-events` and events of other instances
@@ -13,6 +13,8 @@ export interface ConsoleEvent {
   readonly id: number;
   readonly name: string;
   readonly data: unknown;
+  /** A live reading (`traffic`): sent without an id, never replayed, never shared over Redis. */
+  readonly transient?: true;
 }
 
 export type EventListener = (event: ConsoleEvent) => void;
@@ -39,6 +41,15 @@ export class ConsoleEvents {
     if (this.buffer.length > REPLAY_SIZE) this.buffer.shift();
     for (const listener of this.listeners) listener(event);
     return event;
+  }
+
+  /**
+   * Sends to the open streams of this instance only, without an id: frequent readings must not
+   * push real events out of the replay buffer, and a reconnecting client asks for fresh ones.
+   */
+  broadcast(name: string, data: unknown): void {
+    const event: ConsoleEvent = { id: 0, name, data, transient: true };
+    for (const listener of this.listeners) listener(event);
   }
 
   /** Events after `lastId` still in the buffer (oldest first). */

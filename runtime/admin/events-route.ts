@@ -88,7 +88,7 @@ export function eventsRoute(app: FastifyInstance, options: EventsRouteOptions): 
     client.send('retry: 3000\n\n');
     const since = lastEventId(request);
     if (since > 0) for (const event of options.events.since(since)) client.send(formatEvent(event));
-    const unsubscribe = options.events.subscribe((event) => client.send(formatEvent(event)));
+    const unsubscribe = options.events.subscribe((event) => client.send(formatEvent(event.transient ? { name: event.name, data: event.data } : event)));
     void options.currentHealth().then(
       (status) => {
         if (status !== null) client.send(formatEvent({ name: 'health', data: { status } }));

@@ -21,6 +21,12 @@ function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 }
 
+/** Axis ticks: short (1.5k), so the labels fit the axis. */
+function tick(value: number, unit: string): string {
+  const short = Math.abs(value) >= 1000 ? `${Math.round(value / 100) / 10}k` : String(Math.round(value * 100) / 100);
+  return unit === '%' ? `${short}%` : short;
+}
+
 function format(value: number | null | undefined, unit: string): string {
   if (value === null || value === undefined) return 'no data';
   const rounded = Math.abs(value) >= 100 ? Math.round(value) : Math.round(value * 100) / 100;
@@ -55,7 +61,7 @@ export function Chart(props: { id: string; title: string; unit: string; t: reado
       cursor: { drag: { x: false, y: false } },
       legend: { show: true, live: true },
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(max ?? 0, 1)] } },
-      axes: [{ ...axis, size: 30 }, { ...axis, size: 48, values: (_u, ticks) => ticks.map((v) => format(v, props.unit === '%' ? '%' : '')) }],
+      axes: [{ ...axis, size: 30 }, { ...axis, size: 48, values: (_u, ticks) => ticks.map((v) => tick(v, props.unit)) }],
       series: [
         {},
         ...props.lines.map((line) => ({ label: line.label, stroke: PALETTE[line.tone], width: 2, spanGaps: false, points: { show: false }, value: (_u: uPlot, v: number | null) => format(v, props.unit) })),

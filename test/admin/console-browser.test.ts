@@ -154,7 +154,7 @@ describe('web console in Chromium', { timeout: 90_000 }, () => {
 
   it('draws the traffic charts and moves them live as requests arrive', async () => {
     const { token } = await server.app.wharf.access.tokens.create({ username: 'chart-traffic' });
-    const call = (path: string) => fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    const call = (path: string) => fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => (await r.arrayBuffer(), r.status));
     await page.goto(`${origin}/ui/#/overview`);
     await page.locator('#chart-rps canvas').first().waitFor();
     for (const id of ['chart-rps', 'chart-errors', 'chart-latency', 'chart-limits', 'chart-cache']) {
@@ -248,6 +248,8 @@ describe('web console in Chromium', { timeout: 90_000 }, () => {
         await page.goto(`${origin}/ui/#/${name}`);
         await page.locator('#page-title').waitFor();
         await page.waitForLoadState('networkidle').catch(() => undefined);
+        // the page's data has arrived (no "Loading …" left)
+        await page.waitForFunction(() => ![...document.querySelectorAll('main [role=status]')].some((e) => e.textContent?.startsWith('Loading')));
         if (name === 'overview') await page.locator('#chart-rps canvas').first().waitFor();
         if (name === 'tokens' || name === 'logs') await page.locator('table.stack').first().waitFor();
         await page.screenshot({ path: `test-results/console-${name}-${width}.png`, fullPage: true });

@@ -156,7 +156,12 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
         currentHealth: async () => (app.hasDecorator('wharfHealth') ? (await app.wharfHealth.current()).status : null),
       });
       environmentRoutes(guarded, { runtime, console: state });
-      trafficRoute(guarded, app, events);
+      trafficRoute(
+        guarded,
+        app,
+        events,
+        runtime.access.redis ? { link: runtime.access.redis, keyPrefix: readRedisSettings(runtime.settings.server.source).keyPrefix } : null,
+      );
     });
     sessionRoutes(scope, guard);
     },

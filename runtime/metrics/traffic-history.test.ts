@@ -88,4 +88,26 @@ describe('TrafficHistory', () => {
     expect(s.endpoints).toContain(OTHER_ENDPOINT);
     expect(s.totals.requests).toBe(MAX_ENDPOINTS + 5);
   });
+
+  it('adds the slots other instances share, slot by slot, and leaves its own ring alone', () => {
+    const c = clock();
+    const a = new TrafficHistory(BOUNDS, c.now);
+    const b = new TrafficHistory(BOUNDS, c.now);
+    a.record('sql:A', 200, 0.004, 'hit');
+    b.record('sql:A', 500, 0.5, 'miss');
+    b.record('sql:B', 429, 0.0005, null);
+    c.set(START + STEP_SECONDS * 1000);
+    b.record('sql:B', 200, 0.004, null);
+    const merged = a.series(null, [b.exportSlots(), [{ i: 1, a: [5, 0, 0], e: {}, r: 0, h: 0, m: 0 }]]);
+    expect(merged.instances).toBe(3);
+    expect(merged.requests.slice(-2)).toEqual([3, 1]);
+    expect(merged.totals).toEqual({ requests: 4, errors_4xx: 1, errors_5xx: 1, rate_limited: 1, cache_hits: 1, cache_misses: 1 });
+    expect(merged.top_by_traffic).toEqual([
+      { endpoint: 'sql:A', requests: 2, errors_4xx: 0, errors_5xx: 1 },
+      { endpoint: 'sql:B', requests: 2, errors_4xx: 1, errors_5xx: 0 },
+    ]);
+    expect(a.series('sql:B', [b.exportSlots()]).totals.requests).toBe(2);
+    // its own numbers are unchanged by a merge
+    expect(a.series().totals.requests).toBe(1);
+  });
 });

@@ -10,8 +10,8 @@
  * once an endpoint has been seen in the current slot. Memory is bounded: at most MAX_ENDPOINTS
  * endpoints per slot (the rest are counted under OTHER_ENDPOINT).
  *
- * Per instance: with several instances behind a load balancer, each one's console shows its own
- * traffic (merging through Redis is not done yet).
+ * Per instance, and merged: with Redis, every instance shares its slots (traffic-sharing.ts) and
+ * series() adds the other instances' numbers slot by slot.
  */
 
 export const STEP_SECONDS = 10;
@@ -39,6 +39,16 @@ interface Slot {
   cacheMisses: number;
 }
 
+/** One slot as another instance shares it (traffic-sharing.ts): counts as [requests, 4xx, 5xx, ...latency]. */
+export interface SlotExport {
+  readonly i: number;
+  readonly a: readonly number[];
+  readonly e: Readonly<Record<string, readonly number[]>>;
+  readonly r: number;
+  readonly h: number;
+  readonly m: number;
+}
+
 export interface EndpointTotal {
   readonly endpoint: string;
   readonly requests: number;
@@ -51,6 +61,8 @@ export interface TrafficSeries {
   readonly step_seconds: number;
   readonly window_seconds: number;
   readonly endpoint: string | null;
+  /** Instances whose traffic is in these numbers (1 without Redis). */
+  readonly instances: number;
   /** Slot start, seconds since the epoch. */
   readonly t: number[];
   readonly requests: number[];
@@ -84,6 +96,24 @@ function add(into: Counts, from: Counts): void {
   into.e4xx += from.e4xx;
   into.e5xx += from.e5xx;
   for (let i = 0; i < from.latency.length; i += 1) into.latency[i] = (into.latency[i] as number) + (from.latency[i] as number);
+}
+
+function bump(c: Counts, status: number, bucket: number): void {
+  c.requests += 1;
+  if (status >= 500) c.e5xx += 1;
+  else if (status >= 400) c.e4xx += 1;
+  c.latency[bucket] = (c.latency[bucket] as number) + 1;
+}
+
+const packCounts = (c: Counts): number[] => [c.requests, c.e4xx, c.e5xx, ...c.latency];
+
+/** Adds shared counts (as packed) into `into`; ignores a foreign bucket layout. */
+function addPacked(into: Counts, packed: readonly number[]): void {
+  if (packed.length !== into.latency.length + 3 || !packed.every((n) => Number.isFinite(n))) return;
+  into.requests += packed[0] as number;
+  into.e4xx += packed[1] as number;
+  into.e5xx += packed[2] as number;
+  for (let i = 0; i < into.latency.length; i += 1) into.latency[i] = (into.latency[i] as number) + (packed[i + 3] as number);
 }
 
 const percent = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 100);
@@ -123,12 +153,8 @@ export class TrafficHistory {
     const bounds = this.bounds;
     let bucket = 0;
     while (bucket < bounds.length && seconds > (bounds[bucket] as number)) bucket += 1;
-    for (const c of [slot.all, counts]) {
-      c.requests += 1;
-      if (status >= 500) c.e5xx += 1;
-      else if (status >= 400) c.e4xx += 1;
-      c.latency[bucket] = (c.latency[bucket] as number) + 1;
-    }
+    bump(slot.all, status, bucket);
+    bump(counts, status, bucket);
     if (status === 429) slot.rateLimited += 1;
     if (cache === 'hit') slot.cacheHits += 1;
     else if (cache === 'miss') slot.cacheMisses += 1;
@@ -154,11 +180,28 @@ export class TrafficHistory {
     return null;
   }
 
-  /** The window ending now, for the whole gateway (endpoint null) or one endpoint. */
-  series(endpoint: string | null = null): TrafficSeries {
+  /** The slots of the window that saw traffic, in the shape other instances read (traffic-sharing.ts). */
+  exportSlots(): SlotExport[] {
+    const last = Math.floor(this.now() / STEP_MS);
+    const out: SlotExport[] = [];
+    for (const slot of this.#slots) {
+      if (slot === undefined || slot.index <= last - SLOTS || slot.index > last) continue;
+      const e: Record<string, number[]> = {};
+      for (const [name, counts] of slot.endpoints) e[name] = packCounts(counts);
+      out.push({ i: slot.index, a: packCounts(slot.all), e, r: slot.rateLimited, h: slot.cacheHits, m: slot.cacheMisses });
+    }
+    return out.sort((x, y) => x.i - y.i);
+  }
+
+  /**
+   * The window ending now, for the whole gateway (endpoint null) or one endpoint; `others` are the
+   * slots other instances shared (their numbers are added slot by slot).
+   */
+  series(endpoint: string | null = null, others: readonly (readonly SlotExport[])[] = []): TrafficSeries {
     const now = this.now();
     const last = Math.floor(now / STEP_MS);
     const buckets = this.bounds.length + 1;
+    const merged = this.#merged(last, others);
     const out = {
       t: [] as number[], requests: [] as number[], rps: [] as number[], e4: [] as (number | null)[], e5: [] as (number | null)[],
       p50: [] as (number | null)[], p99: [] as (number | null)[], limited: [] as number[], hits: [] as (number | null)[],
@@ -166,8 +209,7 @@ export class TrafficHistory {
     const totals = { requests: 0, errors_4xx: 0, errors_5xx: 0, rate_limited: 0, cache_hits: 0, cache_misses: 0 };
     const perEndpoint = new Map<string, Counts>();
     for (let index = last - SLOTS + 1; index <= last; index += 1) {
-      const stored = this.#slots[index % SLOTS];
-      const slot = stored?.index === index ? stored : undefined;
+      const slot = merged.get(index);
       const counts = slot === undefined ? emptyCounts(buckets) : endpoint === null ? slot.all : (slot.endpoints.get(endpoint) ?? emptyCounts(buckets));
       // the slot under way has lasted less than a step
       const seconds = index === last ? Math.max(1, (now - index * STEP_MS) / 1000) : STEP_SECONDS;
@@ -200,6 +242,7 @@ export class TrafficHistory {
       step_seconds: STEP_SECONDS,
       window_seconds: WINDOW_SECONDS,
       endpoint,
+      instances: 1 + others.length,
       t: out.t,
       requests: out.requests,
       requests_per_second: out.rps,
@@ -217,6 +260,51 @@ export class TrafficHistory {
         .sort((a, b) => b.errors_4xx + b.errors_5xx - (a.errors_4xx + a.errors_5xx) || byName(a, b))
         .slice(0, 10),
     };
+  }
+
+  /** This instance's slots of the window, with the other instances' added (copies: the ring is not touched). */
+  #merged(last: number, others: readonly (readonly SlotExport[])[]): Map<number, Slot> {
+    const buckets = this.bounds.length + 1;
+    const merged = new Map<number, Slot>();
+    const at = (index: number): Slot => {
+      let slot = merged.get(index);
+      if (!slot) merged.set(index, (slot = { index, all: emptyCounts(buckets), endpoints: new Map(), rateLimited: 0, cacheHits: 0, cacheMisses: 0 }));
+      return slot;
+    };
+    const inWindow = (index: number) => Number.isSafeInteger(index) && index > last - SLOTS && index <= last;
+    for (const own of this.#slots) {
+      if (own === undefined || !inWindow(own.index)) continue;
+      if (others.length === 0) {
+        merged.set(own.index, own);
+        continue;
+      }
+      const slot = at(own.index);
+      add(slot.all, own.all);
+      for (const [name, counts] of own.endpoints) {
+        const into = slot.endpoints.get(name) ?? emptyCounts(buckets);
+        add(into, counts);
+        slot.endpoints.set(name, into);
+      }
+      slot.rateLimited += own.rateLimited;
+      slot.cacheHits += own.cacheHits;
+      slot.cacheMisses += own.cacheMisses;
+    }
+    for (const shared of others) {
+      for (const item of shared) {
+        if (!inWindow(item.i)) continue;
+        const slot = at(item.i);
+        addPacked(slot.all, item.a);
+        for (const [name, packed] of Object.entries(item.e ?? {})) {
+          const into = slot.endpoints.get(name) ?? emptyCounts(buckets);
+          addPacked(into, packed);
+          slot.endpoints.set(name, into);
+        }
+        slot.rateLimited += Number.isFinite(item.r) ? item.r : 0;
+        slot.cacheHits += Number.isFinite(item.h) ? item.h : 0;
+        slot.cacheMisses += Number.isFinite(item.m) ? item.m : 0;
+      }
+    }
+    return merged;
   }
 
   /** The slot under way, for the live event: slot start (s), requests so far, 4xx and 5xx. */

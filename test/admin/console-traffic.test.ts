@@ -12,6 +12,12 @@ import { createTestServer, DEFAULT_ENVIRONMENTS } from '../../runtime/testing/te
 import type { TestServer } from '../../runtime/testing/test-server.js';
 import { WRITABLE_SETTINGS } from '../../runtime/admin/writable-settings.js';
 import { openSse } from './sse-client.js';
+import { buildServer } from '../../runtime/server.js';
+import { createTempProject } from '../../runtime/testing/generated-fixture.js';
+import type { TempProject } from '../../runtime/testing/generated-fixture.js';
+import type { FastifyInstance } from 'fastify';
+import { startRedis } from '../setup/redis.js';
+import type { TestRedis } from '../setup/redis.js';
 
 interface Series {
   readonly enabled: boolean;
@@ -170,4 +176,55 @@ describe('console charts without metrics', () => {
       await server.close();
     }
   });
+});
+
+describe('two gateway instances on one redis-server', () => {
+  let redis: TestRedis;
+  let project: TempProject;
+  const apps: FastifyInstance[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    project = await createTempProject({
+      generated: { endpoints: [{ kind: 'sql', routePath: 'Inventory/Products' }] },
+      serverSettings: {
+        Environment: { ServerName: 'pair', AllowedEnvironments: ['demo'] },
+        Redis: { Url: redis.url, KeyPrefix: 'charts:' },
+        WebUi: { SeedPassword: 'seed-password-1' },
+      },
+      environments: { demo: { Provider: 'embedded', ConnectionString: 'embedded://demo' } },
+    });
+    for (let i = 0; i < 2; i++) {
+      apps.push(
+        await buildServer({
+          generatedDir: project.generatedDir,
+          environmentsDir: project.environmentsDir,
+          dataDir: `${project.root}/data`,
+          env: { HEALTHCHECK_DISK_WARNING: '0', HEALTHCHECK_DISK_CRITICAL: '0' },
+          logger: false,
+          handlers: ECHO_HANDLERS,
+        }),
+      );
+    }
+  }, 60_000);
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await project?.cleanup();
+    await redis?.stop();
+  });
+
+  it('each console shows the traffic of both instances', async () => {
+    const token = (await apps[0]!.wharf.access.tokens.create({ username: 'pair-admin' })).token;
+    const headers = { authorization: `Bearer ${token}` };
+    const get = (app: FastifyInstance, url: string) => app.inject({ method: 'GET', url, headers });
+    for (let i = 0; i < 3; i += 1) expect((await get(apps[0]!, '/api/demo/Inventory/Products')).statusCode).toBe(200);
+    for (let i = 0; i < 2; i += 1) expect((await get(apps[1]!, '/api/demo/Inventory/Products')).statusCode).toBe(200);
+    const seen = async (app: FastifyInstance) => {
+      const body = (await get(app, '/ui/api/traffic')).json() as { instances: number; totals: { requests: number } };
+      return `${body.instances} instances, ${body.totals.requests} requests`;
+    };
+    // each instance shares its hour every 5 s
+    await expect.poll(() => seen(apps[0]!), { timeout: 20_000, interval: 500 }).toBe('2 instances, 5 requests');
+    await expect.poll(() => seen(apps[1]!), { timeout: 20_000, interval: 500 }).toBe('2 instances, 5 requests');
+  }, 60_000);
 });

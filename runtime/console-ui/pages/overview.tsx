@@ -28,6 +28,7 @@ type Traffic =
       readonly enabled: true;
       readonly step_seconds: number;
       readonly endpoint: string | null;
+      readonly instances: number;
       readonly t: number[];
       readonly requests_per_second: number[];
       readonly error_4xx_percent: (number | null)[];
@@ -80,7 +81,7 @@ function TrafficPanel(props: { tick: number; theme: string }) {
   return (
     <section aria-labelledby="traffic-title" class="traffic">
       <div class="page-head">
-        <h2 id="traffic-title">Traffic, last hour <span class="muted">({data.step_seconds}-second steps, live)</span></h2>
+        <h2 id="traffic-title">Traffic, last hour <span class="muted">({data.step_seconds}-second steps, live{data.instances > 1 ? `, ${data.instances} instances` : ''})</span></h2>
         <div class="field inline">
           <label for="traffic-endpoint">Show</label>
           <select id="traffic-endpoint" value={endpoint} onChange={(e) => setEndpoint((e.target as HTMLSelectElement).value)}>

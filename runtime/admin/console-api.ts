@@ -29,6 +29,7 @@ import { validateRoute } from './validate-route.js';
 import { eventsRoute } from './events-route.js';
 import { environmentRoutes } from './environment-routes.js';
 import { sessionRoutes } from './session-routes.js';
+import { trafficRoute } from './traffic-route.js';
 
 export const CONSOLE_PREFIX = '/ui/api';
 const FIRST_ADMIN_RETRY_MS = 2000;
@@ -157,8 +158,14 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
         currentHealth: async () => (app.hasDecorator('wharfHealth') ? (await app.wharfHealth.current()).status : null),
       });
       environmentRoutes(guarded, { runtime, console: state });
-      sessionRoutes(guarded);
+      trafficRoute(
+        guarded,
+        app,
+        events,
+        runtime.access.redis ? { link: runtime.access.redis, keyPrefix: readRedisSettings(runtime.settings.server.source).keyPrefix } : null,
+      );
     });
+    sessionRoutes(scope, guard);
     },
     { prefix: CONSOLE_PREFIX },
   );

@@ -1,6 +1,6 @@
 /**
  * The console's event feed: token_created, token_revoked, endpoint_reload, health,
- * environments_changed, settings_changed. Every event gets an increasing id; the last
+ * environments_changed, settings_changed; and `traffic` (broadcast, see there). Every event gets an increasing id; the last
  * REPLAY_SIZE are kept for replay on Last-Event-ID. Listeners are called synchronously and must
  * not block (the SSE route only queues into each client's bounded buffer).
  *
@@ -16,7 +16,7 @@ import type { Redis } from 'ioredis';
 import type { RedisLink } from '../traffic/redis-client.js';
 
 export interface ConsoleEvent {
-  /** Absent only when Redis failed to number it. */
+  /** Absent for a live reading (`broadcast`: never replayed, never shared) or when Redis failed to number it. */
   readonly id?: number;
   readonly name: string;
   readonly data: unknown;
@@ -93,6 +93,15 @@ export class ConsoleEvents {
       this.buffer.push(event);
       if (this.buffer.length > REPLAY_SIZE) this.buffer.shift();
     }
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /**
+   * Sends to the open streams of this instance only, without an id: frequent readings must not
+   * push real events out of the replay buffer, and a reconnecting client asks for fresh ones.
+   */
+  broadcast(name: string, data: unknown): void {
+    const event: ConsoleEvent = { name, data };
     for (const listener of this.listeners) listener(event);
   }
 

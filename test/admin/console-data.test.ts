@@ -265,7 +265,7 @@ describe('console data routes', () => {
         webui_auth_enabled: true, admin_accounts: 1, https_enabled: false, secure_cookies: false, client_ip: '198.51.100.7',
         behind_proxy: true, forwarded_ignored: false, console_public: true, trusted_proxies_configured: true, csrf_protection: true,
       });
-      expect(body['features']).toEqual({ oidc: false, openapi: true, traffic_logging: false, landing_page: false, oidc_providers: 0 });
+      expect(body['features']).toEqual({ oidc: false, openapi: true, traffic_logging: false, landing_page: true, oidc_providers: 0 });
       expect(body['deployment']).toEqual({ public_origins: ['https://console.example.com'], known_proxies: ['127.0.0.1'], known_networks: [] });
       expect(body['writable']).toContainEqual({ key: 'RateLimiting:IpLimit', kind: 'int', requires_restart: true, min: 1, max: 1_000_000 });
       expect(body['writable']).toContainEqual({ key: 'Logging:MinLevel', kind: 'choice', requires_restart: false, choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] });

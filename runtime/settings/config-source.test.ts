@@ -91,6 +91,14 @@ describe('ConfigSource', () => {
     expect(readServerSettings(source(env)).server.shutdownDelaySeconds).toBe(want);
   });
 
+  it.each([
+    ['not below the timeout', { Server__ShutdownDelaySeconds: '10' }, "Setting 'Server:ShutdownDelaySeconds' (from environment variable Server__ShutdownDelaySeconds) must be less than Server:ShutdownTimeoutSeconds"],
+    ['above the registry range', { Server__ShutdownDelaySeconds: '3601', Server__ShutdownTimeoutSeconds: '3600' }, "Setting 'Server:ShutdownDelaySeconds' (from environment variable Server__ShutdownDelaySeconds) must be 3600 or less"],
+    ['not a whole number', { Server__ShutdownDelaySeconds: 'soon' }, "Setting 'Server:ShutdownDelaySeconds' (from environment variable Server__ShutdownDelaySeconds) must be a whole number"],
+  ] as const)('Server:ShutdownDelaySeconds %s is refused', (_name, env, message) => {
+    expect(() => readServerSettings(source(env))).toThrow(message);
+  });
+
   it('names the file when the bad value comes from it', () => {
     expect(() => readServerSettings(source({}, { Server: { BodyLimitBytes: 'big' } }))).toThrow(
       "Setting 'Server:BodyLimitBytes' (from environments/settings.json) must be a whole number",

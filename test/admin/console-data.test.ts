@@ -81,7 +81,7 @@ describe('console data routes', () => {
         { ...common('composite', 'Orders/Checkout', ['POST']), type: 'composite', url: 'http://127.0.0.1:9' },
         { ...common('proxy', 'Remote/Weather', ['GET', 'POST']), type: 'proxy', url: 'http://127.0.0.1:9/upstream' },
       ],
-      static: [{ ...common('static', 'Reference/Countries', ['GET']), content_type: 'application/json' }],
+      static: [{ ...common('static', 'Reference/Countries', ['GET', 'QUERY']), content_type: 'application/json' }],
       files: [{ ...common('files', 'Docs', ['GET', 'POST', 'DELETE']), allowed_extensions: [] }],
       webhooks: [{ ...common('webhook', 'Hooks/Incoming', ['POST']), schema: 'dbo', object_name: 'Webhooks', webhook_ids: [] }],
     });

@@ -156,6 +156,7 @@ describe('a gateway started while Redis is down', () => {
       expect(body.status).toBe('Degraded');
       expect(body.checks.map((c) => [c.name, c.status])).toEqual([
         ['Database', 'Healthy'],
+        ['DatabaseSchema', 'Healthy'], // the demo ships endpoints/database.snapshot.json
         ['Diskspace', 'Healthy'],
         ['ProxyEndpoints', 'Healthy'],
         ['TokenStore', 'Healthy'],

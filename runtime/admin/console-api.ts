@@ -64,7 +64,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
   const state: ConsoleRuntime = { accounts, sessions, events, settings, startedAt: Date.now(), firstAdmin: null };
   app.decorate('wharfConsole', state);
   if (runtime.access.redis) {
-    const stop = events.shareOver(runtime.access.redis, readRedisSettings(runtime.settings.server.source).keyPrefix);
+    const stop = await events.shareOver(runtime.access.redis, readRedisSettings(runtime.settings.server.source).keyPrefix);
     app.addHook('onClose', async () => stop());
   }
 

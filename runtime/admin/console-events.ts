@@ -128,8 +128,11 @@ export class ConsoleEvents {
     return () => this.listeners.delete(listener);
   }
 
-  /** Shares events over Redis (the gateway's reconnecting link); returns the function that stops it. */
-  shareOver(link: RedisLink, keyPrefix: string): () => void {
+  /**
+   * Shares events over Redis (the gateway's reconnecting link); resolves, once subscribed or once
+   * Redis is found unreachable, to the function that stops it.
+   */
+  async shareOver(link: RedisLink, keyPrefix: string): Promise<() => void> {
     const shared: SharedLog = {
       redis: link.redis,
       counter: `${keyPrefix}console-events:id`,
@@ -141,9 +144,10 @@ export class ConsoleEvents {
       if (event) this.deliver(event);
     });
     this.shared = shared;
+    await subscriber.ready;
     return () => {
       this.shared = null;
-      subscriber.disconnect();
+      subscriber.close();
     };
   }
 }

@@ -91,6 +91,7 @@ export async function createAccessRuntime(settings: AccessSettings, options: Acc
     const prefix = settings.redis.keyPrefix;
     let tokens: TokenService | null = null;
     if (redis) bus = startRevocationBus(redis, prefix, (id) => tokens?.forget(id));
+    await bus?.ready;
     const announce = bus ? (id: number) => bus!.announce(id) : undefined;
     tokens = new TokenService(store, {
       verificationCacheMs: settings.verificationCacheSeconds * 1000,

@@ -8,6 +8,8 @@
 import { WharfError } from '../errors/wharf-error.js';
 import { environmentAllowed, scopeAllowsEndpoint, scopeAllowsMethod } from './scopes.js';
 import type { EndpointIdentity } from './scopes.js';
+import type { AuthorizationRule, EndpointAuthorization } from '../contract/model.js';
+import { selectRule } from './rules/select-rule.js';
 import type { TokenPrincipal, TokenService, Verification } from './tokens.js';
 import { JwksUnavailable } from './jwt/key-set.js';
 import { looksLikeJwt } from './jwt/jwt-verifier.js';
@@ -19,7 +21,7 @@ export interface EndpointResolution {
   readonly env: string;
   /** Request method, upper case (QUERY, MERGE included). */
   readonly method: string;
-  readonly endpoint: EndpointIdentity;
+  readonly endpoint: EndpointIdentity & { readonly authorization?: EndpointAuthorization };
 }
 
 const MISSING_HEADERS = { 'WWW-Authenticate': 'Bearer' } as const;
@@ -103,8 +105,21 @@ export function authorizeEndpoint(principal: TokenPrincipal, method: string, end
   }
 }
 
-/** Environment first, then scope: a token confined to `dev` learns nothing about prod endpoints. */
-export function authorize(principal: TokenPrincipal, resolution: EndpointResolution): void {
+/**
+ * Environment first, then scope: a token confined to `dev` learns nothing about prod endpoints.
+ * An endpoint with Authorization rules is allowed by its rules instead of the scope patterns: the
+ * rule that applies is returned (null for endpoints without rules), none applying is 403.
+ */
+export function authorize(principal: TokenPrincipal, resolution: EndpointResolution): AuthorizationRule | null {
   authorizeEnvironment(principal, resolution.env);
-  authorizeEndpoint(principal, resolution.method, resolution.endpoint);
+  const authorization = resolution.endpoint.authorization;
+  if (authorization === undefined) {
+    authorizeEndpoint(principal, resolution.method, resolution.endpoint);
+    return null;
+  }
+  const rule = selectRule(authorization, principal, resolution.method);
+  if (rule === null) {
+    throw new WharfError('AUTH_SCOPE_DENIED', { method: resolution.method.toUpperCase(), endpoint: resolution.endpoint.routePath });
+  }
+  return rule;
 }

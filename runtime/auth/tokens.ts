@@ -14,8 +14,8 @@ import { hashesEqual, hashToken, issueSecret, parseLookupId } from './token-secr
 /** The caller's identity, the same for Wharf's own tokens and JWTs of the OpenID Connect provider. */
 export interface TokenPrincipal {
   readonly kind: 'wharf' | 'jwt';
-  /** The Wharf token's id; null for a JWT. */
-  readonly tokenId: number | null;
+  /** The Wharf token's id; 0 for a JWT (never a token id: ids start at 1). */
+  readonly tokenId: number;
   /** Wharf token: its username; JWT: `sub`. */
   readonly username: string;
   /** What the per-token rate limit counts on: the token id, or a JWT's `iss` + `sub`. */

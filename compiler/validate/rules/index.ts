@@ -1,6 +1,7 @@
 /** Every semantic rule, in the order they run. */
 import type { Rule } from '../rule.js';
 import { allowedColumnsRule } from './allowed-columns.js';
+import { authorizationRulesRule } from './authorization-rules.js';
 import { compositeStepsRule } from './composite-steps.js';
 import { duplicateRouteRule } from './duplicate-route.js';
 import { endpointNameRule } from './endpoint-name.js';
@@ -36,6 +37,7 @@ export const RULES: readonly Rule[] = [
   writeStrategyRule,
   writeColumnsRule,
   relationshipsRule,
+  authorizationRulesRule,
   staticContentRule,
   compositeStepsRule,
   filesBaseDirectoryRule,

@@ -73,7 +73,7 @@ export class JwtVerifier {
     const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : null;
     return {
       kind: 'jwt',
-      tokenId: null,
+      tokenId: 0,
       username: payload.sub as string,
       rateKey: `jwt ${payload.iss ?? ''} ${payload.sub as string}`,
       grantedScopes,

@@ -7235,6 +7235,7 @@ var common_schema_default = {
         Rules: {
           type: "array",
           minItems: 1,
+          description: "The rules, in order: the first that matches the token's scopes and the request's method applies.",
           items: {
             type: "object",
             properties: {
@@ -9699,7 +9700,13 @@ function deepMap(value, map) {
   return map(value);
 }
 function parseRowFilter(text, columns) {
-  const parsed = parseFilter(markClaims(text), columns);
+  let parsed;
+  try {
+    parsed = parseFilter(markClaims(text), columns);
+  } catch (error2) {
+    if (error2 instanceof ODataError && error2.message.startsWith("$filter:")) throw new ODataError(`${OPTION2}:${error2.message.slice("$filter:".length)}`);
+    throw error2;
+  }
   return mapValues(parsed, (value) => deepMap(value, (v) => claimOf(v) ?? v));
 }
 

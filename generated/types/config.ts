@@ -385,6 +385,8 @@ export interface ProxyEndpointConfig {
  */
 export interface Authorization {
   /**
+   * The rules, in order: the first that matches the token's scopes and the request's method applies.
+   *
    * @minItems 1
    */
   Rules: [

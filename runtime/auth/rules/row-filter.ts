@@ -72,7 +72,13 @@ function deepMap(value: ValueExpr, map: Mapper): ValueExpr {
 
 /** Build time: the AST with claim nodes (as JSON, for the manifest). */
 export function parseRowFilter(text: string, columns: ColumnMap): FilterExpr {
-  const parsed = parseFilter(markClaims(text), columns);
+  let parsed: FilterExpr;
+  try {
+    parsed = parseFilter(markClaims(text), columns);
+  } catch (error) {
+    if (error instanceof ODataError && error.message.startsWith('$filter:')) throw new ODataError(`${OPTION}:${error.message.slice('$filter:'.length)}`);
+    throw error;
+  }
   return mapValues(parsed, (value) => deepMap(value, (v) => (claimOf(v) as unknown as ValueExpr) ?? v));
 }
 

@@ -190,4 +190,12 @@ describe('JWT bearer tokens from an OpenID Connect provider', () => {
     expect(limited.statusCode).toBe(429);
     expect((await get(app, await idp.token('other', 'read'))).statusCode).toBe(200);
   });
+
+  it('the settings dump reports the provider: features.oidc true, oidc_providers 1', async () => {
+    const app = await server();
+    const admin = (await app.wharf.access.tokens.create({ username: 'admin' })).token;
+    const response = await app.inject({ method: 'GET', url: '/ui/api/settings', headers: { authorization: `Bearer ${admin}` } });
+    expect(response.statusCode).toBe(200);
+    expect((response.json() as { features: unknown }).features).toEqual({ oidc: true, openapi: true, traffic_logging: false, landing_page: false, oidc_providers: 1 });
+  });
 });

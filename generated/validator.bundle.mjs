@@ -7265,6 +7265,7 @@ var common_schema_default = {
               ForwardClaims: {
                 type: "object",
                 additionalProperties: { type: "string", minLength: 1 },
+                propertyNames: { pattern: "^[A-Za-z0-9-]{1,100}$" },
                 description: "Proxy endpoints: upstream header name -> claim name, sent with the request (never the token itself)."
               }
             },
@@ -16019,6 +16020,7 @@ function effectiveMethods(ctx) {
 
 // compiler/validate/rules/authorization-rules.ts
 var WRITES = ["POST", "PUT", "PATCH", "MERGE", "DELETE"];
+var RESERVED_HEADERS = /^(authorization|cookie|host|content-length|content-type|accept|accept-encoding|connection|transfer-encoding|x-request-id|forwarded|x-forwarded-.*|proxy.*)$/i;
 var authorizationRulesRule = {
   name: "authorization-rules",
   scope: "entity",
@@ -16036,6 +16038,11 @@ var authorizationRulesRule = {
         for (const field of ["RowFilter", "Columns"]) {
           if (rule[field] !== void 0) {
             out.push(error(ctx, "authorization-not-supported", at(field), `${field} does not apply to Proxy endpoints`, { hint: "Use ForwardClaims to pass claims to the upstream, which filters its own data." }));
+          }
+        }
+        for (const header of Object.keys(rule.ForwardClaims ?? {})) {
+          if (RESERVED_HEADERS.test(header)) {
+            out.push(error(ctx, "authorization-not-supported", pointer("", "Authorization", "Rules", i, "ForwardClaims", header), `ForwardClaims cannot set the header '${header}'`, { hint: "The gateway sets or withholds it itself; use a header of your own, like X-Customer-Id." }));
           }
         }
       } else if (rule.ForwardClaims !== void 0) {

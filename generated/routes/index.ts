@@ -21,7 +21,7 @@ import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '904452820892cd82b9ca525890af0020dbe7b797ba0b9699461942b9ed2a20b6';
+export const sourceHash = 'd516c8c70f80386a3a6c1bdffb50c4ee107536838be91ae8be2e6675be220b73';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

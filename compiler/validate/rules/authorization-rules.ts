@@ -17,6 +17,8 @@ import { error } from '../report.js';
 import type { EntityRule } from '../rule.js';
 
 const WRITES = ['POST', 'PUT', 'PATCH', 'MERGE', 'DELETE'];
+/** Headers the proxy sets or withholds itself (runtime/proxy/request-headers.ts). */
+const RESERVED_HEADERS = /^(authorization|cookie|host|content-length|content-type|accept|accept-encoding|connection|transfer-encoding|x-request-id|forwarded|x-forwarded-.*|proxy.*)$/i;
 
 export const authorizationRulesRule: EntityRule = {
   name: 'authorization-rules',
@@ -35,6 +37,11 @@ export const authorizationRulesRule: EntityRule = {
         for (const field of ['RowFilter', 'Columns'] as const) {
           if (rule[field] !== undefined) {
             out.push(error(ctx, 'authorization-not-supported', at(field), `${field} does not apply to Proxy endpoints`, { hint: 'Use ForwardClaims to pass claims to the upstream, which filters its own data.' }));
+          }
+        }
+        for (const header of Object.keys(rule.ForwardClaims ?? {})) {
+          if (RESERVED_HEADERS.test(header)) {
+            out.push(error(ctx, 'authorization-not-supported', pointer('', 'Authorization', 'Rules', i, 'ForwardClaims', header), `ForwardClaims cannot set the header '${header}'`, { hint: 'The gateway sets or withholds it itself; use a header of your own, like X-Customer-Id.' }));
           }
         }
       } else if (rule.ForwardClaims !== undefined) {

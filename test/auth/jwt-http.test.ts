@@ -198,4 +198,12 @@ describe('JWT bearer tokens from an OpenID Connect provider', () => {
     expect(response.statusCode).toBe(200);
     expect((response.json() as { features: unknown }).features).toEqual({ oidc: true, openapi: true, traffic_logging: false, landing_page: false, oidc_providers: 1 });
   });
+
+  it('a JWT opens the API reference behind Auth:ReferenceRequiresToken like a Wharf token', async () => {
+    const app = await server({ Auth__ReferenceRequiresToken: 'true' });
+    expect((await app.inject({ method: 'GET', url: '/openapi.json' })).statusCode).toBe(401);
+    const token = await idp.token('other', 'read');
+    const response = await app.inject({ method: 'GET', url: '/openapi.json', headers: { authorization: `Bearer ${token}` } });
+    expect(response.statusCode).toBe(200);
+  });
 });

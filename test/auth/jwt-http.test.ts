@@ -117,6 +117,13 @@ describe('JWT bearer tokens from an OpenID Connect provider', () => {
       const response = await get(app, token);
       expect([name, response.statusCode, response.json(), response.headers['www-authenticate']]).toEqual([name, 401, INVALID, header]);
     }
+    // OpenID Connect's own scopes are not endpoint patterns (they would close every endpoint)
+    const withOidcScopes = await signToken(idp, AUDIENCE, { scope: 'openid profile email read', wharf_envs: ['demo'] });
+    expect((await get(app, withOidcScopes)).statusCode).toBe(200);
+    // a scope claim given as an array
+    const arrayScopes = await signToken(idp, AUDIENCE, { scope: ['read', 'Inventory/*'], wharf_envs: ['demo'] });
+    expect((await get(app, arrayScopes, '/api/demo/Inventory/Products')).statusCode).toBe(200);
+    expect((await get(app, arrayScopes)).statusCode).toBe(403);
     // a token without the environments claim may use no environment
     const noEnvs = await signToken(idp, AUDIENCE, { scope: 'read' });
     expect((await get(app, noEnvs)).json()).toEqual({ success: false, error: "Token is not allowed to use environment 'demo'" });

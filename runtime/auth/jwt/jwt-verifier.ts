@@ -27,7 +27,8 @@ export function claimNames(value: unknown): string[] {
   return items.map((item: string) => item.trim()).filter((item) => item.length > 0);
 }
 
-export type JwtFailure = 'expired' | 'invalid';
+/** OpenID Connect's own scopes: about the ID token, never endpoint patterns (they would match no endpoint and so close every one). */
+const OIDC_SCOPES: ReadonlySet<string> = new Set(['openid', 'profile', 'email', 'address', 'phone', 'offline_access']);
 
 export class JwtVerifier {
   readonly keys: RemoteKeySet;
@@ -80,7 +81,7 @@ export class JwtVerifier {
       claims: Object.freeze({ ...payload }),
       allowedScopes: grantedScopes.join(','),
       allowedEnvironments: environments,
-      scopes: parseScopes(grantedScopes.join(',')),
+      scopes: parseScopes(grantedScopes.filter((scope) => !OIDC_SCOPES.has(scope)).join(',')),
       environments: parseEnvironments(environments),
       expiresAt,
     };

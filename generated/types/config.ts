@@ -305,6 +305,7 @@ export interface ProxyEndpointConfig {
    */
   Deprecated?: boolean;
   Documentation?: Documentation;
+  Authorization?: Authorization;
   /**
    * Absolute http(s) URL of the target service.
    */
@@ -380,6 +381,88 @@ export interface ProxyEndpointConfig {
   CacheDurationSeconds?: number | null;
 }
 /**
+ * Claims-based rules of this endpoint. With rules, a request is allowed only when a rule matches: the first rule whose Scopes the token holds and whose Methods include the request's applies (a token with scope * holds every scope).
+ */
+export interface Authorization {
+  /**
+   * The rules, in order: the first that matches the token's scopes and the request's method applies.
+   *
+   * @minItems 1
+   */
+  Rules: [
+    {
+      /**
+       * Scopes the token must all hold (JWT scope claim, or a Wharf token's allowed_scopes).
+       *
+       * @minItems 1
+       */
+      Scopes: [string, ...string[]];
+      /**
+       * Methods the rule covers. When omitted, every method of the endpoint.
+       *
+       * @minItems 1
+       *
+       * Items: An HTTP method the gateway serves.
+       */
+      Methods?: [
+        'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'MERGE' | 'QUERY',
+        ...('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'MERGE' | 'QUERY')[],
+      ];
+      /**
+       * OData filter ANDed to every read, update and delete, and that every insert must satisfy (422). @claims.name stands for a claim of the token (a Wharf token's claims: username, scope); a claim missing from the token means no rows. SQL and Static endpoints.
+       */
+      RowFilter?: string;
+      /**
+       * Exposed column names this rule may see and write: narrows AllowedColumns in $select, $filter, $orderby, writes and the response. SQL and Static endpoints.
+       *
+       * @minItems 1
+       */
+      Columns?: [string, ...string[]];
+      /**
+       * Proxy endpoints: upstream header name -> claim name, sent with the request (never the token itself).
+       */
+      ForwardClaims?: {
+        [k: string]: string;
+      };
+    },
+    ...{
+      /**
+       * Scopes the token must all hold (JWT scope claim, or a Wharf token's allowed_scopes).
+       *
+       * @minItems 1
+       */
+      Scopes: [string, ...string[]];
+      /**
+       * Methods the rule covers. When omitted, every method of the endpoint.
+       *
+       * @minItems 1
+       *
+       * Items: An HTTP method the gateway serves.
+       */
+      Methods?: [
+        'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'MERGE' | 'QUERY',
+        ...('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'MERGE' | 'QUERY')[],
+      ];
+      /**
+       * OData filter ANDed to every read, update and delete, and that every insert must satisfy (422). @claims.name stands for a claim of the token (a Wharf token's claims: username, scope); a claim missing from the token means no rows. SQL and Static endpoints.
+       */
+      RowFilter?: string;
+      /**
+       * Exposed column names this rule may see and write: narrows AllowedColumns in $select, $filter, $orderby, writes and the response. SQL and Static endpoints.
+       *
+       * @minItems 1
+       */
+      Columns?: [string, ...string[]];
+      /**
+       * Proxy endpoints: upstream header name -> claim name, sent with the request (never the token itself).
+       */
+      ForwardClaims?: {
+        [k: string]: string;
+      };
+    }[],
+  ];
+}
+/**
  * Rules applied to top-level fields of JSON results (each array element, items of a 'value' wrapper). Remove wins over Rename and Mask.
  */
 export interface ResponseTransforms {
@@ -432,6 +515,7 @@ export interface SqlEndpointConfig {
    */
   Deprecated?: boolean;
   Documentation?: Documentation;
+  Authorization?: Authorization;
   /**
    * Name of the table, view or table-valued function.
    */
@@ -590,6 +674,7 @@ export interface StaticEndpointConfig {
    */
   Deprecated?: boolean;
   Documentation?: Documentation;
+  Authorization?: Authorization;
   /**
    * File name relative to the endpoint folder; must stay inside it.
    */

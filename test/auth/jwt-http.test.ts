@@ -204,7 +204,7 @@ describe('JWT bearer tokens from an OpenID Connect provider', () => {
     const admin = (await app.wharf.access.tokens.create({ username: 'admin' })).token;
     const response = await app.inject({ method: 'GET', url: '/ui/api/settings', headers: { authorization: `Bearer ${admin}` } });
     expect(response.statusCode).toBe(200);
-    expect((response.json() as { features: unknown }).features).toEqual({ oidc: true, openapi: true, traffic_logging: false, landing_page: false, oidc_providers: 1 });
+    expect((response.json() as { features: unknown }).features).toEqual({ oidc: true, openapi: true, traffic_logging: false, landing_page: true, oidc_providers: 1 });
   });
 
   it('a JWT opens the API reference behind Auth:ReferenceRequiresToken like a Wharf token', async () => {

@@ -631,6 +631,114 @@ const sql_Inventory_Warehouses = {
   supportsExpand: true,
 };
 
+// routes/sql/Sales/MyOrders.ts
+const sql_Sales_MyOrders = {
+  endpointId: 'sql:Sales/MyOrders',
+  kind: 'sql',
+  methods: ['GET', 'QUERY'],
+  routeKeys: ['sales/myorders'],
+  schemas: {
+    queryBody: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        select: {
+          type: 'string',
+          description: 'Comma-separated column names, as `$select`.',
+        },
+        filter: {
+          type: 'string',
+          description: 'Filter expression, as `$filter`.',
+        },
+        orderby: {
+          type: 'string',
+          description: 'Sort order, as `$orderby`.',
+        },
+        top: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 1000,
+          description: 'Page size, as `$top`.',
+        },
+        skip: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Rows to skip, as `$skip`.',
+        },
+      },
+    },
+    writeBody: null,
+    item: {
+      type: 'object',
+      additionalProperties: true,
+      properties: {
+        OrderId: {},
+        CustomerId: {},
+        OrderDate: {},
+        Status: {},
+        Total: {},
+        Customer: {
+          type: ['object', 'null'],
+          description: 'Related row, with `$expand=Customer`.',
+        },
+      },
+    },
+    list: {
+      type: 'object',
+      required: ['success', 'count', 'value', 'nextLink'],
+      properties: {
+        success: {
+          type: 'boolean',
+          enum: [true],
+        },
+        count: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Number of items in `value`.',
+        },
+        value: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: true,
+            properties: {
+              OrderId: {},
+              CustomerId: {},
+              OrderDate: {},
+              Status: {},
+              Total: {},
+              Customer: {
+                type: ['object', 'null'],
+                description: 'Related row, with `$expand=Customer`.',
+              },
+            },
+          },
+        },
+        nextLink: {
+          type: ['string', 'null'],
+          description: 'Relative URL of the next page (`$top`, `$skip`, `$orderby`); null on the last page.',
+        },
+      },
+    },
+  },
+  columnsByName: {
+    OrderId: 'OrderId',
+    CustomerId: 'CustomerId',
+    OrderDate: 'OrderDate',
+    Status: 'Status',
+    Total: 'TotalAmount',
+  },
+  namesByColumn: {
+    OrderId: 'OrderId',
+    CustomerId: 'CustomerId',
+    OrderDate: 'OrderDate',
+    Status: 'Status',
+    TotalAmount: 'Total',
+  },
+  defaultSelect: ['OrderId', 'CustomerId', 'OrderDate', 'Status', 'Total'],
+  supportsExpand: true,
+};
+
 // routes/sql/Sales/Orders.ts
 const sql_Sales_Orders = {
   endpointId: 'sql:Sales/Orders',
@@ -1003,7 +1111,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '3f304ff6d767cdf465965e2ecec9c21066d85f72af4c230b2c6bacd6090ac4ff';
+export const sourceHash = '9a5b0dc87d1749af9f4a4c0811560d836f91482397807c8776a9bb5630b6fb2c';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,
@@ -1017,6 +1125,7 @@ export const routes = [
   sql_Inventory_Products,
   sql_Inventory_ProductsByCategory,
   sql_Inventory_Warehouses,
+  sql_Sales_MyOrders,
   sql_Sales_Orders,
   sql_Sales_Reports_OrderSummary,
   static_Reference_Countries,

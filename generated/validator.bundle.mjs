@@ -5344,8 +5344,8 @@ var require_multipleOf = __commonJS({
         const { gen, data, schemaCode, it } = cxt;
         const prec = it.opts.multipleOfPrecision;
         const res = gen.let("res");
-        const invalid = prec ? (0, codegen_1._)`Math.abs(Math.round(${res}) - ${res}) > 1e-${prec}` : (0, codegen_1._)`${res} !== parseInt(${res})`;
-        cxt.fail$data((0, codegen_1._)`(${schemaCode} === 0 || (${res} = ${data}/${schemaCode}, ${invalid}))`);
+        const invalid2 = prec ? (0, codegen_1._)`Math.abs(Math.round(${res}) - ${res}) > 1e-${prec}` : (0, codegen_1._)`${res} !== parseInt(${res})`;
+        cxt.fail$data((0, codegen_1._)`(${schemaCode} === 0 || (${res} = ${data}/${schemaCode}, ${invalid2}))`);
       }
     };
     exports2.default = def;
@@ -7228,6 +7228,55 @@ var common_schema_default = {
       type: "string",
       description: "Markdown description of this method's operation in the OpenAPI document."
     },
+    Authorization: {
+      type: "object",
+      description: "Claims-based rules of this endpoint. With rules, a request is allowed only when a rule matches: the first rule whose Scopes the token holds and whose Methods include the request's applies (a token with scope * holds every scope).",
+      properties: {
+        Rules: {
+          type: "array",
+          minItems: 1,
+          description: "The rules, in order: the first that matches the token's scopes and the request's method applies.",
+          items: {
+            type: "object",
+            properties: {
+              Scopes: {
+                type: "array",
+                minItems: 1,
+                items: { type: "string", minLength: 1 },
+                description: "Scopes the token must all hold (JWT scope claim, or a Wharf token's allowed_scopes)."
+              },
+              Methods: {
+                type: "array",
+                minItems: 1,
+                items: { $ref: "#/definitions/HttpMethod" },
+                description: "Methods the rule covers. When omitted, every method of the endpoint."
+              },
+              RowFilter: {
+                type: "string",
+                minLength: 1,
+                description: "OData filter ANDed to every read, update and delete, and that every insert must satisfy (422). @claims.name stands for a claim of the token (a Wharf token's claims: username, scope); a claim missing from the token means no rows. SQL and Static endpoints."
+              },
+              Columns: {
+                type: "array",
+                minItems: 1,
+                items: { type: "string", minLength: 1 },
+                description: "Exposed column names this rule may see and write: narrows AllowedColumns in $select, $filter, $orderby, writes and the response. SQL and Static endpoints."
+              },
+              ForwardClaims: {
+                type: "object",
+                additionalProperties: { type: "string", minLength: 1 },
+                propertyNames: { pattern: "^[A-Za-z0-9-]{1,100}$" },
+                description: "Proxy endpoints: upstream header name -> claim name, sent with the request (never the token itself)."
+              }
+            },
+            required: ["Scopes"],
+            additionalProperties: false
+          }
+        }
+      },
+      required: ["Rules"],
+      additionalProperties: false
+    },
     Documentation: {
       type: "object",
       description: "Texts for the API reference.",
@@ -7437,6 +7486,7 @@ var proxy_schema_default = {
     Hidden: { $ref: "common.schema.json#/definitions/Hidden" },
     Deprecated: { $ref: "common.schema.json#/definitions/Deprecated" },
     Documentation: { $ref: "common.schema.json#/definitions/Documentation" },
+    Authorization: { $ref: "common.schema.json#/definitions/Authorization" },
     Url: { $ref: "common.schema.json#/definitions/Url" },
     Methods: { $ref: "common.schema.json#/definitions/Methods" },
     FallbackUrls: {
@@ -7541,6 +7591,7 @@ var sql_schema_default = {
     Hidden: { $ref: "common.schema.json#/definitions/Hidden" },
     Deprecated: { $ref: "common.schema.json#/definitions/Deprecated" },
     Documentation: { $ref: "common.schema.json#/definitions/Documentation" },
+    Authorization: { $ref: "common.schema.json#/definitions/Authorization" },
     DatabaseObjectName: {
       type: "string",
       minLength: 1,
@@ -7686,6 +7737,7 @@ var static_schema_default = {
     Hidden: { $ref: "common.schema.json#/definitions/Hidden" },
     Deprecated: { $ref: "common.schema.json#/definitions/Deprecated" },
     Documentation: { $ref: "common.schema.json#/definitions/Documentation" },
+    Authorization: { $ref: "common.schema.json#/definitions/Authorization" },
     ContentFile: {
       type: "string",
       minLength: 1,
@@ -9380,218 +9432,544 @@ var databaseSnapshotRule = {
   }
 };
 
-// compiler/model/references.ts
-function routeKey(route) {
-  return route.replace(/^\/+|\/+$/g, "").toLowerCase();
-}
-function findByRoute(contexts, ref, kinds) {
-  const key = routeKey(ref);
-  return contexts.filter((c) => routeKey(c.routePath) === key && (!kinds || kinds.includes(c.kind)));
-}
-
-// compiler/validate/rules/composite-steps.ts
-var PREV = /^\$prev\.([^.]+)/;
-var compositeStepsRule = {
-  name: "composite-steps",
-  scope: "entity",
-  readsOtherEntities: true,
-  codes: ["composite-step-duplicate", "composite-step-target", "composite-step-method", "composite-step-depends-on", "composite-template-prev"],
-  kinds: ["composite"],
-  check(ctx, project) {
-    const steps = ctx.config.CompositeConfig.Steps;
-    const out = [];
-    const earlier = [];
-    steps.forEach((step, i) => {
-      const at = (...rest) => pointer("/CompositeConfig", "Steps", i, ...rest);
-      const before = `Steps before it: ${earlier.length ? earlier.join(", ") : "none"}.`;
-      if (earlier.includes(step.Name)) {
-        out.push(error(ctx, "composite-step-duplicate", at("Name"), `Step name '${step.Name}' is used by an earlier step`));
-      }
-      const proxies = findByRoute(project.contexts, step.Endpoint, ["proxy"]);
-      const target = proxies[0];
-      if (!target) {
-        const other = findByRoute(project.contexts, step.Endpoint)[0];
-        const message = other ? `Step '${step.Name}' calls '${step.Endpoint}', a ${other.kind} endpoint; steps call Proxy endpoints only` : `Step '${step.Name}' calls '${step.Endpoint}', which is not a Proxy endpoint of this project`;
-        out.push(error(ctx, "composite-step-target", at("Endpoint"), message, { hint: "Endpoint is '{namespace}/{endpoint}' or '{endpoint}' of a Proxy endpoint." }));
-      } else if (project.isSchemaValid(target)) {
-        const methods = target.config.Methods;
-        if (!methods.includes(step.Method)) {
-          out.push(
-            error(ctx, "composite-step-method", at("Method"), `Step '${step.Name}' uses ${step.Method}, which ${target.routePath} does not allow`, {
-              hint: `${target.parsed.source.file} allows ${methods.join(", ")}.`
-            })
-          );
-        }
-      }
-      if (step.DependsOn !== void 0 && !earlier.includes(step.DependsOn)) {
-        out.push(error(ctx, "composite-step-depends-on", at("DependsOn"), `Step '${step.Name}' depends on '${step.DependsOn}', which is not an earlier step`, { hint: before }));
-      }
-      for (const [field, template] of Object.entries(step.TemplateTransformations ?? {})) {
-        const ref = PREV.exec(template)?.[1];
-        if (ref !== void 0 && !earlier.includes(ref)) {
-          out.push(
-            error(ctx, "composite-template-prev", at("TemplateTransformations", field), `Template '${template}' reads step '${ref}', which is not an earlier step`, { hint: before })
-          );
-        }
-      }
-      earlier.push(step.Name);
-    });
-    return out;
+// runtime/sql/odata/errors.ts
+var ODataError = class _ODataError extends Error {
+  status = 400;
+  constructor(message) {
+    super(message);
+    this.name = "ODataError";
+  }
+  static at(option, what, position) {
+    return new _ODataError(`${option}: ${what} at position ${position}`);
   }
 };
+function describeText(text) {
+  const short = text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  return `'${short.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}'`;
+}
 
-// compiler/validate/rules/duplicate-route.ts
-var duplicateRouteRule = {
-  name: "duplicate-route",
-  scope: "project",
-  codes: ["duplicate-route"],
-  check(project) {
-    const owners = /* @__PURE__ */ new Map();
-    const out = [];
-    const ordered = [...project.contexts].sort((a, b) => a.parsed.source.file < b.parsed.source.file ? -1 : 1);
-    for (const ctx of ordered) {
-      const reported = /* @__PURE__ */ new Set();
-      for (const route of [ctx.routePath, ...ctx.routeAliases]) {
-        const key = routeKey(route);
-        const first = owners.get(key);
-        if (!first) {
-          owners.set(key, ctx);
-          continue;
-        }
-        if (first === ctx || reported.has(first.parsed.source.file)) continue;
-        reported.add(first.parsed.source.file);
-        out.push(
-          error(ctx, "duplicate-route", "", `Route '/api/{env}/${route}' is already used by ${first.parsed.source.file}`, {
-            wholeFile: true,
-            hint: "Routes compare case-insensitively across all endpoint types; rename one endpoint or change its namespace."
-          })
-        );
+// runtime/sql/odata/ast.ts
+var COMPARE_OPS = ["eq", "ne", "gt", "ge", "lt", "le"];
+var VALUE_FUNCTIONS = [
+  "tolower",
+  "toupper",
+  "trim",
+  "length",
+  "indexof",
+  "year",
+  "month",
+  "day",
+  "hour",
+  "minute",
+  "second",
+  "date",
+  "time"
+];
+
+// runtime/sql/odata/limits.ts
+var ODATA_LIMITS = {
+  /** Maximum `$top` (spec). */
+  maxTop: 1e3,
+  /** Page size when `$top` is absent. */
+  defaultTop: 100,
+  /** Largest accepted `$skip` (fits a 32-bit signed int on every database). */
+  maxSkip: 2147483647,
+  /** Characters per option value (`$filter`, `$orderby`, ...). */
+  maxOptionLength: 4e3,
+  /** Characters of one string literal. */
+  maxLiteralLength: 1e3,
+  /** Nesting of parentheses, `not` and function calls. */
+  maxDepth: 32,
+  /** Items of one `in (...)` list. */
+  maxInItems: 200,
+  /** Fields in `$orderby`. */
+  maxOrderbyItems: 20,
+  /** Relationships in `$expand`. */
+  maxExpandItems: 10
+};
+
+// runtime/sql/odata/hidden-columns.ts
+var NO_HIDDEN = /* @__PURE__ */ new Map();
+function hiddenMessage(name, reason, verb) {
+  const what = reason === "masked" ? "is masked in responses" : "is removed from responses";
+  return `column '${name.slice(0, 100)}' ${what} and cannot be ${verb}`;
+}
+function assertVisible(hidden, name, option, verb, position) {
+  const reason = hidden.get(name);
+  if (reason === void 0) return;
+  throw ODataError.at(option, hiddenMessage(name, reason, verb), position);
+}
+
+// runtime/sql/odata/literals.ts
+var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+var DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+function validDate(y, m, d) {
+  if (m < 1 || m > 12 || d < 1) return false;
+  const leap = y % 4 === 0 && y % 100 !== 0 || y % 400 === 0;
+  const max = m === 2 && !leap ? 28 : DAYS_IN_MONTH[m - 1];
+  return d <= max;
+}
+function validTime(h, mi, s) {
+  return h <= 23 && mi <= 59 && s <= 59;
+}
+function invalid(option, token, what) {
+  return ODataError.at(option, `invalid ${what} '${token.text}'`, token.pos);
+}
+function literalFromToken(option, token) {
+  const t = token.text;
+  switch (token.type) {
+    case "string":
+      if (t.includes("\0")) throw ODataError.at(option, "a string must not contain the NUL character (U+0000)", token.pos);
+      if (LONE_SURROGATE.test(t)) throw ODataError.at(option, "a string must be valid Unicode (it contains a lone surrogate)", token.pos);
+      return { kind: "literal", type: "string", value: t };
+    case "int": {
+      const n = Number(t);
+      if (Number.isSafeInteger(n)) return { kind: "literal", type: "int", value: n };
+      if (t.replace("-", "").length > 38) throw invalid(option, token, "number");
+      return { kind: "literal", type: "decimal", value: t };
+    }
+    case "decimal":
+      if (t.length > 40 || !Number.isFinite(Number(t))) throw invalid(option, token, "number");
+      return { kind: "literal", type: "decimal", value: t };
+    case "date": {
+      const [y, m, d] = t.split("-").map(Number);
+      if (!validDate(y, m, d)) throw invalid(option, token, "date");
+      return { kind: "literal", type: "date", value: t };
+    }
+    case "datetime": {
+      const [y, m, d, h, mi, s] = t.match(/\d+/g).map(Number);
+      if (!validDate(y, m, d) || !validTime(h, mi, s ?? 0)) throw invalid(option, token, "date-time");
+      const off = /([+-])(\d{2}):(\d{2})$/.exec(t);
+      if (off && (Number(off[2]) > 14 || Number(off[3]) > 59)) throw invalid(option, token, "date-time");
+      return { kind: "literal", type: "datetime", value: t };
+    }
+    case "time": {
+      const [h, mi, s] = t.split(/[:.]/).map(Number);
+      if (!validTime(h, mi, s ?? 0)) throw invalid(option, token, "time");
+      return { kind: "literal", type: "time", value: t };
+    }
+    case "guid":
+      return { kind: "literal", type: "guid", value: t.toLowerCase() };
+    case "ident":
+      if (t === "null") return { kind: "literal", type: "null", value: null };
+      if (t === "true") return { kind: "literal", type: "boolean", value: true };
+      if (t === "false") return { kind: "literal", type: "boolean", value: false };
+      return null;
+    default:
+      return null;
+  }
+}
+
+// runtime/sql/odata/tokenizer.ts
+var GUID = /[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(?![\p{L}\p{N}_-])/uy;
+var DATETIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,7})?)?(?:Z|[+-]\d{2}:\d{2})(?![\p{L}\p{N}_])/uy;
+var DATE = /\d{4}-\d{2}-\d{2}(?![\p{L}\p{N}_:T-])/uy;
+var TIME = /\d{2}:\d{2}(?::\d{2}(?:\.\d{1,7})?)?(?![\p{L}\p{N}_:])/uy;
+var NUMBER = /-?\d+(?:(\.\d+)?([eE][+-]?\d+)?)(?![\p{L}\p{N}_.])/uy;
+var IDENT = /[\p{L}_$][\p{L}\p{N}_]*/uy;
+var PUNCT = {
+  "(": "lparen",
+  ")": "rparen",
+  ",": "comma",
+  ";": "semicolon",
+  "=": "equals",
+  "/": "slash",
+  "*": "star"
+};
+function sticky(re, text, at) {
+  re.lastIndex = at;
+  const m = re.exec(text);
+  return m ? m[0] : null;
+}
+function tokenize(option, text) {
+  if (text.length > ODATA_LIMITS.maxOptionLength) {
+    throw new ODataError(`${option}: longer than ${ODATA_LIMITS.maxOptionLength} characters`);
+  }
+  const tokens = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === " " || c === "	" || c === "\n" || c === "\r") {
+      i++;
+      continue;
+    }
+    const pos = i + 1;
+    const punct = PUNCT[c];
+    if (punct) {
+      tokens.push({ type: punct, text: c, pos });
+      i++;
+      continue;
+    }
+    if (c === "'") {
+      const { value, end } = readString(option, text, i);
+      tokens.push({ type: "string", text: value, pos });
+      i = end;
+      continue;
+    }
+    const shaped = readShaped(text, i);
+    if (shaped) {
+      tokens.push({ type: shaped.type, text: shaped.text, pos });
+      i += shaped.text.length;
+      continue;
+    }
+    const ident = sticky(IDENT, text, i);
+    if (ident) {
+      tokens.push({ type: "ident", text: ident, pos });
+      i += ident.length;
+      continue;
+    }
+    const cp = String.fromCodePoint(text.codePointAt(i) ?? 0);
+    throw ODataError.at(option, `unexpected character ${describeText(cp)}`, pos);
+  }
+  tokens.push({ type: "eof", text: "", pos: text.length + 1 });
+  return tokens;
+}
+function readShaped(text, i) {
+  const guid = sticky(GUID, text, i);
+  if (guid) return { type: "guid", text: guid };
+  const c = text[i];
+  if (!(c >= "0" && c <= "9") && c !== "-") return null;
+  const dt = sticky(DATETIME, text, i);
+  if (dt) return { type: "datetime", text: dt };
+  const date = sticky(DATE, text, i);
+  if (date) return { type: "date", text: date };
+  const time = sticky(TIME, text, i);
+  if (time) return { type: "time", text: time };
+  NUMBER.lastIndex = i;
+  const m = NUMBER.exec(text);
+  if (m) return { type: m[1] || m[2] ? "decimal" : "int", text: m[0] };
+  return null;
+}
+function readString(option, text, start) {
+  let value = "";
+  let i = start + 1;
+  for (; ; ) {
+    const next = text.indexOf("'", i);
+    if (next < 0) throw ODataError.at(option, "unterminated string", start + 1);
+    value += text.slice(i, next);
+    if (text[next + 1] === "'") {
+      value += "'";
+      i = next + 2;
+    } else {
+      i = next + 1;
+      break;
+    }
+    if (value.length > ODATA_LIMITS.maxLiteralLength) break;
+  }
+  if (value.length > ODATA_LIMITS.maxLiteralLength) {
+    throw ODataError.at(option, `string literal longer than ${ODATA_LIMITS.maxLiteralLength} characters`, start + 1);
+  }
+  return { value, end: i };
+}
+
+// runtime/sql/odata/filter-parser.ts
+var OPTION = "$filter";
+var MATCH_FNS = /* @__PURE__ */ new Set(["contains", "startswith", "endswith"]);
+var ARITY = {
+  tolower: 1,
+  toupper: 1,
+  trim: 1,
+  length: 1,
+  indexof: 2,
+  year: 1,
+  month: 1,
+  day: 1,
+  hour: 1,
+  minute: 1,
+  second: 1,
+  date: 1,
+  time: 1
+};
+var STRING_ARGS = /* @__PURE__ */ new Set(["tolower", "toupper", "trim", "length", "indexof"]);
+var TEMPORAL_ARGS = /* @__PURE__ */ new Set(["year", "month", "day", "hour", "minute", "second", "date", "time"]);
+var RESERVED = /* @__PURE__ */ new Set(["and", "or", "not", "in", ...COMPARE_OPS]);
+function resolveMember(columns, name) {
+  return Object.hasOwn(columns, name) ? columns[name] : void 0;
+}
+function parseFilter(text, columns, hidden = NO_HIDDEN) {
+  return new FilterParser(tokenize(OPTION, text), columns, hidden).parseAll();
+}
+var FilterParser = class {
+  constructor(tokens, columns, hidden) {
+    this.tokens = tokens;
+    this.columns = columns;
+    this.hidden = hidden;
+  }
+  tokens;
+  columns;
+  hidden;
+  i = 0;
+  depth = 0;
+  parseAll() {
+    if (this.peek().type === "eof") throw new ODataError(`${OPTION}: empty expression`);
+    const expr = this.parseOr();
+    const t = this.peek();
+    if (t.type !== "eof") throw this.unexpected(t);
+    return expr;
+  }
+  peek(offset = 0) {
+    return this.tokens[Math.min(this.i + offset, this.tokens.length - 1)];
+  }
+  next() {
+    const t = this.peek();
+    if (t.type !== "eof") this.i++;
+    return t;
+  }
+  isWord(t, word) {
+    return t.type === "ident" && t.text === word;
+  }
+  unexpected(t) {
+    if (t.type === "eof") return ODataError.at(OPTION, "unexpected end of expression", t.pos);
+    const shown = t.type === "string" ? `string '${t.text.slice(0, 20)}'` : describeText(t.text);
+    return ODataError.at(OPTION, `unexpected ${shown}`, t.pos);
+  }
+  expect(type, what) {
+    const t = this.peek();
+    if (t.type !== type) {
+      if (t.type === "eof") throw ODataError.at(OPTION, `expected ${what}, found end of expression`, t.pos);
+      throw ODataError.at(OPTION, `expected ${what}, found ${describeText(t.text)}`, t.pos);
+    }
+    return this.next();
+  }
+  enter(t) {
+    if (++this.depth > ODATA_LIMITS.maxDepth) {
+      throw ODataError.at(OPTION, `nesting deeper than ${ODATA_LIMITS.maxDepth}`, t.pos);
+    }
+  }
+  parseOr() {
+    let left = this.parseAnd();
+    while (this.isWord(this.peek(), "or")) {
+      this.next();
+      left = { kind: "logical", op: "or", left, right: this.parseAnd() };
+    }
+    return left;
+  }
+  parseAnd() {
+    let left = this.parseUnary();
+    while (this.isWord(this.peek(), "and")) {
+      this.next();
+      left = { kind: "logical", op: "and", left, right: this.parseUnary() };
+    }
+    return left;
+  }
+  parseUnary() {
+    const t = this.peek();
+    if (this.isWord(t, "not")) {
+      this.next();
+      this.enter(t);
+      const operand = this.parseUnary();
+      this.depth--;
+      return { kind: "not", operand };
+    }
+    if (t.type === "lparen") {
+      this.next();
+      this.enter(t);
+      const inner = this.parseOr();
+      this.expect("rparen", "')'");
+      this.depth--;
+      return inner;
+    }
+    if (t.type === "ident" && MATCH_FNS.has(t.text) && this.peek(1).type === "lparen") return this.parseMatch();
+    return this.parseComparison();
+  }
+  parseMatch() {
+    const fnTok = this.next();
+    this.enter(fnTok);
+    this.next();
+    const operand = this.parseValue();
+    this.expect("comma", `',' (${fnTok.text} takes 2 arguments)`);
+    const pat = this.peek();
+    if (pat.type !== "string") {
+      throw ODataError.at(OPTION, `${fnTok.text}: second argument must be a string literal`, pat.pos);
+    }
+    literalFromToken(OPTION, pat);
+    this.next();
+    this.expect("rparen", `')' (${fnTok.text} takes 2 arguments)`);
+    this.depth--;
+    const match = {
+      kind: "match",
+      fn: fnTok.text,
+      operand,
+      pattern: pat.text
+    };
+    const op = this.peek();
+    if (this.isWord(op, "eq") || this.isWord(op, "ne")) {
+      this.next();
+      const b = this.next();
+      const lit = literalFromToken(OPTION, b);
+      if (!lit || lit.type !== "boolean") throw ODataError.at(OPTION, `${fnTok.text}(...) can only be compared with true or false`, b.pos);
+      return lit.value === (op.text === "eq") ? match : { kind: "not", operand: match };
+    }
+    return match;
+  }
+  parseComparison() {
+    const start = this.peek();
+    const left = this.parseValue();
+    const opTok = this.peek();
+    if (opTok.type === "ident" && COMPARE_OPS.includes(opTok.text)) {
+      this.next();
+      const rightTok = this.peek();
+      const right = this.parseValue();
+      return this.compare(opTok.text, left, right, start, rightTok);
+    }
+    if (this.isWord(opTok, "in")) {
+      this.next();
+      return { kind: "in", operand: left, items: this.parseInList() };
+    }
+    if (left.kind === "member") {
+      if (opTok.type === "eof" || opTok.type === "rparen" || this.isWord(opTok, "and") || this.isWord(opTok, "or")) {
+        return { kind: "compare", op: "eq", left, right: { kind: "literal", type: "boolean", value: true } };
       }
     }
-    return out;
+    if (opTok.type === "eof") throw ODataError.at(OPTION, "expected a comparison operator, found end of expression", opTok.pos);
+    throw ODataError.at(OPTION, `expected a comparison operator, found ${describeText(opTok.text)}`, opTok.pos);
+  }
+  compare(op, left, right, start, rightTok) {
+    if (left.kind === "literal" && right.kind === "literal") {
+      throw ODataError.at(OPTION, "a comparison needs a column or function on one side", start.pos);
+    }
+    const nullSide = left.kind === "literal" && left.type === "null" ? start : right.kind === "literal" && right.type === "null" ? rightTok : null;
+    if (nullSide && op !== "eq" && op !== "ne") {
+      throw ODataError.at(OPTION, `null can only be compared with eq or ne`, nullSide.pos);
+    }
+    return { kind: "compare", op, left, right };
+  }
+  parseInList() {
+    const open = this.expect("lparen", "'(' after in");
+    const items2 = [];
+    for (; ; ) {
+      const t = this.next();
+      const lit = literalFromToken(OPTION, t);
+      if (!lit || lit.type === "null") {
+        throw ODataError.at(OPTION, lit ? "null is not allowed in an in list" : `expected a literal in the in list, found ${t.type === "eof" ? "end of expression" : describeText(t.text)}`, t.pos);
+      }
+      items2.push(lit);
+      if (items2.length > ODATA_LIMITS.maxInItems) {
+        throw ODataError.at(OPTION, `in list longer than ${ODATA_LIMITS.maxInItems} items`, open.pos);
+      }
+      const sep2 = this.next();
+      if (sep2.type === "rparen") return items2;
+      if (sep2.type !== "comma") throw sep2.type === "eof" ? ODataError.at(OPTION, "expected ')', found end of expression", sep2.pos) : ODataError.at(OPTION, `expected ',' or ')', found ${describeText(sep2.text)}`, sep2.pos);
+    }
+  }
+  parseValue() {
+    const t = this.peek();
+    if (t.type === "ident" && t.text === "guid" && this.peek(1).type === "string") {
+      this.next();
+      const s = this.next();
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s.text)) {
+        throw ODataError.at(OPTION, `invalid guid '${s.text.slice(0, 40)}'`, s.pos);
+      }
+      return { kind: "literal", type: "guid", value: s.text.toLowerCase() };
+    }
+    const lit = literalFromToken(OPTION, t);
+    if (lit) {
+      this.next();
+      return lit;
+    }
+    if (t.type !== "ident" || RESERVED.has(t.text)) throw this.unexpected(t);
+    if (this.peek(1).type === "lparen") return this.parseCall();
+    this.next();
+    return this.member(t);
+  }
+  member(t) {
+    const column = resolveMember(this.columns, t.text);
+    if (column === void 0) throw ODataError.at(OPTION, `unknown column '${t.text.slice(0, 100)}'`, t.pos);
+    assertVisible(this.hidden, t.text, OPTION, "filtered on", t.pos);
+    return { kind: "member", name: t.text, column };
+  }
+  parseCall() {
+    const fnTok = this.next();
+    const fn = fnTok.text;
+    if (MATCH_FNS.has(fn)) throw ODataError.at(OPTION, `${fn}(...) returns a boolean and cannot be used as a value`, fnTok.pos);
+    if (!VALUE_FUNCTIONS.includes(fn)) {
+      throw ODataError.at(OPTION, `unknown function '${fn.slice(0, 100)}'`, fnTok.pos);
+    }
+    const name = fn;
+    this.enter(fnTok);
+    this.next();
+    const args = [];
+    if (this.peek().type !== "rparen") {
+      for (; ; ) {
+        const argTok = this.peek();
+        const arg = this.parseValue();
+        this.checkArg(name, arg, argTok);
+        args.push(arg);
+        if (this.peek().type !== "comma") break;
+        this.next();
+      }
+    }
+    const close = this.expect("rparen", "')'");
+    this.depth--;
+    if (args.length !== ARITY[name]) {
+      throw ODataError.at(OPTION, `${name} takes ${ARITY[name]} argument${ARITY[name] === 1 ? "" : "s"}, got ${args.length}`, close.pos);
+    }
+    return { kind: "call", fn: name, args };
+  }
+  checkArg(fn, arg, t) {
+    if (arg.kind !== "literal") return;
+    const ok = STRING_ARGS.has(fn) ? arg.type === "string" : TEMPORAL_ARGS.has(fn) && ["date", "datetime", "time"].includes(arg.type);
+    if (!ok) throw ODataError.at(OPTION, `${fn}: argument of the wrong type`, t.pos);
   }
 };
 
-// compiler/validate/rules/naming.ts
-var SEGMENT = /^[A-Za-z][A-Za-z0-9_]*$/;
-var NAMESPACE_MAX_LENGTH = 50;
-var RESERVED_NAMES = ["api", "docs", "openapi", "health", "admin", "system", "composite", "webhook", "files"];
-function isReserved(name) {
-  return RESERVED_NAMES.includes(name.toLowerCase());
+// runtime/auth/rules/row-filter.ts
+var OPTION2 = "RowFilter";
+var CLAIM = /@claims\.([A-Za-z_][A-Za-z0-9_]*)/y;
+var MARK = "";
+function markClaims(text) {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; ) {
+    const c = text[i];
+    if (c === "'") inString = !inString;
+    if (!inString && c === "@") {
+      CLAIM.lastIndex = i;
+      const m = CLAIM.exec(text);
+      if (!m) throw ODataError.at(OPTION2, "expected '@claims.<name>'", i + 1);
+      const literal = `'${MARK}${m[1]}'`;
+      out += literal + " ".repeat(m[0].length - literal.length);
+      i += m[0].length;
+      continue;
+    }
+    if (inString && c === MARK) throw ODataError.at(OPTION2, "a string must not contain the character U+0001", i + 1);
+    out += c;
+    i += 1;
+  }
+  return out;
 }
-var segmentMessage = (segment) => `Namespace segment '${segment}' must start with a letter and contain only letters, numbers, and underscores`;
-var reservedMessage = (name) => `'${name}' is a reserved namespace name`;
-
-// compiler/validate/rules/endpoint-name.ts
-var endpointNameRule = {
-  name: "endpoint-name",
-  scope: "entity",
-  codes: ["endpoint-name"],
-  evenIfSchemaInvalid: true,
-  check(ctx) {
-    if (SEGMENT.test(ctx.name)) return [];
-    return [
-      error(
-        ctx,
-        "endpoint-name",
-        "",
-        `Endpoint name '${ctx.name}' must start with a letter and contain only letters, numbers, and underscores`,
-        { wholeFile: true, hint: "The endpoint name is the name of the folder that holds entity.json; rename the folder." }
-      )
-    ];
-  }
-};
-
-// compiler/model/contained-path.ts
-import path2 from "node:path";
-function containedPath(p) {
-  const posix = p.replace(/\\/g, "/");
-  if (posix.startsWith("/") || /^[A-Za-z]:/.test(posix)) return null;
-  const normalized = path2.posix.normalize(posix);
-  if (normalized === ".." || normalized.startsWith("../")) return null;
-  return normalized.replace(/\/$/, "");
+function claimOf(value) {
+  return value.kind === "literal" && value.type === "string" && value.value.startsWith(MARK) ? { kind: "claim", name: value.value.slice(1) } : null;
 }
-
-// compiler/validate/rules/files-base-directory.ts
-var filesBaseDirectoryRule = {
-  name: "files-base-directory",
-  scope: "entity",
-  codes: ["base-directory-escape"],
-  kinds: ["files"],
-  check(ctx) {
-    const dir = ctx.config.BaseDirectory;
-    if (dir === void 0) return [];
-    const contained = containedPath(dir);
-    if (contained !== null && contained !== ".") return [];
-    return [
-      error(ctx, "base-directory-escape", "/BaseDirectory", `BaseDirectory '${dir}' must be a relative folder inside the storage root`, {
-        hint: `Use a relative path without '..', e.g. "{env}/invoices".`
-      })
-    ];
+function mapValues(e, map) {
+  switch (e.kind) {
+    case "logical":
+      return { ...e, left: mapValues(e.left, map), right: mapValues(e.right, map) };
+    case "not":
+      return { ...e, operand: mapValues(e.operand, map) };
+    case "compare":
+      return { ...e, left: map(e.left), right: map(e.right) };
+    case "in":
+      return { ...e, operand: map(e.operand), items: e.items.map((item) => map(item)) };
+    case "match":
+      if (e.pattern.startsWith(MARK)) throw new ODataError(`${OPTION2}: @claims cannot be the pattern of ${e.fn}()`);
+      return { ...e, operand: map(e.operand) };
   }
-};
-
-// compiler/validate/rules/function-parameters.ts
-var functionParametersRule = {
-  name: "function-parameters",
-  scope: "entity",
-  codes: ["function-parameter-duplicate", "function-parameter-position", "function-parameter-pattern", "function-parameter-default"],
-  kinds: ["sql"],
-  check(ctx) {
-    const config = ctx.config;
-    if (config.DatabaseObjectType !== "TableValuedFunction") return [];
-    const out = [];
-    const names = /* @__PURE__ */ new Map();
-    const positions = /* @__PURE__ */ new Map();
-    (config.FunctionParameters ?? []).forEach((p, i) => {
-      const at = (field) => pointer("", "FunctionParameters", i, field);
-      const key = p.Name.toLowerCase();
-      const firstName = names.get(key);
-      if (firstName !== void 0) {
-        out.push(error(ctx, "function-parameter-duplicate", at("Name"), `Function parameter '${p.Name}' is already defined at FunctionParameters[${firstName}]`));
-      } else names.set(key, i);
-      if (p.Source === "Path") {
-        if (p.Position === void 0) {
-          out.push(
-            error(ctx, "function-parameter-position", pointer("", "FunctionParameters", i), `Path parameter '${p.Name}' needs a Position`, {
-              hint: "Position 1 is the first path segment after the endpoint path."
-            })
-          );
-        } else {
-          const firstPos = positions.get(p.Position);
-          if (firstPos !== void 0) {
-            out.push(error(ctx, "function-parameter-position", at("Position"), `Position ${p.Position} of '${p.Name}' is already used by FunctionParameters[${firstPos}]`));
-          } else positions.set(p.Position, i);
-        }
-      } else if (p.Position !== void 0) {
-        out.push(
-          error(ctx, "function-parameter-position", at("Position"), `Query parameter '${p.Name}' must not have a Position`, {
-            hint: 'Position applies to Source "Path" only; the query parameter is named like the function parameter.'
-          })
-        );
-      }
-      if (p.ValidationPattern !== void 0) {
-        try {
-          new RegExp(p.ValidationPattern);
-        } catch (e) {
-          out.push(
-            error(ctx, "function-parameter-pattern", at("ValidationPattern"), `ValidationPattern of '${p.Name}' is not a valid regular expression: ${e.message}`, {
-              hint: "Patterns use JavaScript RegExp syntax; in JSON a backslash is written \\\\."
-            })
-          );
-        }
-      }
-      if (p.Required === true && p.DefaultValue === "DEFAULT") {
-        out.push(
-          error(ctx, "function-parameter-default", at("DefaultValue"), `Required parameter '${p.Name}' cannot use DEFAULT`, {
-            hint: "DEFAULT passes the function default when the caller omits the value; set Required to false or remove DefaultValue."
-          })
-        );
-      }
-    });
-    return out;
+}
+function deepMap(value, map) {
+  if (value.kind === "call") return map({ ...value, args: value.args.map((arg) => deepMap(arg, map)) });
+  return map(value);
+}
+function parseRowFilter(text, columns) {
+  let parsed;
+  try {
+    parsed = parseFilter(markClaims(text), columns);
+  } catch (error2) {
+    if (error2 instanceof ODataError && error2.message.startsWith("$filter:")) throw new ODataError(`${OPTION2}:${error2.message.slice("$filter:".length)}`);
+    throw error2;
   }
-};
+  return mapValues(parsed, (value) => deepMap(value, (v) => claimOf(v) ?? v));
+}
 
 // runtime/contract/methods.ts
 var HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "MERGE", "QUERY"];
@@ -9604,39 +9982,15 @@ var METHOD_MATRIX = {
   webhook: ["POST"]
 };
 
-// compiler/validate/kind-label.ts
-var KIND_LABEL = {
-  sql: "SQL",
-  proxy: "Proxy",
-  composite: "Composite",
-  static: "Static",
-  webhook: "Webhook",
-  files: "Files"
-};
-
-// compiler/validate/rules/method-matrix.ts
-var methodMatrixRule = {
-  name: "method-matrix",
-  scope: "entity",
-  codes: ["method-not-supported"],
-  kinds: ["sql", "proxy", "composite"],
-  check(ctx) {
-    const property = ctx.kind === "sql" ? "AllowedMethods" : "Methods";
-    const methods = ctx.config[property];
-    if (!Array.isArray(methods)) return [];
-    const supported = METHOD_MATRIX[ctx.kind];
-    const out = [];
-    methods.forEach((method, i) => {
-      if (supported.includes(method)) return;
-      out.push(
-        error(ctx, "method-not-supported", pointer("", property, i), `${KIND_LABEL[ctx.kind]} endpoints do not support ${method}`, {
-          hint: `Supported: ${supported.join(", ")}.`
-        })
-      );
-    });
-    return out;
-  }
-};
+// compiler/validate/rules/naming.ts
+var SEGMENT = /^[A-Za-z][A-Za-z0-9_]*$/;
+var NAMESPACE_MAX_LENGTH = 50;
+var RESERVED_NAMES = ["api", "docs", "openapi", "health", "admin", "system", "composite", "webhook", "files"];
+function isReserved(name) {
+  return RESERVED_NAMES.includes(name.toLowerCase());
+}
+var segmentMessage = (segment) => `Namespace segment '${segment}' must start with a letter and contain only letters, numbers, and underscores`;
+var reservedMessage = (name) => `'${name}' is a reserved namespace name`;
 
 // compiler/validate/rules/namespace-segment.ts
 function namespaceSite(ctx) {
@@ -9714,360 +10068,15 @@ var namespaceReservedRule = {
   }
 };
 
-// compiler/validate/rules/primary-key.ts
-var primaryKeyRule = {
-  name: "primary-key",
-  scope: "entity",
-  codes: ["primary-key-not-allowed"],
-  kinds: ["sql"],
-  check(ctx) {
-    const config = ctx.config;
-    if (config.DatabaseObjectType === "TableValuedFunction") return [];
-    const key = config.PrimaryKey ?? DEFAULTS.sql.PrimaryKey;
-    const columns = parseColumns(config.AllowedColumns);
-    if (columns.some((c) => c.db === key)) return [];
-    const byAlias = columns.find((c) => c.name === key);
-    const explicit = config.PrimaryKey !== void 0;
-    const hint = byAlias ? `'${key}' is an alias; use the database column name '${byAlias.db}'.` : explicit ? `Add '${key}' to AllowedColumns.` : `PrimaryKey defaults to '${key}'; set PrimaryKey to the key column or add '${key}' to AllowedColumns.`;
-    if (!explicit && config.WriteMode === "Table" && !byAlias) {
-      return [
-        error(ctx, "primary-key-not-allowed", "/WriteMode", `WriteMode 'Table' needs a PrimaryKey: none is declared and the default '${key}' is not one of the AllowedColumns`, {
-          atKey: true,
-          hint: `Set "PrimaryKey" to the key column (one of the AllowedColumns); Table mode reads, updates and deletes rows by it.`
-        })
-      ];
-    }
-    return [
-      error(ctx, "primary-key-not-allowed", explicit ? "/PrimaryKey" : "/AllowedColumns", `PrimaryKey '${key}' is not one of the AllowedColumns`, { hint })
-    ];
-  }
-};
-
-// compiler/model/proxy-methods.ts
-var TRANSLATION_TARGETS = ["GET", "POST", "PUT", "DELETE", "PATCH", "MERGE", "HEAD", "OPTIONS", "QUERY"];
-var HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-function items(text) {
-  return text.split(",").map((s) => s.trim());
+// compiler/model/contained-path.ts
+import path2 from "node:path";
+function containedPath(p) {
+  const posix = p.replace(/\\/g, "/");
+  if (posix.startsWith("/") || /^[A-Za-z]:/.test(posix)) return null;
+  const normalized = path2.posix.normalize(posix);
+  if (normalized === ".." || normalized.startsWith("../")) return null;
+  return normalized.replace(/\/$/, "");
 }
-var isMethod = (m) => HTTP_METHODS.includes(m);
-function parseMethodTranslation(text) {
-  const value = {};
-  const problems = [];
-  for (const item of items(text)) {
-    const match = /^([A-Za-z]+)\s*:\s*([A-Za-z]+)$/.exec(item);
-    if (!match) {
-      problems.push(`'${item}' is not a FROM:TO pair`);
-      continue;
-    }
-    const from = match[1].toUpperCase();
-    const to = match[2].toUpperCase();
-    if (!isMethod(from)) problems.push(`'${match[1]}' is not one of ${HTTP_METHODS.join(", ")}`);
-    else if (!TRANSLATION_TARGETS.includes(to))
-      problems.push(`'${match[2]}' is not one of ${TRANSLATION_TARGETS.join(", ")}`);
-    else if (from in value) problems.push(`${from} is translated more than once`);
-    else value[from] = to;
-  }
-  return { value, problems };
-}
-function parseAppendHeaders(text) {
-  const value = [];
-  const problems = [];
-  for (const item of items(text)) {
-    const match = /^([A-Za-z]+)\s*:\s*([^=]*?)\s*=(.*)$/.exec(item);
-    if (!match) {
-      problems.push(`'${item}' is not a METHOD:Header=Value item`);
-      continue;
-    }
-    const method = match[1].toUpperCase();
-    const header = match[2];
-    const headerValue = match[3].trim();
-    if (!isMethod(method)) problems.push(`'${match[1]}' is not one of ${HTTP_METHODS.join(", ")}`);
-    else if (!HEADER_NAME.test(header)) problems.push(`'${header}' is not a valid header name`);
-    else if (headerValue === "" || /[\r\n]/.test(headerValue)) problems.push(`the value for header '${header}' is empty or contains a line break`);
-    else value.push({ method, header, value: headerValue });
-  }
-  return { value, problems };
-}
-
-// compiler/validate/rules/proxy-custom-properties.ts
-var proxyCustomPropertiesRule = {
-  name: "proxy-custom-properties",
-  scope: "entity",
-  codes: ["method-translation-invalid", "append-headers-invalid", "delete-pattern-parameter"],
-  kinds: ["proxy"],
-  check(ctx) {
-    const config = ctx.config;
-    const out = [];
-    const custom = config.CustomProperties ?? {};
-    if (custom.HttpMethodTranslation !== void 0) {
-      for (const problem of parseMethodTranslation(custom.HttpMethodTranslation).problems) {
-        out.push(
-          error(ctx, "method-translation-invalid", "/CustomProperties/HttpMethodTranslation", `HttpMethodTranslation: ${problem}`, {
-            hint: 'Write comma-separated FROM:TO pairs, e.g. "PUT:POST,MERGE:PATCH".'
-          })
-        );
-      }
-    }
-    if (custom.HttpMethodAppendHeaders !== void 0) {
-      for (const problem of parseAppendHeaders(custom.HttpMethodAppendHeaders).problems) {
-        out.push(
-          error(ctx, "append-headers-invalid", "/CustomProperties/HttpMethodAppendHeaders", `HttpMethodAppendHeaders: ${problem}`, {
-            hint: 'Write comma-separated METHOD:Header=Value items, e.g. "PUT:X-Original-Method={ORIGINAL_METHOD}".'
-          })
-        );
-      }
-    }
-    (config.DeletePatterns ?? []).forEach((p, i) => {
-      if (p.Style === "QueryParameter" && p.Parameter === void 0) {
-        out.push(
-          error(ctx, "delete-pattern-parameter", pointer("", "DeletePatterns", i), "A QueryParameter delete pattern needs a Parameter", {
-            hint: "Parameter is the query parameter name: {Url}?{Parameter}={id}."
-          })
-        );
-      }
-    });
-    return out;
-  }
-};
-
-// compiler/validate/rules/proxy-urls.ts
-function isHttpUrl(text) {
-  try {
-    const url = new URL(text);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
-  } catch {
-    return false;
-  }
-}
-var HINT = 'Write an absolute URL with scheme and host, e.g. "http://inventory.internal:8080/api/items".';
-var proxyUrlsRule = {
-  name: "proxy-urls",
-  scope: "entity",
-  codes: ["url-invalid"],
-  kinds: ["proxy", "composite"],
-  check(ctx) {
-    const out = [];
-    const url = ctx.config.Url;
-    if (typeof url === "string" && !isHttpUrl(url)) {
-      out.push(error(ctx, "url-invalid", "/Url", `Url '${url}' is not an absolute http or https URL`, { hint: HINT }));
-    }
-    const fallbacks = ctx.config.FallbackUrls;
-    if (Array.isArray(fallbacks)) {
-      fallbacks.forEach((u, i) => {
-        if (!isHttpUrl(u)) {
-          out.push(error(ctx, "url-invalid", pointer("", "FallbackUrls", i), `FallbackUrls entry '${u}' is not an absolute http or https URL`, { hint: HINT }));
-        }
-      });
-    }
-    return out;
-  }
-};
-
-// runtime/contract/network-ranges.ts
-import { BlockList, isIP } from "node:net";
-var DEFAULT_BLOCKED_RANGES = [
-  "169.254.0.0/16",
-  // IPv4 link-local, incl. 169.254.169.254 (AWS, GCP, Azure, OpenStack metadata)
-  "fe80::/10",
-  // IPv6 link-local
-  "fd00:ec2::254/128",
-  // AWS IMDS over IPv6
-  "100.100.100.200/32",
-  // Alibaba Cloud metadata
-  "0.0.0.0/8"
-  // "this network"
-];
-function plain(address) {
-  const trimmed = address.trim().replace(/^\[|\]$/g, "");
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(trimmed);
-  return mapped ? mapped[1] : trimmed.replace(/%.*$/, "").toLowerCase();
-}
-function blockListOf(ranges) {
-  const list = new BlockList();
-  for (const range of ranges) {
-    const [base = "", bits] = range.split("/");
-    const address = plain(base);
-    const version = isIP(address);
-    if (version === 0) throw new Error(`'${range}' is not an IP address or CIDR range`);
-    const type = version === 4 ? "ipv4" : "ipv6";
-    if (bits === void 0) {
-      list.addAddress(address, type);
-      continue;
-    }
-    const prefix = Number(bits);
-    if (!/^\d+$/.test(bits) || prefix > (version === 4 ? 32 : 128)) throw new Error(`'${range}' has an invalid prefix length`);
-    list.addSubnet(address, prefix, type);
-  }
-  return list;
-}
-function isBlockedAddress(list, address) {
-  const normalized = plain(address);
-  const version = isIP(normalized);
-  return version !== 0 && list.check(normalized, version === 4 ? "ipv4" : "ipv6");
-}
-
-// compiler/validate/rules/proxy-url-blocked.ts
-var HINT2 = "The gateway refuses blocked targets with 403; point the Url elsewhere or change blockedIpRanges in environments/network-access-policy.json.";
-function hostOf(text) {
-  if (typeof text !== "string") return null;
-  try {
-    return new URL(text).hostname;
-  } catch {
-    return null;
-  }
-}
-var proxyUrlBlockedRule = {
-  name: "proxy-url-blocked",
-  scope: "entity",
-  codes: ["url-blocked"],
-  kinds: ["proxy", "composite"],
-  check(ctx, project) {
-    let list;
-    try {
-      list = blockListOf(project.blockedIpRanges);
-    } catch {
-      return [];
-    }
-    const out = [];
-    const urls = [["/Url", ctx.config.Url]];
-    const fallbacks = ctx.config.FallbackUrls;
-    if (Array.isArray(fallbacks)) fallbacks.forEach((u, i) => urls.push([pointer("", "FallbackUrls", i), u]));
-    for (const [ptr, url] of urls) {
-      const host = hostOf(url);
-      if (host !== null && isBlockedAddress(list, host)) {
-        out.push(warning(ctx, "url-blocked", ptr, `${String(url)} is in a range the network access policy blocks`, { hint: HINT2 }));
-      }
-    }
-    return out;
-  }
-};
-
-// compiler/validate/rules/relationships.ts
-function columnProblem(columns, column, side) {
-  if (columns.some((c) => c.db === column)) return null;
-  const alias = columns.find((c) => c.name === column);
-  return {
-    message: `${side} '${column}' is not one of the AllowedColumns of ${side === "LocalColumn" ? "this endpoint" : "the target"}`,
-    hint: alias ? `'${column}' is an alias; use the database column name '${alias.db}'.` : "Relationship columns must be listed in AllowedColumns (database names)."
-  };
-}
-var relationshipsRule = {
-  name: "relationships",
-  scope: "entity",
-  readsOtherEntities: true,
-  codes: ["relationship-not-supported", "relationship-target", "relationship-column", "relationship-duplicate"],
-  kinds: ["sql"],
-  check(ctx, project) {
-    const config = ctx.config;
-    const relationships = config.Relationships ?? [];
-    if (relationships.length === 0) return [];
-    if (config.DatabaseObjectType === "TableValuedFunction") {
-      return [
-        error(ctx, "relationship-not-supported", "/Relationships", "$expand is not available on table-valued function endpoints", {
-          hint: "Remove Relationships or expose the data through a Table or View endpoint."
-        })
-      ];
-    }
-    const out = [];
-    const columns = parseColumns(config.AllowedColumns);
-    const names = /* @__PURE__ */ new Map();
-    relationships.forEach((rel, i) => {
-      const at = (field) => pointer("", "Relationships", i, field);
-      const key = rel.Name.toLowerCase();
-      if (names.has(key)) {
-        out.push(error(ctx, "relationship-duplicate", at("Name"), `Relationship '${rel.Name}' is already defined at Relationships[${names.get(key)}]`));
-      } else if (columns.some((c) => c.name.toLowerCase() === key)) {
-        out.push(error(ctx, "relationship-duplicate", at("Name"), `Relationship name '${rel.Name}' is also an exposed column name`, { hint: "The expanded object is written under the relationship name; choose a name no column uses." }));
-      }
-      names.set(key, names.get(key) ?? i);
-      const local = columnProblem(columns, rel.LocalColumn, "LocalColumn");
-      if (local) out.push(error(ctx, "relationship-column", at("LocalColumn"), local.message, { hint: local.hint }));
-      const target = resolveTarget(rel.Target, project.contexts);
-      if (typeof target === "string") {
-        out.push(error(ctx, "relationship-target", at("Target"), target, { hint: "Target is '{namespace}/{endpoint}' or '{endpoint}' of a SQL endpoint." }));
-        return;
-      }
-      const targetConfig = target.config;
-      if (targetConfig.DatabaseObjectType === "TableValuedFunction") {
-        out.push(error(ctx, "relationship-not-supported", at("Target"), `Relationship target '${rel.Target}' is a table-valued function endpoint`, { hint: "Targets must be Table or View endpoints." }));
-        return;
-      }
-      if (!project.isSchemaValid(target)) return;
-      const remote = columnProblem(parseColumns(targetConfig.AllowedColumns), rel.TargetColumn, "TargetColumn");
-      if (remote) out.push(error(ctx, "relationship-column", at("TargetColumn"), remote.message, { hint: remote.hint }));
-    });
-    return out;
-  }
-};
-function resolveTarget(ref, contexts) {
-  const sql = findByRoute(contexts, ref, ["sql"]);
-  if (sql[0]) return sql[0];
-  const other = findByRoute(contexts, ref)[0];
-  if (other) return `Relationship target '${ref}' is a ${other.kind} endpoint, not a SQL endpoint`;
-  return `Relationship target '${ref}' is not a SQL endpoint of this project`;
-}
-
-// compiler/validate/schema-store.ts
-import { readFileSync } from "node:fs";
-var SCHEMA_DIR = new URL("../../schemas/", import.meta.url);
-var COMMON_SCHEMA = "common.schema.json";
-var SCHEMA_FILE = {
-  sql: "sql.schema.json",
-  proxy: "proxy.schema.json",
-  composite: "composite.schema.json",
-  static: "static.schema.json",
-  webhook: "webhook.schema.json",
-  files: "files.schema.json"
-};
-var store = null;
-function loadSchemas() {
-  if (store) return store;
-  store = /* @__PURE__ */ new Map();
-  for (const file of [COMMON_SCHEMA, ...Object.values(SCHEMA_FILE)]) {
-    store.set(file, JSON.parse(readFileSync(new URL(file, SCHEMA_DIR), "utf8")));
-  }
-  return store;
-}
-function provideSchemas(schemas) {
-  store = new Map(schemas);
-}
-function deref(schema) {
-  const ref = schema?.$ref;
-  if (typeof ref !== "string") return schema;
-  const [file, fragment = ""] = ref.split("#");
-  let node = loadSchemas().get(file || COMMON_SCHEMA);
-  for (const seg of fragment.split("/").filter(Boolean)) node = node?.[seg];
-  return node;
-}
-function descriptionOf(schema) {
-  const own = schema?.description;
-  if (typeof own === "string") return own;
-  const target = deref(schema)?.description;
-  return typeof target === "string" ? target : void 0;
-}
-
-// compiler/validate/rules/schema-reference.ts
-var schemaReferenceRule = {
-  name: "schema-reference",
-  scope: "entity",
-  codes: ["schema-reference"],
-  evenIfSchemaInvalid: true,
-  check(ctx) {
-    const ref = ctx.config.$schema;
-    if (typeof ref !== "string") return [];
-    const expected = SCHEMA_FILE[ctx.kind];
-    const file = ref.split(/[\\/]/).pop() ?? "";
-    if (file === expected) return [];
-    return [
-      warning(ctx, "schema-reference", "/$schema", `$schema names '${file}' but this is a ${KIND_LABEL[ctx.kind]} endpoint`, {
-        hint: `Point $schema at schemas/${expected} for completion and checks in editors.`
-      })
-    ];
-  }
-};
-
-// compiler/validate/rules/static-content.ts
-import { readFileSync as readFileSync2, statSync } from "node:fs";
 
 // node_modules/csv-parse/lib/api/CsvError.js
 var CsvError = class _CsvError extends Error {
@@ -16040,12 +16049,12 @@ function parseJson(text) {
   if (bad >= 0) return fail(`JSON record ${bad + 1}${wrapperKey ? ` of '${wrapperKey}'` : ""} is not an object`);
   return dataset("json", rows, { wrapperKey });
 }
-var NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+var NUMBER2 = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 var BOOLEAN = /^(true|false)$/i;
 function typeColumns(rows, columns) {
   for (const column of columns) {
     const values = rows.map((row) => row[column]).filter((v) => typeof v === "string" && v !== "");
-    const kind = values.length > 0 && values.every((v) => NUMBER.test(v)) ? "number" : values.length > 0 && values.every((v) => BOOLEAN.test(v)) ? "boolean" : "string";
+    const kind = values.length > 0 && values.every((v) => NUMBER2.test(v)) ? "number" : values.length > 0 && values.every((v) => BOOLEAN.test(v)) ? "boolean" : "string";
     for (const row of rows) {
       const v = row[column];
       if (v === void 0) continue;
@@ -16118,9 +16127,6 @@ function parseStaticContent(text, format2) {
   }
 }
 
-// compiler/validate/rules/static-content.ts
-import path3 from "node:path";
-
 // compiler/model/content-type.ts
 var BY_EXTENSION = {
   ".json": "application/json",
@@ -16151,7 +16157,678 @@ function isFilterable(contentType) {
   return staticFormatOf(contentType) !== null;
 }
 
+// compiler/model/references.ts
+function routeKey(route) {
+  return route.replace(/^\/+|\/+$/g, "").toLowerCase();
+}
+function findByRoute(contexts, ref, kinds) {
+  const key = routeKey(ref);
+  return contexts.filter((c) => routeKey(c.routePath) === key && (!kinds || kinds.includes(c.kind)));
+}
+
+// compiler/model/proxy-methods.ts
+var TRANSLATION_TARGETS = ["GET", "POST", "PUT", "DELETE", "PATCH", "MERGE", "HEAD", "OPTIONS", "QUERY"];
+var HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+function items(text) {
+  return text.split(",").map((s) => s.trim());
+}
+var isMethod = (m) => HTTP_METHODS.includes(m);
+function parseMethodTranslation(text) {
+  const value = {};
+  const problems = [];
+  for (const item of items(text)) {
+    const match = /^([A-Za-z]+)\s*:\s*([A-Za-z]+)$/.exec(item);
+    if (!match) {
+      problems.push(`'${item}' is not a FROM:TO pair`);
+      continue;
+    }
+    const from = match[1].toUpperCase();
+    const to = match[2].toUpperCase();
+    if (!isMethod(from)) problems.push(`'${match[1]}' is not one of ${HTTP_METHODS.join(", ")}`);
+    else if (!TRANSLATION_TARGETS.includes(to))
+      problems.push(`'${match[2]}' is not one of ${TRANSLATION_TARGETS.join(", ")}`);
+    else if (from in value) problems.push(`${from} is translated more than once`);
+    else value[from] = to;
+  }
+  return { value, problems };
+}
+function parseAppendHeaders(text) {
+  const value = [];
+  const problems = [];
+  for (const item of items(text)) {
+    const match = /^([A-Za-z]+)\s*:\s*([^=]*?)\s*=(.*)$/.exec(item);
+    if (!match) {
+      problems.push(`'${item}' is not a METHOD:Header=Value item`);
+      continue;
+    }
+    const method = match[1].toUpperCase();
+    const header = match[2];
+    const headerValue = match[3].trim();
+    if (!isMethod(method)) problems.push(`'${match[1]}' is not one of ${HTTP_METHODS.join(", ")}`);
+    else if (!HEADER_NAME.test(header)) problems.push(`'${header}' is not a valid header name`);
+    else if (headerValue === "" || /[\r\n]/.test(headerValue)) problems.push(`the value for header '${header}' is empty or contains a line break`);
+    else value.push({ method, header, value: headerValue });
+  }
+  return { value, problems };
+}
+
+// compiler/model/normalize-authorization.ts
+var ANY_NAME = new Proxy({}, {
+  get: (_target, name) => typeof name === "string" ? name : void 0,
+  has: () => true,
+  getOwnPropertyDescriptor: (_target, name) => ({ value: name, writable: false, enumerable: true, configurable: true })
+});
+function ruleColumnMap(ctx) {
+  if (ctx.kind !== "sql") return ANY_NAME;
+  return Object.fromEntries(parseColumns(ctx.config.AllowedColumns).map((c) => [c.name, c.db]));
+}
+
+// compiler/model/normalize.ts
+function effectiveMethods(ctx) {
+  const c = ctx.config;
+  let configured;
+  switch (ctx.kind) {
+    case "sql": {
+      const sql = c;
+      const allowed = sql.AllowedMethods ?? DEFAULTS.sql.AllowedMethods;
+      configured = sql.DatabaseObjectType === "TableValuedFunction" ? allowed.filter((m) => m === "GET") : allowed;
+      break;
+    }
+    case "proxy":
+    case "composite":
+      configured = c.Methods ?? [];
+      break;
+    case "static":
+      configured = ["GET", "QUERY"];
+      break;
+    default:
+      configured = METHOD_MATRIX[ctx.kind];
+  }
+  const column = METHOD_MATRIX[ctx.kind];
+  return HTTP_METHODS.filter((m) => configured.includes(m) && column.includes(m));
+}
+
+// compiler/validate/rules/authorization-rules.ts
+var WRITES = ["POST", "PUT", "PATCH", "MERGE", "DELETE"];
+var RESERVED_HEADERS = /^(authorization|cookie|host|content-length|content-type|accept|accept-encoding|connection|transfer-encoding|x-request-id|forwarded|x-forwarded-.*|proxy.*)$/i;
+var authorizationRulesRule = {
+  name: "authorization-rules",
+  scope: "entity",
+  codes: ["authorization-row-filter", "authorization-column", "authorization-not-supported"],
+  kinds: ["sql", "static", "proxy"],
+  check(ctx) {
+    const authorization = ctx.config.Authorization;
+    if (authorization === void 0) return [];
+    const out = [];
+    const sql = ctx.kind === "sql" ? ctx.config : null;
+    const exposed = sql ? parseColumns(sql.AllowedColumns).map((c) => c.name) : null;
+    authorization.Rules.forEach((rule, i) => {
+      const at = (field) => pointer("", "Authorization", "Rules", i, field);
+      if (ctx.kind === "proxy") {
+        for (const field of ["RowFilter", "Columns"]) {
+          if (rule[field] !== void 0) {
+            out.push(error(ctx, "authorization-not-supported", at(field), `${field} does not apply to Proxy endpoints`, { hint: "Use ForwardClaims to pass claims to the upstream, which filters its own data." }));
+          }
+        }
+        for (const header of Object.keys(rule.ForwardClaims ?? {})) {
+          if (RESERVED_HEADERS.test(header)) {
+            out.push(error(ctx, "authorization-not-supported", pointer("", "Authorization", "Rules", i, "ForwardClaims", header), `ForwardClaims cannot set the header '${header}'`, { hint: "The gateway sets or withholds it itself; use a header of your own, like X-Customer-Id." }));
+          }
+        }
+      } else if (rule.ForwardClaims !== void 0) {
+        out.push(error(ctx, "authorization-not-supported", at("ForwardClaims"), "ForwardClaims applies to Proxy endpoints only"));
+      }
+      if (rule.RowFilter !== void 0 && ctx.kind !== "proxy") {
+        const writes = (rule.Methods ?? effectiveMethods(ctx)).some((m) => WRITES.includes(m));
+        if (sql && (sql.WriteMode ?? DEFAULTS.sql.WriteMode) === "Procedure" && writes) {
+          out.push(error(ctx, "authorization-not-supported", at("RowFilter"), "A RowFilter cannot guard writes made by a stored procedure", { hint: "Limit the rule's Methods to reads (GET, QUERY), or write in Table mode." }));
+        }
+        try {
+          parseRowFilter(rule.RowFilter, ruleColumnMap(ctx));
+        } catch (problem) {
+          if (!(problem instanceof ODataError)) throw problem;
+          out.push(error(ctx, "authorization-row-filter", at("RowFilter"), problem.message, { hint: "OData as in $filter, over AllowedColumns; claims as @claims.name (e.g. CustomerId eq @claims.customer_id)." }));
+        }
+      }
+      if (exposed !== null) {
+        (rule.Columns ?? []).forEach((column, j) => {
+          if (!exposed.includes(column)) {
+            out.push(error(ctx, "authorization-column", pointer("", "Authorization", "Rules", i, "Columns", j), `Column '${column}' is not one of the exposed AllowedColumns`, { hint: "Columns lists exposed names (aliases where AllowedColumns gives one)." }));
+          }
+        });
+      }
+    });
+    return out;
+  }
+};
+
+// compiler/validate/rules/composite-steps.ts
+var PREV = /^\$prev\.([^.]+)/;
+var compositeStepsRule = {
+  name: "composite-steps",
+  scope: "entity",
+  readsOtherEntities: true,
+  codes: ["composite-step-duplicate", "composite-step-target", "composite-step-method", "composite-step-depends-on", "composite-template-prev"],
+  kinds: ["composite"],
+  check(ctx, project) {
+    const steps = ctx.config.CompositeConfig.Steps;
+    const out = [];
+    const earlier = [];
+    steps.forEach((step, i) => {
+      const at = (...rest) => pointer("/CompositeConfig", "Steps", i, ...rest);
+      const before = `Steps before it: ${earlier.length ? earlier.join(", ") : "none"}.`;
+      if (earlier.includes(step.Name)) {
+        out.push(error(ctx, "composite-step-duplicate", at("Name"), `Step name '${step.Name}' is used by an earlier step`));
+      }
+      const proxies = findByRoute(project.contexts, step.Endpoint, ["proxy"]);
+      const target = proxies[0];
+      if (!target) {
+        const other = findByRoute(project.contexts, step.Endpoint)[0];
+        const message = other ? `Step '${step.Name}' calls '${step.Endpoint}', a ${other.kind} endpoint; steps call Proxy endpoints only` : `Step '${step.Name}' calls '${step.Endpoint}', which is not a Proxy endpoint of this project`;
+        out.push(error(ctx, "composite-step-target", at("Endpoint"), message, { hint: "Endpoint is '{namespace}/{endpoint}' or '{endpoint}' of a Proxy endpoint." }));
+      } else if (project.isSchemaValid(target)) {
+        const methods = target.config.Methods;
+        if (!methods.includes(step.Method)) {
+          out.push(
+            error(ctx, "composite-step-method", at("Method"), `Step '${step.Name}' uses ${step.Method}, which ${target.routePath} does not allow`, {
+              hint: `${target.parsed.source.file} allows ${methods.join(", ")}.`
+            })
+          );
+        }
+      }
+      if (step.DependsOn !== void 0 && !earlier.includes(step.DependsOn)) {
+        out.push(error(ctx, "composite-step-depends-on", at("DependsOn"), `Step '${step.Name}' depends on '${step.DependsOn}', which is not an earlier step`, { hint: before }));
+      }
+      for (const [field, template] of Object.entries(step.TemplateTransformations ?? {})) {
+        const ref = PREV.exec(template)?.[1];
+        if (ref !== void 0 && !earlier.includes(ref)) {
+          out.push(
+            error(ctx, "composite-template-prev", at("TemplateTransformations", field), `Template '${template}' reads step '${ref}', which is not an earlier step`, { hint: before })
+          );
+        }
+      }
+      earlier.push(step.Name);
+    });
+    return out;
+  }
+};
+
+// compiler/validate/rules/duplicate-route.ts
+var duplicateRouteRule = {
+  name: "duplicate-route",
+  scope: "project",
+  codes: ["duplicate-route"],
+  check(project) {
+    const owners = /* @__PURE__ */ new Map();
+    const out = [];
+    const ordered = [...project.contexts].sort((a, b) => a.parsed.source.file < b.parsed.source.file ? -1 : 1);
+    for (const ctx of ordered) {
+      const reported = /* @__PURE__ */ new Set();
+      for (const route of [ctx.routePath, ...ctx.routeAliases]) {
+        const key = routeKey(route);
+        const first = owners.get(key);
+        if (!first) {
+          owners.set(key, ctx);
+          continue;
+        }
+        if (first === ctx || reported.has(first.parsed.source.file)) continue;
+        reported.add(first.parsed.source.file);
+        out.push(
+          error(ctx, "duplicate-route", "", `Route '/api/{env}/${route}' is already used by ${first.parsed.source.file}`, {
+            wholeFile: true,
+            hint: "Routes compare case-insensitively across all endpoint types; rename one endpoint or change its namespace."
+          })
+        );
+      }
+    }
+    return out;
+  }
+};
+
+// compiler/validate/rules/endpoint-name.ts
+var endpointNameRule = {
+  name: "endpoint-name",
+  scope: "entity",
+  codes: ["endpoint-name"],
+  evenIfSchemaInvalid: true,
+  check(ctx) {
+    if (SEGMENT.test(ctx.name)) return [];
+    return [
+      error(
+        ctx,
+        "endpoint-name",
+        "",
+        `Endpoint name '${ctx.name}' must start with a letter and contain only letters, numbers, and underscores`,
+        { wholeFile: true, hint: "The endpoint name is the name of the folder that holds entity.json; rename the folder." }
+      )
+    ];
+  }
+};
+
+// compiler/validate/rules/files-base-directory.ts
+var filesBaseDirectoryRule = {
+  name: "files-base-directory",
+  scope: "entity",
+  codes: ["base-directory-escape"],
+  kinds: ["files"],
+  check(ctx) {
+    const dir = ctx.config.BaseDirectory;
+    if (dir === void 0) return [];
+    const contained = containedPath(dir);
+    if (contained !== null && contained !== ".") return [];
+    return [
+      error(ctx, "base-directory-escape", "/BaseDirectory", `BaseDirectory '${dir}' must be a relative folder inside the storage root`, {
+        hint: `Use a relative path without '..', e.g. "{env}/invoices".`
+      })
+    ];
+  }
+};
+
+// compiler/validate/rules/function-parameters.ts
+var functionParametersRule = {
+  name: "function-parameters",
+  scope: "entity",
+  codes: ["function-parameter-duplicate", "function-parameter-position", "function-parameter-pattern", "function-parameter-default"],
+  kinds: ["sql"],
+  check(ctx) {
+    const config = ctx.config;
+    if (config.DatabaseObjectType !== "TableValuedFunction") return [];
+    const out = [];
+    const names = /* @__PURE__ */ new Map();
+    const positions = /* @__PURE__ */ new Map();
+    (config.FunctionParameters ?? []).forEach((p, i) => {
+      const at = (field) => pointer("", "FunctionParameters", i, field);
+      const key = p.Name.toLowerCase();
+      const firstName = names.get(key);
+      if (firstName !== void 0) {
+        out.push(error(ctx, "function-parameter-duplicate", at("Name"), `Function parameter '${p.Name}' is already defined at FunctionParameters[${firstName}]`));
+      } else names.set(key, i);
+      if (p.Source === "Path") {
+        if (p.Position === void 0) {
+          out.push(
+            error(ctx, "function-parameter-position", pointer("", "FunctionParameters", i), `Path parameter '${p.Name}' needs a Position`, {
+              hint: "Position 1 is the first path segment after the endpoint path."
+            })
+          );
+        } else {
+          const firstPos = positions.get(p.Position);
+          if (firstPos !== void 0) {
+            out.push(error(ctx, "function-parameter-position", at("Position"), `Position ${p.Position} of '${p.Name}' is already used by FunctionParameters[${firstPos}]`));
+          } else positions.set(p.Position, i);
+        }
+      } else if (p.Position !== void 0) {
+        out.push(
+          error(ctx, "function-parameter-position", at("Position"), `Query parameter '${p.Name}' must not have a Position`, {
+            hint: 'Position applies to Source "Path" only; the query parameter is named like the function parameter.'
+          })
+        );
+      }
+      if (p.ValidationPattern !== void 0) {
+        try {
+          new RegExp(p.ValidationPattern);
+        } catch (e) {
+          out.push(
+            error(ctx, "function-parameter-pattern", at("ValidationPattern"), `ValidationPattern of '${p.Name}' is not a valid regular expression: ${e.message}`, {
+              hint: "Patterns use JavaScript RegExp syntax; in JSON a backslash is written \\\\."
+            })
+          );
+        }
+      }
+      if (p.Required === true && p.DefaultValue === "DEFAULT") {
+        out.push(
+          error(ctx, "function-parameter-default", at("DefaultValue"), `Required parameter '${p.Name}' cannot use DEFAULT`, {
+            hint: "DEFAULT passes the function default when the caller omits the value; set Required to false or remove DefaultValue."
+          })
+        );
+      }
+    });
+    return out;
+  }
+};
+
+// compiler/validate/kind-label.ts
+var KIND_LABEL = {
+  sql: "SQL",
+  proxy: "Proxy",
+  composite: "Composite",
+  static: "Static",
+  webhook: "Webhook",
+  files: "Files"
+};
+
+// compiler/validate/rules/method-matrix.ts
+var methodMatrixRule = {
+  name: "method-matrix",
+  scope: "entity",
+  codes: ["method-not-supported"],
+  kinds: ["sql", "proxy", "composite"],
+  check(ctx) {
+    const property = ctx.kind === "sql" ? "AllowedMethods" : "Methods";
+    const methods = ctx.config[property];
+    if (!Array.isArray(methods)) return [];
+    const supported = METHOD_MATRIX[ctx.kind];
+    const out = [];
+    methods.forEach((method, i) => {
+      if (supported.includes(method)) return;
+      out.push(
+        error(ctx, "method-not-supported", pointer("", property, i), `${KIND_LABEL[ctx.kind]} endpoints do not support ${method}`, {
+          hint: `Supported: ${supported.join(", ")}.`
+        })
+      );
+    });
+    return out;
+  }
+};
+
+// compiler/validate/rules/primary-key.ts
+var primaryKeyRule = {
+  name: "primary-key",
+  scope: "entity",
+  codes: ["primary-key-not-allowed"],
+  kinds: ["sql"],
+  check(ctx) {
+    const config = ctx.config;
+    if (config.DatabaseObjectType === "TableValuedFunction") return [];
+    const key = config.PrimaryKey ?? DEFAULTS.sql.PrimaryKey;
+    const columns = parseColumns(config.AllowedColumns);
+    if (columns.some((c) => c.db === key)) return [];
+    const byAlias = columns.find((c) => c.name === key);
+    const explicit = config.PrimaryKey !== void 0;
+    const hint = byAlias ? `'${key}' is an alias; use the database column name '${byAlias.db}'.` : explicit ? `Add '${key}' to AllowedColumns.` : `PrimaryKey defaults to '${key}'; set PrimaryKey to the key column or add '${key}' to AllowedColumns.`;
+    if (!explicit && config.WriteMode === "Table" && !byAlias) {
+      return [
+        error(ctx, "primary-key-not-allowed", "/WriteMode", `WriteMode 'Table' needs a PrimaryKey: none is declared and the default '${key}' is not one of the AllowedColumns`, {
+          atKey: true,
+          hint: `Set "PrimaryKey" to the key column (one of the AllowedColumns); Table mode reads, updates and deletes rows by it.`
+        })
+      ];
+    }
+    return [
+      error(ctx, "primary-key-not-allowed", explicit ? "/PrimaryKey" : "/AllowedColumns", `PrimaryKey '${key}' is not one of the AllowedColumns`, { hint })
+    ];
+  }
+};
+
+// compiler/validate/rules/proxy-custom-properties.ts
+var proxyCustomPropertiesRule = {
+  name: "proxy-custom-properties",
+  scope: "entity",
+  codes: ["method-translation-invalid", "append-headers-invalid", "delete-pattern-parameter"],
+  kinds: ["proxy"],
+  check(ctx) {
+    const config = ctx.config;
+    const out = [];
+    const custom = config.CustomProperties ?? {};
+    if (custom.HttpMethodTranslation !== void 0) {
+      for (const problem of parseMethodTranslation(custom.HttpMethodTranslation).problems) {
+        out.push(
+          error(ctx, "method-translation-invalid", "/CustomProperties/HttpMethodTranslation", `HttpMethodTranslation: ${problem}`, {
+            hint: 'Write comma-separated FROM:TO pairs, e.g. "PUT:POST,MERGE:PATCH".'
+          })
+        );
+      }
+    }
+    if (custom.HttpMethodAppendHeaders !== void 0) {
+      for (const problem of parseAppendHeaders(custom.HttpMethodAppendHeaders).problems) {
+        out.push(
+          error(ctx, "append-headers-invalid", "/CustomProperties/HttpMethodAppendHeaders", `HttpMethodAppendHeaders: ${problem}`, {
+            hint: 'Write comma-separated METHOD:Header=Value items, e.g. "PUT:X-Original-Method={ORIGINAL_METHOD}".'
+          })
+        );
+      }
+    }
+    (config.DeletePatterns ?? []).forEach((p, i) => {
+      if (p.Style === "QueryParameter" && p.Parameter === void 0) {
+        out.push(
+          error(ctx, "delete-pattern-parameter", pointer("", "DeletePatterns", i), "A QueryParameter delete pattern needs a Parameter", {
+            hint: "Parameter is the query parameter name: {Url}?{Parameter}={id}."
+          })
+        );
+      }
+    });
+    return out;
+  }
+};
+
+// compiler/validate/rules/proxy-urls.ts
+function isHttpUrl(text) {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+var HINT = 'Write an absolute URL with scheme and host, e.g. "http://inventory.internal:8080/api/items".';
+var proxyUrlsRule = {
+  name: "proxy-urls",
+  scope: "entity",
+  codes: ["url-invalid"],
+  kinds: ["proxy", "composite"],
+  check(ctx) {
+    const out = [];
+    const url = ctx.config.Url;
+    if (typeof url === "string" && !isHttpUrl(url)) {
+      out.push(error(ctx, "url-invalid", "/Url", `Url '${url}' is not an absolute http or https URL`, { hint: HINT }));
+    }
+    const fallbacks = ctx.config.FallbackUrls;
+    if (Array.isArray(fallbacks)) {
+      fallbacks.forEach((u, i) => {
+        if (!isHttpUrl(u)) {
+          out.push(error(ctx, "url-invalid", pointer("", "FallbackUrls", i), `FallbackUrls entry '${u}' is not an absolute http or https URL`, { hint: HINT }));
+        }
+      });
+    }
+    return out;
+  }
+};
+
+// runtime/contract/network-ranges.ts
+import { BlockList, isIP } from "node:net";
+var DEFAULT_BLOCKED_RANGES = [
+  "169.254.0.0/16",
+  // IPv4 link-local, incl. 169.254.169.254 (AWS, GCP, Azure, OpenStack metadata)
+  "fe80::/10",
+  // IPv6 link-local
+  "fd00:ec2::254/128",
+  // AWS IMDS over IPv6
+  "100.100.100.200/32",
+  // Alibaba Cloud metadata
+  "0.0.0.0/8"
+  // "this network"
+];
+function plain(address) {
+  const trimmed = address.trim().replace(/^\[|\]$/g, "");
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(trimmed);
+  return mapped ? mapped[1] : trimmed.replace(/%.*$/, "").toLowerCase();
+}
+function blockListOf(ranges) {
+  const list = new BlockList();
+  for (const range of ranges) {
+    const [base = "", bits] = range.split("/");
+    const address = plain(base);
+    const version = isIP(address);
+    if (version === 0) throw new Error(`'${range}' is not an IP address or CIDR range`);
+    const type = version === 4 ? "ipv4" : "ipv6";
+    if (bits === void 0) {
+      list.addAddress(address, type);
+      continue;
+    }
+    const prefix = Number(bits);
+    if (!/^\d+$/.test(bits) || prefix > (version === 4 ? 32 : 128)) throw new Error(`'${range}' has an invalid prefix length`);
+    list.addSubnet(address, prefix, type);
+  }
+  return list;
+}
+function isBlockedAddress(list, address) {
+  const normalized = plain(address);
+  const version = isIP(normalized);
+  return version !== 0 && list.check(normalized, version === 4 ? "ipv4" : "ipv6");
+}
+
+// compiler/validate/rules/proxy-url-blocked.ts
+var HINT2 = "The gateway refuses blocked targets with 403; point the Url elsewhere or change blockedIpRanges in environments/network-access-policy.json.";
+function hostOf(text) {
+  if (typeof text !== "string") return null;
+  try {
+    return new URL(text).hostname;
+  } catch {
+    return null;
+  }
+}
+var proxyUrlBlockedRule = {
+  name: "proxy-url-blocked",
+  scope: "entity",
+  codes: ["url-blocked"],
+  kinds: ["proxy", "composite"],
+  check(ctx, project) {
+    let list;
+    try {
+      list = blockListOf(project.blockedIpRanges);
+    } catch {
+      return [];
+    }
+    const out = [];
+    const urls = [["/Url", ctx.config.Url]];
+    const fallbacks = ctx.config.FallbackUrls;
+    if (Array.isArray(fallbacks)) fallbacks.forEach((u, i) => urls.push([pointer("", "FallbackUrls", i), u]));
+    for (const [ptr, url] of urls) {
+      const host = hostOf(url);
+      if (host !== null && isBlockedAddress(list, host)) {
+        out.push(warning(ctx, "url-blocked", ptr, `${String(url)} is in a range the network access policy blocks`, { hint: HINT2 }));
+      }
+    }
+    return out;
+  }
+};
+
+// compiler/validate/rules/relationships.ts
+function columnProblem(columns, column, side) {
+  if (columns.some((c) => c.db === column)) return null;
+  const alias = columns.find((c) => c.name === column);
+  return {
+    message: `${side} '${column}' is not one of the AllowedColumns of ${side === "LocalColumn" ? "this endpoint" : "the target"}`,
+    hint: alias ? `'${column}' is an alias; use the database column name '${alias.db}'.` : "Relationship columns must be listed in AllowedColumns (database names)."
+  };
+}
+var relationshipsRule = {
+  name: "relationships",
+  scope: "entity",
+  readsOtherEntities: true,
+  codes: ["relationship-not-supported", "relationship-target", "relationship-column", "relationship-duplicate"],
+  kinds: ["sql"],
+  check(ctx, project) {
+    const config = ctx.config;
+    const relationships = config.Relationships ?? [];
+    if (relationships.length === 0) return [];
+    if (config.DatabaseObjectType === "TableValuedFunction") {
+      return [
+        error(ctx, "relationship-not-supported", "/Relationships", "$expand is not available on table-valued function endpoints", {
+          hint: "Remove Relationships or expose the data through a Table or View endpoint."
+        })
+      ];
+    }
+    const out = [];
+    const columns = parseColumns(config.AllowedColumns);
+    const names = /* @__PURE__ */ new Map();
+    relationships.forEach((rel, i) => {
+      const at = (field) => pointer("", "Relationships", i, field);
+      const key = rel.Name.toLowerCase();
+      if (names.has(key)) {
+        out.push(error(ctx, "relationship-duplicate", at("Name"), `Relationship '${rel.Name}' is already defined at Relationships[${names.get(key)}]`));
+      } else if (columns.some((c) => c.name.toLowerCase() === key)) {
+        out.push(error(ctx, "relationship-duplicate", at("Name"), `Relationship name '${rel.Name}' is also an exposed column name`, { hint: "The expanded object is written under the relationship name; choose a name no column uses." }));
+      }
+      names.set(key, names.get(key) ?? i);
+      const local = columnProblem(columns, rel.LocalColumn, "LocalColumn");
+      if (local) out.push(error(ctx, "relationship-column", at("LocalColumn"), local.message, { hint: local.hint }));
+      const target = resolveTarget(rel.Target, project.contexts);
+      if (typeof target === "string") {
+        out.push(error(ctx, "relationship-target", at("Target"), target, { hint: "Target is '{namespace}/{endpoint}' or '{endpoint}' of a SQL endpoint." }));
+        return;
+      }
+      const targetConfig = target.config;
+      if (targetConfig.DatabaseObjectType === "TableValuedFunction") {
+        out.push(error(ctx, "relationship-not-supported", at("Target"), `Relationship target '${rel.Target}' is a table-valued function endpoint`, { hint: "Targets must be Table or View endpoints." }));
+        return;
+      }
+      if (!project.isSchemaValid(target)) return;
+      const remote = columnProblem(parseColumns(targetConfig.AllowedColumns), rel.TargetColumn, "TargetColumn");
+      if (remote) out.push(error(ctx, "relationship-column", at("TargetColumn"), remote.message, { hint: remote.hint }));
+    });
+    return out;
+  }
+};
+function resolveTarget(ref, contexts) {
+  const sql = findByRoute(contexts, ref, ["sql"]);
+  if (sql[0]) return sql[0];
+  const other = findByRoute(contexts, ref)[0];
+  if (other) return `Relationship target '${ref}' is a ${other.kind} endpoint, not a SQL endpoint`;
+  return `Relationship target '${ref}' is not a SQL endpoint of this project`;
+}
+
+// compiler/validate/schema-store.ts
+import { readFileSync } from "node:fs";
+var SCHEMA_DIR = new URL("../../schemas/", import.meta.url);
+var COMMON_SCHEMA = "common.schema.json";
+var SCHEMA_FILE = {
+  sql: "sql.schema.json",
+  proxy: "proxy.schema.json",
+  composite: "composite.schema.json",
+  static: "static.schema.json",
+  webhook: "webhook.schema.json",
+  files: "files.schema.json"
+};
+var store = null;
+function loadSchemas() {
+  if (store) return store;
+  store = /* @__PURE__ */ new Map();
+  for (const file of [COMMON_SCHEMA, ...Object.values(SCHEMA_FILE)]) {
+    store.set(file, JSON.parse(readFileSync(new URL(file, SCHEMA_DIR), "utf8")));
+  }
+  return store;
+}
+function provideSchemas(schemas) {
+  store = new Map(schemas);
+}
+function deref(schema) {
+  const ref = schema?.$ref;
+  if (typeof ref !== "string") return schema;
+  const [file, fragment = ""] = ref.split("#");
+  let node = loadSchemas().get(file || COMMON_SCHEMA);
+  for (const seg of fragment.split("/").filter(Boolean)) node = node?.[seg];
+  return node;
+}
+function descriptionOf(schema) {
+  const own = schema?.description;
+  if (typeof own === "string") return own;
+  const target = deref(schema)?.description;
+  return typeof target === "string" ? target : void 0;
+}
+
+// compiler/validate/rules/schema-reference.ts
+var schemaReferenceRule = {
+  name: "schema-reference",
+  scope: "entity",
+  codes: ["schema-reference"],
+  evenIfSchemaInvalid: true,
+  check(ctx) {
+    const ref = ctx.config.$schema;
+    if (typeof ref !== "string") return [];
+    const expected = SCHEMA_FILE[ctx.kind];
+    const file = ref.split(/[\\/]/).pop() ?? "";
+    if (file === expected) return [];
+    return [
+      warning(ctx, "schema-reference", "/$schema", `$schema names '${file}' but this is a ${KIND_LABEL[ctx.kind]} endpoint`, {
+        hint: `Point $schema at schemas/${expected} for completion and checks in editors.`
+      })
+    ];
+  }
+};
+
 // compiler/validate/rules/static-content.ts
+import { readFileSync as readFileSync2, statSync } from "node:fs";
+import path3 from "node:path";
 function isFile(p) {
   try {
     return statSync(p).isFile();
@@ -16385,6 +17062,7 @@ var RULES = [
   writeColumnsRule,
   relationshipsRule,
   databaseSnapshotRule,
+  authorizationRulesRule,
   staticContentRule,
   compositeStepsRule,
   filesBaseDirectoryRule,

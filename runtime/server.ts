@@ -21,6 +21,8 @@ import { consoleUiRoutes } from './admin/console-ui-routes.js';
 import { LogRing } from './admin/log-ring.js';
 import { apiRoutes } from './api/api-routes.js';
 import { installAccessControl, isProtectedUrl } from './auth/access-hooks.js';
+import { installCors, isCorsUrl } from './traffic/cors.js';
+import { readCorsSettings } from './traffic/cors-settings.js';
 import { canonicalApiPrefix } from './routing/api-prefix.js';
 import { createAccessRuntime, readAccessSettings } from './auth/access-runtime.js';
 import type { AccessRuntime } from './auth/access-runtime.js';
@@ -170,6 +172,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   const logs = new LogRing(settings.server.source.int('Logging:ConsoleBufferSize'));
 
   const limits = settings.server.server;
+  const cors = readCorsSettings(settings.server.source);
   const logger = loggerOptions(options.logger ?? true, settings.server.logging.minLevel, logs);
   const app: FastifyInstance = fastify({
     logger,
@@ -257,6 +260,8 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
 
   installRequestLog(app);
   installErrorHandling(app);
+  // CORS first: a preflight is answered before authentication
+  installCors(app, { settings: cors, appliesTo: isCorsUrl });
   installAccessControl(app, { control: access.control, appliesTo: isProtectedUrl });
   installResponseCache(app, { cache: access.cache });
   await app.register(liveRoute);

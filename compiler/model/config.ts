@@ -13,10 +13,24 @@ export interface CommonConfig {
   readonly Enabled?: boolean;
   readonly Hidden?: boolean;
   readonly Deprecated?: boolean;
+  readonly Authorization?: AuthorizationConfig;
   readonly Documentation?: {
     readonly TagDescription?: string;
     readonly MethodDescriptions?: Readonly<Partial<Record<HttpMethod, string>>>;
   };
+}
+
+export interface AuthorizationRuleConfig {
+  readonly Scopes: readonly string[];
+  readonly Methods?: readonly HttpMethod[];
+  readonly RowFilter?: string;
+  readonly Columns?: readonly string[];
+  readonly ForwardClaims?: Readonly<Record<string, string>>;
+}
+
+/** SQL, Static and Proxy endpoints. */
+export interface AuthorizationConfig {
+  readonly Rules: readonly AuthorizationRuleConfig[];
 }
 
 export interface ResponseTransformsConfig {

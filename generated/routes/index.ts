@@ -12,6 +12,7 @@ import sql_Inventory_Categories from './sql/Inventory/Categories.js';
 import sql_Inventory_Products from './sql/Inventory/Products.js';
 import sql_Inventory_ProductsByCategory from './sql/Inventory/ProductsByCategory.js';
 import sql_Inventory_Warehouses from './sql/Inventory/Warehouses.js';
+import sql_Sales_MyOrders from './sql/Sales/MyOrders.js';
 import sql_Sales_Orders from './sql/Sales/Orders.js';
 import sql_Sales_Reports_OrderSummary from './sql/Sales/Reports/OrderSummary.js';
 import static_Reference_Countries from './static/Reference/Countries.js';
@@ -20,7 +21,7 @@ import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '3f304ff6d767cdf465965e2ecec9c21066d85f72af4c230b2c6bacd6090ac4ff';
+export const sourceHash = '9a5b0dc87d1749af9f4a4c0811560d836f91482397807c8776a9bb5630b6fb2c';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,
@@ -34,6 +35,7 @@ export const routes: readonly RouteModule[] = [
   sql_Inventory_Products,
   sql_Inventory_ProductsByCategory,
   sql_Inventory_Warehouses,
+  sql_Sales_MyOrders,
   sql_Sales_Orders,
   sql_Sales_Reports_OrderSummary,
   static_Reference_Countries,

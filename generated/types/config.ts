@@ -306,6 +306,7 @@ export interface ProxyEndpointConfig {
    */
   Deprecated?: boolean;
   Documentation?: Documentation;
+  Authorization?: Authorization;
   /**
    * Absolute http(s) URL of the target service.
    */
@@ -379,6 +380,88 @@ export interface ProxyEndpointConfig {
    * Per-endpoint response cache duration in seconds (0 disables caching). Absent or null: the server default.
    */
   CacheDurationSeconds?: number | null;
+}
+/**
+ * Claims-based rules of this endpoint. With rules, a request is allowed only when a rule matches: the first rule whose Scopes the token holds and whose Methods include the request's applies (a token with scope * holds every scope).
+ */
+export interface Authorization {
+  /**
+   * The rules, in order: the first that matches the token's scopes and the request's method applies.
+   *
+   * @minItems 1
+   */
+  Rules: [
+    {
+      /**
+       * Scopes the token must all hold (JWT scope claim, or a Wharf token's allowed_scopes).
+       *
+       * @minItems 1
+       */
+      Scopes: [string, ...string[]];
+      /**
+       * Methods the rule covers. When omitted, every method of the endpoint.
+       *
+       * @minItems 1
+       *
+       * Items: An HTTP method the gateway serves.
+       */
+      Methods?: [
+        'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'MERGE' | 'QUERY',
+        ...('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'MERGE' | 'QUERY')[],
+      ];
+      /**
+       * OData filter ANDed to every read, update and delete, and that every insert must satisfy (422). @claims.name stands for a claim of the token (a Wharf token's claims: username, scope); a claim missing from the token means no rows. SQL and Static endpoints.
+       */
+      RowFilter?: string;
+      /**
+       * Exposed column names this rule may see and write: narrows AllowedColumns in $select, $filter, $orderby, writes and the response. SQL and Static endpoints.
+       *
+       * @minItems 1
+       */
+      Columns?: [string, ...string[]];
+      /**
+       * Proxy endpoints: upstream header name -> claim name, sent with the request (never the token itself).
+       */
+      ForwardClaims?: {
+        [k: string]: string;
+      };
+    },
+    ...{
+      /**
+       * Scopes the token must all hold (JWT scope claim, or a Wharf token's allowed_scopes).
+       *
+       * @minItems 1
+       */
+      Scopes: [string, ...string[]];
+      /**
+       * Methods the rule covers. When omitted, every method of the endpoint.
+       *
+       * @minItems 1
+       *
+       * Items: An HTTP method the gateway serves.
+       */
+      Methods?: [
+        'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'MERGE' | 'QUERY',
+        ...('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'MERGE' | 'QUERY')[],
+      ];
+      /**
+       * OData filter ANDed to every read, update and delete, and that every insert must satisfy (422). @claims.name stands for a claim of the token (a Wharf token's claims: username, scope); a claim missing from the token means no rows. SQL and Static endpoints.
+       */
+      RowFilter?: string;
+      /**
+       * Exposed column names this rule may see and write: narrows AllowedColumns in $select, $filter, $orderby, writes and the response. SQL and Static endpoints.
+       *
+       * @minItems 1
+       */
+      Columns?: [string, ...string[]];
+      /**
+       * Proxy endpoints: upstream header name -> claim name, sent with the request (never the token itself).
+       */
+      ForwardClaims?: {
+        [k: string]: string;
+      };
+    }[],
+  ];
 }
 /**
  * Rules applied to top-level fields of JSON results (each array element, items of a 'value' wrapper). Remove wins over Rename and Mask.
@@ -491,6 +574,47 @@ export interface SettingsEndpointConfig {
      */
     ReferenceRequiresToken?: boolean;
     /**
+     * JWT access tokens of an OpenID Connect provider.
+     */
+    Jwt?: {
+      /**
+       * `iss` JWT access tokens must carry (an absolute http(s) URL); empty = JWTs off, Wharf's own tokens only ([security.md](security.md#jwt-bearer-tokens-openid-connect))
+       */
+      Issuer?: string;
+      /**
+       * `aud` the tokens must carry; required when `Issuer` is set
+       */
+      Audience?: string;
+      /**
+       * the provider's signing keys (http(s) URL); empty = from `<Issuer>/.well-known/openid-configuration`
+       */
+      JwksUrl?: string;
+      /**
+       * claim holding the scopes (space-separated string or array)
+       */
+      ScopesClaim?: string;
+      /**
+       * claim holding the environments (space-separated string or array); empty = every environment
+       */
+      EnvironmentsClaim?: string;
+      /**
+       * tolerance on `exp` and `nbf`, seconds
+       */
+      ClockSkewSeconds?: number;
+      /**
+       * key cache age in seconds (refreshed in the background)
+       */
+      KeysRefreshSeconds?: number;
+      /**
+       * longest wait for the provider's keys, ms
+       */
+      KeysTimeoutMs?: number;
+      /**
+       * least time between key fetches caused by unknown `kid`s, seconds
+       */
+      KeysCooldownSeconds?: number;
+    };
+    /**
      * Where API tokens are stored (hashes only).
      */
     Store?: {
@@ -553,6 +677,35 @@ export interface SettingsEndpointConfig {
      * @maxItems 50
      */
     KnownNetworks?: string[];
+  };
+  /**
+   * Cross-origin requests from browser apps ([security.md](security.md#cors)).
+   */
+  Cors?: {
+    /**
+     * origins (`scheme://host[:port]`) browser apps may call the API from, or `*`; `[]` = CORS off
+     */
+    AllowedOrigins?: string[];
+    /**
+     * methods a preflight may ask for
+     */
+    AllowedMethods?: string[];
+    /**
+     * request headers a preflight may ask for
+     */
+    AllowedHeaders?: string[];
+    /**
+     * response headers the app may read
+     */
+    ExposedHeaders?: string[];
+    /**
+     * credentialed requests; never with `*` (refused at start)
+     */
+    AllowCredentials?: boolean;
+    /**
+     * preflight cache time in the browser, seconds
+     */
+    MaxAgeSeconds?: number;
   };
   /**
    * Shared state of several instances.
@@ -901,6 +1054,7 @@ export interface SqlEndpointConfig {
    */
   Deprecated?: boolean;
   Documentation?: Documentation;
+  Authorization?: Authorization;
   /**
    * Name of the table, view or table-valued function.
    */
@@ -1059,6 +1213,7 @@ export interface StaticEndpointConfig {
    */
   Deprecated?: boolean;
   Documentation?: Documentation;
+  Authorization?: Authorization;
   /**
    * File name relative to the endpoint folder; must stay inside it.
    */

@@ -55,6 +55,16 @@ export interface InventoryWarehousesRow {
   Notes: '***';
 }
 
+/** A row of Sales/MyOrders (sales.Orders). */
+export interface SalesMyOrdersRow {
+  OrderId: number;
+  CustomerId: number;
+  OrderDate: string;
+  Status: string;
+  Total: number;
+  Customer?: Record<string, unknown> | null;
+}
+
 /** A row of Sales/Orders (sales.Orders). */
 export interface SalesOrdersRow {
   OrderId: number;

@@ -90,6 +90,11 @@ export const ERROR_REGISTRY = {
     message: "Token is not allowed to call {method} on '{endpoint}'",
   },
   AUTH_STORE_UNAVAILABLE: { area: 'auth', status: 503, message: 'The token store is not available. Retry shortly.' },
+  AUTH_JWKS_UNAVAILABLE: {
+    area: 'auth',
+    status: 503,
+    message: "The identity provider's signing keys are not available. Retry shortly.",
+  },
 
   // traffic: rate limits per client IP and per token (429, with Retry-After and X-RateLimit-*)
   TRAFFIC_RATE_LIMITED: {

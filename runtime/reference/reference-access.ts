@@ -24,7 +24,7 @@ export function scopeReadsReference(scopes: ScopeSet): boolean {
 
 export function requireReferenceToken(scope: FastifyInstance): void {
   scope.addHook('onRequest', async (request) => {
-    const principal = await authenticate(request.headers.authorization, scope.wharf.access.tokens);
+    const principal = await authenticate(request.headers.authorization, scope.wharf.access.tokens, scope.wharf.access.jwt);
     if (!scopeReadsReference(principal.scopes)) {
       throw new WharfError('AUTH_SCOPE_DENIED', { method: request.method, endpoint: request.url.split('?')[0] ?? request.url });
     }

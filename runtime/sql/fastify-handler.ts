@@ -18,6 +18,13 @@ import { allowHeader, mediaType } from '../pipeline/stages.js';
 import { handleSqlWrite, writeMethodOf } from './write-handler.js';
 import { WriteRequestError } from './write-body.js';
 import { SqlRequestError } from './errors.js';
+import { sqlRuleScope } from './rule-scope.js';
+import type { SqlRuleScope } from './rule-scope.js';
+
+/** The endpoint as the request's Authorization rule sees it (the model itself without rules). */
+function scopeOf(ctx: HandlerContext<'sql'>): SqlRuleScope {
+  return sqlRuleScope(ctx.endpoint.model, ctx.request.wharfRule ?? null, ctx.request.wharfAccess?.principal?.claims ?? {}, ctx.endpoint.route.columnsByName);
+}
 
 function segmentsOf(ctx: HandlerContext<'sql'>): readonly string[] {
   const t = ctx.target;
@@ -96,12 +103,14 @@ function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' |
   const request = new ReadRequest(method, ctx.request.url, segmentsOf(ctx), (ctx.request.query ?? {}) as Record<string, unknown>, ctx.request.body);
   const timing = ctx.timing;
   timing.start('sql');
-  return handleSqlRead(ctx.endpoint.model, request, {
+  const scope = scopeOf(ctx);
+  return handleSqlRead(scope.endpoint, request, {
     driver,
     compiler: compilerFor(env.provider),
-    columnsByName: ctx.endpoint.route.columnsByName,
+    ...(scope.columnsByName ? { columnsByName: scope.columnsByName } : {}),
     columnKinds,
     resolveEndpoint: sqlEndpointsOf(ctx.routes),
+    rowFilter: scope.rowFilter,
   }).then(
     (response) => {
       timing.end('sql');
@@ -157,13 +166,14 @@ async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>): Promise<u
   const columnKinds = await columnKindsFor(driver, model.writeMode === 'Table' ? { schema: model.schema, object: model.objectName } : null);
   ctx.timing.start('sql');
   try {
-    const response = await handleSqlWrite(model, {
+    const scope = scopeOf(ctx);
+    const response = await handleSqlWrite(scope.endpoint, {
       method,
       body: Buffer.isBuffer(body) ? undefined : body,
       pathId: segments[0] ?? null,
       query: (ctx.request.query ?? {}) as Record<string, unknown>,
       endpointPath: endpointPath(ctx.request.url, segments.length),
-    }, { driver, compiler: compilerFor(env.provider), columnKinds });
+    }, { driver, compiler: compilerFor(env.provider), columnKinds, rowFilter: scope.rowFilter });
     ctx.reply.code(response.status).headers(response.headers);
     return response.body;
   } catch (error) {

@@ -19,6 +19,8 @@ import { hiddenColumns, hiddenMessage, type HiddenColumns } from './odata/hidden
 import { ODATA_LIMITS } from './odata/limits.js';
 import { checkFilterTypes, type ColumnKinds, type ValueKind } from './odata/type-check.js';
 import { parseQueryOptions, type RawOptions } from './odata/options.js';
+import type { FilterExpr, ODataQuery } from './odata/ast.js';
+import { andFilter } from './rule-scope.js';
 import { dbColumn, keyLiteral, planById, planCount, planRead, type FunctionArg, type PlanInput, type TypedValue } from './plan.js';
 import { optionsFromQueryBody, optionsFromQueryString } from './read-request.js';
 import { parseRecordKey } from './record-key.js';
@@ -54,6 +56,8 @@ export interface SqlReadDeps {
   readonly columnsByName?: ColumnMap;
   /** db column -> value kind from the database catalogue (column-types.ts); absent = not checked. */
   readonly columnKinds?: ColumnKinds;
+  /** The Authorization rule's RowFilter, claims bound (rule-scope.ts): ANDed to the read; such reads skip the query cache. */
+  readonly rowFilter?: FilterExpr | null;
 }
 
 export function columnMap(endpoint: SqlEndpoint): ColumnMap {
@@ -152,6 +156,22 @@ function parseJsonColumns(rows: Row[], columns: readonly string[]): void {
   }
 }
 
+/**
+ * The client's query with its $filter type-checked, then the rule's RowFilter ANDed (one place for
+ * lists and reads by key). $expand into an endpoint with Authorization rules is refused: its rows and
+ * columns depend on the caller too, and expanded rows are not filtered by them.
+ */
+function withRowFilter(query: ODataQuery, deps: SqlReadDeps, targets: ReadonlyMap<string, SqlEndpoint>): ODataQuery {
+  if (query.filter && deps.columnKinds) checkFilterTypes(query.filter, deps.columnKinds);
+  for (const item of query.expand) {
+    if (targets.get(item.name)?.authorization !== undefined) {
+      throw new SqlRequestError(400, `$expand: '${item.name}' cannot be expanded: its endpoint has Authorization rules (read it on its own)`);
+    }
+  }
+  const rowFilter = deps.rowFilter ?? null;
+  return rowFilter === null ? query : { ...query, filter: andFilter(query.filter, rowFilter) };
+}
+
 /** parse -> plan -> compile of a list read (the part the query cache keeps for tables and views). */
 function compileList(
   endpoint: SqlEndpoint,
@@ -162,8 +182,7 @@ function compileList(
   pageSize: number,
   isFunction: boolean,
 ): CompiledRead {
-  const query = parseQueryOptions(raw, parseContext(endpoint, deps, targets, isFunction));
-  if (query.filter && deps.columnKinds) checkFilterTypes(query.filter, deps.columnKinds);
+  const query = withRowFilter(parseQueryOptions(raw, parseContext(endpoint, deps, targets, isFunction)), deps, targets);
   const args: FunctionArg[] | null = isFunction ? functionArgs(endpoint.functionParameters, req.segments, req.query) : null;
   const input: PlanInput = { endpoint, query, args, relationTargets: targets, pageSize };
   return {
@@ -179,7 +198,7 @@ function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps,
   const raw: RawOptions = req.method === 'QUERY' ? optionsFromQueryBody(req.body, req.query) : optionsFromQueryString(req.query);
   const pageSize = deps.pageSize ?? ODATA_LIMITS.defaultTop;
   let compiled: CompiledRead;
-  if (isFunction) compiled = compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, true);
+  if (isFunction || deps.rowFilter) compiled = compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, isFunction);
   else {
     compiled = listReads.get(endpoint, deps.compiler, optionsKey(raw, pageSize), () =>
       compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, false),
@@ -283,8 +302,9 @@ const KEY_PLACEHOLDER: TypedValue = { type: 'string', value: '\u0000key' };
 /** parse -> plan -> compile of a read by key, with a placeholder key (query-cache.ts withKey puts the real one in). */
 function compileById(endpoint: SqlEndpoint, deps: SqlReadDeps, raw: RawOptions): CompiledById {
   const targets = relationTargets(endpoint, deps);
-  const query = parseQueryOptions(raw, parseContext(endpoint, deps, targets, false));
-  const compiled = deps.compiler.compileRead(planById({ endpoint, query, args: null, relationTargets: targets, pageSize: 1 }, KEY_PLACEHOLDER));
+  const query = withRowFilter(parseQueryOptions(raw, parseContext(endpoint, deps, targets, false)), deps, targets);
+  const plan = planById({ endpoint, query, args: null, relationTargets: targets, pageSize: 1 }, KEY_PLACEHOLDER);
+  const compiled = deps.compiler.compileRead({ ...plan, where: andFilter(plan.where, deps.rowFilter ?? null) });
   const keyIndex = compiled.params.findIndex((p) => p.value === KEY_PLACEHOLDER.value);
   if (keyIndex < 0) throw new Error(`the read by key of ${endpoint.id} compiled without its key parameter`);
   return { query, compiled, keyIndex };
@@ -299,7 +319,7 @@ function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps):
   const { keyName, keyColumn, refusal } = byIdShape(endpoint);
   if (refusal !== null) throw new SqlRequestError(400, refusal);
   const cacheKey = `${keyPart(raw.select)}\u0000${keyPart(raw.expand)}`;
-  const read = byIdReads.get(endpoint, deps.compiler, cacheKey, () => compileById(endpoint, deps, raw));
+  const read = deps.rowFilter ? compileById(endpoint, deps, raw) : byIdReads.get(endpoint, deps.compiler, cacheKey, () => compileById(endpoint, deps, raw));
   const id = req.segments[0] as string;
   const key = parseRecordKey(id);
   checkKeyKind(keyName, key, deps.columnKinds?.get(keyColumn));

@@ -15,6 +15,14 @@ import { ODataError } from '../sql/odata/errors.js';
 import { orderRows } from '../sql/odata/order-rows.js';
 import { parseQueryOptions } from '../sql/odata/options.js';
 import type { RawOptions } from '../sql/odata/options.js';
+import type { FilterExpr } from '../sql/odata/ast.js';
+import { andFilter } from '../sql/rule-scope.js';
+
+/** What an Authorization rule leaves of a Static endpoint: its RowFilter (claims bound) and Columns. */
+export interface StaticRuleView {
+  readonly rowFilter: FilterExpr | null;
+  readonly columns: readonly string[] | null;
+}
 
 export interface StaticQueryResult {
   /** The page, reduced to the selected fields. */
@@ -58,16 +66,22 @@ function matchingRows(dataset: StaticDataset, raw: RawOptions, compute: () => St
   return rows;
 }
 
-export function runStaticQuery(dataset: StaticDataset, raw: RawOptions, transforms: ResponseTransforms): StaticQueryResult {
+export function runStaticQuery(dataset: StaticDataset, raw: RawOptions, transforms: ResponseTransforms, rule: StaticRuleView | null = null): StaticQueryResult {
   if (raw.expand !== undefined) throw new ODataError('$expand is not supported on Static endpoints');
-  const columns = Object.fromEntries(dataset.columns.map((column) => [column, column]));
-  const hidden = hiddenColumns(dataset.columns.map((column) => ({ db: column, name: column })), transforms);
+  const visible = rule?.columns ? dataset.columns.filter((column) => rule.columns!.includes(column)) : dataset.columns;
+  const columns = Object.fromEntries(visible.map((column) => [column, column]));
+  const hidden = hiddenColumns(visible.map((column) => ({ db: column, name: column })), transforms);
   const query = parseQueryOptions(raw, { columns, relationships: null, hidden });
-  const matching = matchingRows(dataset, raw, () => orderRows(filterRows(dataset.rows, query.filter), query.orderby));
+  const rowFilter = rule?.rowFilter ?? null;
+  // a RowFilter carries the caller's claims: its matches are not shared through the per-dataset cache
+  const matching =
+    rowFilter === null
+      ? matchingRows(dataset, raw, () => orderRows(filterRows(dataset.rows, query.filter), query.orderby))
+      : orderRows(filterRows(dataset.rows, andFilter(query.filter, rowFilter)), query.orderby);
   const top = query.top ?? ODATA_LIMITS.defaultTop;
   const page = matching.slice(query.skip, query.skip + top);
-  const selected = query.select === null ? dataset.columns : query.select.map((member) => member.column);
-  const projected = query.select === null ? page : page.map((row) => Object.fromEntries(selected.map((c) => [c, row[c] ?? null])));
+  const selected = query.select === null ? visible : query.select.map((member) => member.column);
+  const projected = query.select === null && visible === dataset.columns ? page : page.map((row) => Object.fromEntries(selected.map((c) => [c, row[c] ?? null])));
   const shaped = shapeRows(projected, selected, transforms);
   return {
     rows: shaped.rows,

@@ -2,6 +2,7 @@
 import type { Rule } from '../rule.js';
 import { allowedColumnsRule } from './allowed-columns.js';
 import { databaseSnapshotRule } from './database-snapshot.js';
+import { authorizationRulesRule } from './authorization-rules.js';
 import { compositeStepsRule } from './composite-steps.js';
 import { duplicateRouteRule } from './duplicate-route.js';
 import { endpointNameRule } from './endpoint-name.js';
@@ -38,6 +39,7 @@ export const RULES: readonly Rule[] = [
   writeColumnsRule,
   relationshipsRule,
   databaseSnapshotRule,
+  authorizationRulesRule,
   staticContentRule,
   compositeStepsRule,
   filesBaseDirectoryRule,

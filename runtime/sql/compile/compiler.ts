@@ -113,7 +113,8 @@ export abstract class SqlCompiler {
   }
 
   private keyWhere(key: KeyMatch, ctx: CompileContext): string {
-    return `WHERE ${this.quoteId(key.column)} = ${this.param(ctx, key.value)}`;
+    const match = `${this.quoteId(key.column)} = ${this.param(ctx, key.value)}`;
+    return key.rowFilter ? `WHERE ${match} AND ${this.bool(key.rowFilter, ctx)}` : `WHERE ${match}`;
   }
 
   private clauses(parts: readonly string[]): string {

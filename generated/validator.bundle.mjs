@@ -7664,7 +7664,19 @@ var sql_schema_default = {
         additionalProperties: false
       }
     },
-    CacheDurationSeconds: { $ref: "common.schema.json#/definitions/CacheDurationSeconds" }
+    CacheDurationSeconds: { $ref: "common.schema.json#/definitions/CacheDurationSeconds" },
+    MaxBatchRows: {
+      type: "integer",
+      minimum: 1,
+      maximum: 1e3,
+      description: "Table mode: rows one batch write (a POST or DELETE whose body is a JSON array) may hold; more is 413. Absent: the server's Sql:MaxBatchRows (default 1000), which also caps this value."
+    },
+    Paging: {
+      type: "string",
+      enum: ["Skip", "Keyset"],
+      default: "Skip",
+      description: "How nextLink pages a list: Skip ($top/$skip, the default) or Keyset (an opaque, signed $skiptoken holding the last row's ordering values; each page costs the same however deep)."
+    }
   },
   additionalProperties: false
 };
@@ -9464,6 +9476,7 @@ var DEFAULTS = {
     PrimaryKey: "Id",
     AllowedMethods: ["GET"],
     WriteMode: "Procedure",
+    Paging: "Skip",
     FunctionParameterRequired: false,
     RelationshipMultiplicity: "ToOne"
   },

@@ -20,7 +20,7 @@ import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '4c8e19dbdd094d98a6eb26b93cd5f2f2676df22deed2006f3950d3c38f60c744';
+export const sourceHash = 'fce2c0cf87d7de10f7bd477f0747b427d25840d5163340f98f3e0327d70823fe';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

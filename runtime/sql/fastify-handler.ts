@@ -18,6 +18,8 @@ import { allowHeader, mediaType } from '../pipeline/stages.js';
 import { handleSqlWrite, writeMethodOf } from './write-handler.js';
 import { WriteRequestError } from './write-body.js';
 import { SqlRequestError } from './errors.js';
+import { DEFAULT_MAX_BATCH_ROWS } from './batch-handler.js';
+import type { SqlSettings } from './sql-settings.js';
 
 function segmentsOf(ctx: HandlerContext<'sql'>): readonly string[] {
   const t = ctx.target;
@@ -118,10 +120,10 @@ function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' |
   );
 }
 
-export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
+export function createSqlHandler(drivers: SqlDrivers, settings: SqlSettings = { maxBatchRows: DEFAULT_MAX_BATCH_ROWS }): EndpointHandler<'sql'> {
   return (ctx) => {
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
-    if (method !== 'GET' && method !== 'QUERY') return write(drivers, ctx);
+    if (method !== 'GET' && method !== 'QUERY') return write(drivers, ctx, settings);
     const env = ctx.environment;
     const driver = drivers.ready(env.name);
     if (driver) return read(ctx, driver, method);
@@ -133,12 +135,13 @@ function writeError(error: WriteRequestError): WharfError {
   switch (error.status) {
     case 404: return new WharfError('SQL_NOT_FOUND', { reason: error.message });
     case 409: return new WharfError('SQL_CONFLICT', { reason: error.message });
+    case 413: return new WharfError('SQL_BATCH_TOO_LARGE', { reason: error.message });
     case 422: return new WharfError('SQL_VALIDATION_FAILED', undefined, error.details ? { details: error.details } : undefined);
     default: return new WharfError('SQL_BAD_REQUEST', { reason: error.message });
   }
 }
 
-async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>): Promise<unknown> {
+async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>, settings: SqlSettings): Promise<unknown> {
   const method = writeMethodOf(ctx.method);
   // unreachable with a valid build (the compiler keeps write methods off table-valued functions)
   if (method === null || ctx.endpoint.model.objectType === 'TableValuedFunction') {
@@ -163,7 +166,7 @@ async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>): Promise<u
       pathId: segments[0] ?? null,
       query: (ctx.request.query ?? {}) as Record<string, unknown>,
       endpointPath: endpointPath(ctx.request.url, segments.length),
-    }, { driver, compiler: compilerFor(env.provider), columnKinds });
+    }, { driver, compiler: compilerFor(env.provider), columnKinds, maxBatchRows: settings.maxBatchRows });
     ctx.reply.code(response.status).headers(response.headers);
     return response.body;
   } catch (error) {

@@ -5,13 +5,15 @@
  * Success bodies: `{success:true, message, result, id}`; POST 201 with Location, else 200.
  */
 import type { SqlEndpoint } from '../contract/model.js';
-import { applyTransforms } from '../transforms/response-transforms.js';
 import type { SqlCompiler } from './compile/compiler.js';
 import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
 import type { ColumnKinds } from './odata/type-check.js';
 import type { TypedValue } from './plan.js';
 import { validateWrite, WriteRequestError, type ValidWrite, type WriteInput, type WriteMethod } from './write-body.js';
 import { writeFailure } from './write-errors.js';
+import { shapeRow } from './written-row.js';
+import { isBatchBody } from './batch-body.js';
+import { handleSqlBatch, type SqlBatchResponse } from './batch-handler.js';
 import { planDelete, planInsert, planProcedure, planUpdate } from './write-plan.js';
 
 export interface SqlWriteRequest extends WriteInput {
@@ -35,16 +37,6 @@ const MESSAGES: Readonly<Record<WriteMethod, string>> = {
 export function writeMethodOf(method: string): WriteMethod | null {
   if (method === 'MERGE') return 'PATCH';
   return method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE' ? method : null;
-}
-
-/** A database row (db column names) as the client sees it: exposed names, transforms applied. */
-function shapeRow(endpoint: SqlEndpoint, row: Row | undefined): Row | null {
-  if (!row) return null;
-  const out: Row = {};
-  for (const [name, value] of Object.entries(row)) {
-    out[endpoint.columns.find((c) => c.db === name)?.name ?? name] = value;
-  }
-  return applyTransforms(out, endpoint.responseTransforms);
 }
 
 function respond(method: WriteMethod, req: SqlWriteRequest, result: unknown, id: TypedValue['value'] | undefined): SqlWriteResponse {
@@ -105,9 +97,18 @@ export interface SqlWriteDeps {
   readonly compiler: SqlCompiler;
   /** db column -> value kind from the database catalogue (column-types.ts); absent = type not checked. */
   readonly columnKinds?: ColumnKinds;
+  /** Sql:MaxBatchRows: rows one batch write may hold (batch-handler.ts); default 1000. */
+  readonly maxBatchRows?: number;
 }
 
-export async function handleSqlWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, deps: SqlWriteDeps): Promise<SqlWriteResponse> {
+export async function handleSqlWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, deps: SqlWriteDeps): Promise<SqlWriteResponse | SqlBatchResponse> {
+  if (endpoint.writeMode === 'Table' && isBatchBody(req.body) && (req.method === 'POST' || (req.method === 'DELETE' && req.pathId === null))) {
+    try {
+      return await handleSqlBatch(endpoint, req.method, req.body, deps);
+    } catch (error) {
+      throw writeFailure(endpoint, error, req.method === 'DELETE') ?? error;
+    }
+  }
   const valid = validateWrite(endpoint, req, deps.columnKinds);
   try {
     return endpoint.writeMode === 'Table' ? await tableWrite(endpoint, req, valid, deps) : await procedureWrite(endpoint, req, valid, deps);

@@ -8,6 +8,7 @@ import type { FunctionParameter, HttpMethod, SqlEndpoint } from '../../../runtim
 import { compareCodeUnits } from '../canonical-json.js';
 import { itemSchema, listSchema, writeBodySchema } from '../route-schemas.js';
 import { errorResponses, ref } from './components.js';
+import { batchCreateBody, batchCreateResult, batchDeleteBody, batchDeleteResult, takesBatches } from './sql-batch.js';
 import type { ErrorStatus } from './components.js';
 import { BY_ID, basePath, jsonBody, jsonResponse, odataParameters, ODATA_READ, pathParameter, schemaPrefix } from './operation-spec.js';
 import type { KindOperations, OperationSpec } from './operation-spec.js';
@@ -77,9 +78,12 @@ export function sqlOperations(model: SqlEndpoint): KindOperations {
   }
   if (has('POST')) {
     add('POST', collection, false, {
-      requestBody: jsonBody(ref('schemas', names.create)),
+      requestBody: jsonBody(takesBatches(model) ? batchCreateBody(model, ref('schemas', names.create)) : ref('schemas', names.create)),
       responses: {
-        201: { ...jsonResponse('Record created.', writeResult('Record created successfully')), headers: location() },
+        201: {
+          ...jsonResponse('Record created.', takesBatches(model) ? batchCreateResult(writeResult('Record created successfully')) : writeResult('Record created successfully')),
+          headers: location(),
+        },
         ...errorResponses(WRITE_ERRORS),
       },
     });
@@ -103,6 +107,7 @@ export function sqlOperations(model: SqlEndpoint): KindOperations {
     if (has('DELETE')) {
       const responses = { 200: jsonResponse('Record deleted.', writeResult('Record deleted successfully')), ...errorResponses(DELETE_ERRORS) };
       add('DELETE', byId, true, { responses });
+      const batch = takesBatches(model);
       ops.push({
         path: basePath(model),
         pathParameters: [],
@@ -110,8 +115,11 @@ export function sqlOperations(model: SqlEndpoint): KindOperations {
         variant: { id: 'byQuery', label: 'delete (id parameter)' },
         notes: [],
         operation: {
-          parameters: [{ name: 'id', in: 'query', required: true, description: keyDescription(model), schema: { type: 'string' } }],
-          responses,
+          parameters: [{ name: 'id', in: 'query', required: !batch, description: keyDescription(model), schema: { type: 'string' } }],
+          ...(batch ? { requestBody: { ...jsonBody(batchDeleteBody(model)), required: false } } : {}),
+          responses: batch
+            ? { ...responses, 200: jsonResponse('Record(s) deleted.', batchDeleteResult(writeResult('Record deleted successfully'))) }
+            : responses,
         },
       });
     }

@@ -5,6 +5,7 @@
  */
 import type { BoolExpr, CompareOp, Literal, ValueExpr, ValueFunction } from '../odata/ast.js';
 import type { ColumnRef, CountPlan, ExpandPlan, FunctionArg, ObjectRef, OrderColumn, ReadPlan, TypedValue } from '../plan.js';
+import type { BatchDeletePlan, BatchInsertPlan } from '../batch-plan.js';
 import type { DeletePlan, InsertPlan, KeyMatch, ProcedurePlan, UpdatePlan } from '../write-plan.js';
 
 export type DialectName = 'postgres' | 'mssql';
@@ -102,6 +103,38 @@ export abstract class SqlCompiler {
       `DELETE FROM ${this.objectName(plan.target)}`,
       this.outputClause(key, 'DELETED'),
       this.keyWhere(plan.key, ctx),
+      this.returningClause(key),
+    ]);
+    return { sql, params: ctx.params, jsonColumns: [] };
+  }
+
+  /** One multi-row INSERT (batch-plan.ts): `DEFAULT` where a row leaves a column out. */
+  compileBatchInsert(plan: BatchInsertPlan): CompiledQuery {
+    const ctx = new CompileContext();
+    const cols = plan.columns.map((c) => this.quoteId(c)).join(', ');
+    const rows = plan.rows.map((row) => `(${row.map((v) => (v === null ? 'DEFAULT' : this.param(ctx, v))).join(', ')})`).join(', ');
+    const sql = this.clauses([
+      `INSERT INTO ${this.objectName(plan.target)} (${cols})`,
+      this.outputClause(plan.returning, 'INSERTED'),
+      `VALUES ${rows}`,
+      this.returningClause(plan.returning),
+    ]);
+    return { sql, params: ctx.params, jsonColumns: [] };
+  }
+
+  /** One DELETE of every key, or of none when one is missing (batch-plan.ts). */
+  compileBatchDelete(plan: BatchDeletePlan): CompiledQuery {
+    const ctx = new CompileContext();
+    const keyCol = this.quoteId(plan.keyColumn);
+    const key: ColumnRef[] = [{ column: plan.keyColumn, name: plan.keyColumn }];
+    const table = this.objectName(plan.target);
+    // the same placeholders twice: each key is one parameter
+    const inList = plan.keys.map((k) => this.param(ctx, k)).join(', ');
+    const count = `(SELECT COUNT(*) FROM ${table} WHERE ${keyCol} IN (${inList}))`;
+    const sql = this.clauses([
+      `DELETE FROM ${table}`,
+      this.outputClause(key, 'DELETED'),
+      `WHERE ${keyCol} IN (${inList}) AND ${count} = ${this.param(ctx, { type: 'int', value: plan.keys.length })}`,
       this.returningClause(key),
     ]);
     return { sql, params: ctx.params, jsonColumns: [] };

@@ -10,6 +10,7 @@ import { mssqlCompiler } from '../../runtime/sql/compile/dialects/mssql.js';
 import { postgresCompiler } from '../../runtime/sql/compile/dialects/postgres.js';
 import { validateBatchDelete, validateBatchInsert } from '../../runtime/sql/batch-body.js';
 import { batchInsertParams, planBatchDelete, planBatchInsert } from '../../runtime/sql/batch-plan.js';
+import { batchLimit } from '../../runtime/sql/batch-handler.js';
 import { showParams } from './compile-case.js';
 import { endpoint } from './fixtures.js';
 
@@ -64,5 +65,14 @@ describe('batch validation', () => {
 
   it('counts the values a statement carries (DEFAULT is none)', () => {
     expect(batchInsertParams(planBatchInsert(W, validateBatchInsert(W, [{ Code: 'NL-010', Name: 'a' }, { Code: 'NL-011', Name: 'b', City: 'c' }], 10)))).toBe(5);
+  });
+});
+
+describe('batch limit', () => {
+  it('is the endpoint\'s MaxBatchRows, never above the server\'s Sql:MaxBatchRows', () => {
+    expect(batchLimit(W, 1000)).toBe(1000);
+    expect(batchLimit({ ...W, maxBatchRows: 50 }, 1000)).toBe(50);
+    expect(batchLimit({ ...W, maxBatchRows: 500 }, 100)).toBe(100);
+    expect(() => validateBatchInsert(W, [{}, {}, {}], 2)).toThrow(expect.objectContaining({ status: 413, message: 'A batch may hold at most 2 rows; this one has 3' }));
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Batch writes through the running server on a real PostgreSQL and the embedded PGlite demo
- * database (the same cases on both, in order): Inventory/Warehouses (Table mode, MaxBatchRows 100).
+ * database (the same cases on both, in order): Inventory/Warehouses (Table mode), the server's
+ * Sql:MaxBatchRows set to 100.
  * After every refused batch the table must be unchanged (`unchanged: true`): all or nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ let server: SqlTestServer;
 
 beforeAll(async () => {
   pg = await startPostgres();
-  server = await startSqlTestServer(pg.url, pg.port + 1, { logger: false });
+  server = await startSqlTestServer(pg.url, pg.port + 1, { logger: false, settings: { Sql: { MaxBatchRows: 100 } } });
 }, 180_000);
 afterAll(async () => {
   await server?.close();
@@ -62,7 +63,7 @@ const cases: Array<[string, { given: Given; want: Want }]> = [
     given: { method: 'POST', path: W, payload: [row('FR-104', 'Namen'), row('FR-105', 'Mons', { ContactId: 999999 })] },
     want: { status: 422, unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: 'ContactId', message: 'ContactId refers to a record that does not exist' }] } },
   }],
-  ['more rows than the endpoint\'s MaxBatchRows: 413, nothing stored', {
+  ['more rows than Sql:MaxBatchRows: 413, nothing stored', {
     given: { method: 'POST', path: W, payload: Array.from({ length: 101 }, (_, i) => row(`LU-${String(i).padStart(3, '0')}`, 'x')) },
     want: { status: 413, unchanged: true, body: { success: false, error: 'A batch may hold at most 100 rows; this one has 101' } },
   }],

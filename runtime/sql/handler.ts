@@ -7,6 +7,7 @@
  * runtime to answer with the spec's 500 and traceId.
  */
 import { normalizeExpandedTimestamps } from './expanded-timestamps.js';
+import { readAggregate } from './aggregate-read.js';
 import type { SqlEndpoint } from '../contract/model.js';
 import { literalValue, type SqlCompiler, type CompiledQuery } from './compile/compiler.js';
 import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
@@ -178,6 +179,7 @@ function compileList(
 function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, isFunction: boolean): Promise<SqlReadResponse> {
   const raw: RawOptions = req.method === 'QUERY' ? optionsFromQueryBody(req.body, req.query) : optionsFromQueryString(req.query);
   const pageSize = deps.pageSize ?? ODATA_LIMITS.defaultTop;
+  if (raw.apply !== undefined) return aggregateList(endpoint, req, deps, raw, pageSize, isFunction);
   let compiled: CompiledRead;
   if (isFunction) compiled = compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, true);
   else {
@@ -203,6 +205,16 @@ function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps,
     (rows) => listResponse(endpoint, req, deps, isFunction, compiled, pageSize, { rows, ms: performance.now() - started }, null),
     valueError,
   );
+}
+
+/** `$apply` (aggregate-read.ts): tables and views only. */
+function aggregateList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, raw: RawOptions, pageSize: number, isFunction: boolean): Promise<SqlReadResponse> {
+  if (isFunction) throw new SqlRequestError(400, '$apply is not supported on table-valued function endpoints');
+  return readAggregate({
+    endpoint, raw, method: req.method, path: req.endpointPath, query: req.query,
+    columns: deps.columnsByName ?? columnMap(endpoint), hidden: hiddenOf(endpoint), kinds: deps.columnKinds,
+    pageSize, driver: deps.driver, compiler: deps.compiler,
+  });
 }
 
 function listResponse(

@@ -1,6 +1,6 @@
 /**
  * nextLink and Content-Location: relative GET URLs that reproduce a read. Option order is fixed:
- * $filter, $orderby, $select, $expand, $count, $top, $skip, then other (function) parameters in
+ * $apply, $filter, $orderby, $select, $expand, $count, $top, $skip, then other (function) parameters in
  * request order. Values are percent-encoded; `$` and `,` stay readable.
  */
 import type { RawOptions } from './odata/options.js';
@@ -15,6 +15,7 @@ export function optionPrefix(raw: RawOptions): string {
   const add = (key: string, value: string | undefined): void => {
     if (value !== undefined) out += `${key}=${enc(value)}&`;
   };
+  add('$apply', raw.apply);
   add('$filter', raw.filter);
   add('$orderby', raw.orderby);
   add('$select', raw.select);

@@ -5,7 +5,9 @@
  */
 import type { BoolExpr, CompareOp, Literal, ValueExpr, ValueFunction } from '../odata/ast.js';
 import type { ColumnRef, CountPlan, ExpandPlan, FunctionArg, ObjectRef, OrderColumn, ReadPlan, TypedValue } from '../plan.js';
+import type { AggregatePlan } from '../aggregate-plan.js';
 import type { BatchDeletePlan, BatchInsertPlan } from '../batch-plan.js';
+import { aggregateCall, aggregateTail } from './aggregate-sql.js';
 import type { DeletePlan, InsertPlan, KeyMatch, ProcedurePlan, UpdatePlan } from '../write-plan.js';
 
 export type DialectName = 'postgres' | 'mssql';
@@ -68,6 +70,29 @@ export abstract class SqlCompiler {
     const ctx = new CompileContext();
     let sql = `SELECT COUNT(*) AS ${this.quoteId('count')} FROM ${this.source(plan.source, plan.args, ctx)}`;
     if (plan.where) sql += ` WHERE ${this.bool(plan.where, ctx)}`;
+    return { sql, params: ctx.params, jsonColumns: [] };
+  }
+
+  /** `$apply` (aggregate-plan.ts): grouping columns by exposed name, aggregates by alias. */
+  compileAggregate(plan: AggregatePlan): CompiledQuery {
+    const ctx = new CompileContext();
+    const t = this.quoteId(BASE_ALIAS);
+    const cols = plan.groupBy.map((c) => this.selectItem(c, t));
+    for (const a of plan.aggregates) {
+      cols.push(`${aggregateCall(this.dialect, a, a.column === null ? '' : `${t}.${this.quoteId(a.column)}`)} AS ${this.quoteId(a.alias)}`);
+    }
+    let sql = `SELECT ${cols.join(', ')} FROM ${this.objectName(plan.source)} AS ${t}`;
+    if (plan.where) sql += ` WHERE ${this.bool(plan.where, ctx)}`;
+    if (plan.groupBy.length > 0) sql += ` GROUP BY ${plan.groupBy.map((c) => `${t}.${this.quoteId(c.column)}`).join(', ')}`;
+    // the result's fields by name (an output alias in both dialects' ORDER BY)
+    const order = plan.orderBy.map((o) => `${this.quoteId(o.name)} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`).join(', ');
+    // PostgreSQL takes LIMIT before OFFSET, SQL Server OFFSET before FETCH: parameters in text order
+    const page = plan.page === null ? null
+      : this.dialect === 'mssql'
+        ? { skip: this.param(ctx, { type: 'int', value: plan.page.skip }), fetch: this.param(ctx, { type: 'int', value: plan.page.fetch }) }
+        : (() => { const fetch = this.param(ctx, { type: 'int', value: plan.page.fetch }); return { fetch, skip: this.param(ctx, { type: 'int', value: plan.page.skip }) }; })();
+    const tail = aggregateTail(this.dialect, order, page);
+    if (tail) sql += ` ${tail}`;
     return { sql, params: ctx.params, jsonColumns: [] };
   }
 

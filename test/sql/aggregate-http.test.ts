@@ -65,7 +65,7 @@ describe.each(['pg', 'demo'])('$apply on %s', (env) => {
   });
 
   it.each([
-    ['Inventory/Products', 'groupby((CategoryId),aggregate(Price with median as M))', "$apply: unknown aggregation method 'median'; use sum, average, min, max, countdistinct at position 44"],
+    ['Inventory/Products', 'groupby((CategoryId),aggregate(Price with median as M))', "$apply: unknown aggregation method 'median'; use sum, average, min, max, countdistinct at position 43"],
     ['Inventory/Products', 'groupby((CategoryId)', "$apply: expected ')', found the end at position 21"],
     ['Inventory/Products', 'compute(Price mul 2 as P)', "$apply: unknown transformation 'compute'; use filter, groupby or aggregate at position 1"],
     ['Inventory/Products', 'filter(Price gt 1)', '$apply: must end with groupby(...) or aggregate(...)'],

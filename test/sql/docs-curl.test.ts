@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSqlTestServer, type SqlTestServer } from './http-server.js';
 import { ROOT } from './fixtures.js';
 
-const DOCS = ['docs/sql-writes.md', 'docs/odata.md', 'docs/sql.md', 'docs/static.md'];
+const DOCS = ['docs/sql-writes.md', 'docs/odata.md', 'docs/sql.md'];
 const MARK = 'test/sql/docs-curl.test.ts';
 
 /** Shell words of one command: single and double quotes, backslash-newline continuations. */
@@ -50,14 +50,21 @@ function documentedCalls(): Call[] {
         let method = 'GET';
         let url = '';
         let body: string | undefined;
+        const query: string[] = [];
         for (let i = 1; i < w.length; i++) {
           const a = w[i] as string;
           if (a === '-X') method = w[++i] as string;
           else if (a === '-H') i++;
           else if (a === '-d' || a === '--data') body = w[++i];
-          else if (a === '-G' || a === '-s') continue;
+          else if (a === '--data-urlencode') {
+            // curl -G: name=value, the value percent-encoded
+            const pair = w[++i] as string;
+            const eq = pair.indexOf('=');
+            query.push(`${pair.slice(0, eq)}=${encodeURIComponent(pair.slice(eq + 1))}`);
+          } else if (a === '-G' || a === '-s') continue;
           else if (!a.startsWith('-')) url = a;
         }
+        if (query.length > 0) url += `${url.includes('?') ? '&' : '?'}${query.join('&')}`;
         calls.push({ doc, method, url, body, text: command.trim() });
       }
     }

@@ -20,6 +20,7 @@ import { WriteRequestError } from './write-body.js';
 import { SqlRequestError } from './errors.js';
 import { DEFAULT_MAX_BATCH_ROWS } from './batch-handler.js';
 import type { SqlSettings } from './sql-settings.js';
+import { SkipTokenSealer } from './keyset-token.js';
 
 function segmentsOf(ctx: HandlerContext<'sql'>): readonly string[] {
   const t = ctx.target;
@@ -86,14 +87,14 @@ function failed(ctx: HandlerContext<'sql'>): (error: unknown) => never {
  * A read, in plain functions and one `.then` (no async frame kept per request while the database
  * answers): the started driver and the column kinds are taken without waiting when they are known.
  */
-function read(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' | 'QUERY'): Promise<unknown> {
+function read(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' | 'QUERY', skipTokens: SkipTokenSealer): Promise<unknown> {
   const model = ctx.endpoint.model;
   const kinds = columnKindsFor(driver, model.objectType === 'TableValuedFunction' ? null : { schema: model.schema, object: model.objectName });
-  if (kinds instanceof Promise) return kinds.then((known) => readWith(ctx, driver, method, known));
-  return readWith(ctx, driver, method, kinds);
+  if (kinds instanceof Promise) return kinds.then((known) => readWith(ctx, driver, method, known, skipTokens));
+  return readWith(ctx, driver, method, kinds, skipTokens);
 }
 
-function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' | 'QUERY', columnKinds: ColumnKinds): Promise<unknown> {
+function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' | 'QUERY', columnKinds: ColumnKinds, skipTokens: SkipTokenSealer): Promise<unknown> {
   const env = ctx.environment;
   const request = new ReadRequest(method, ctx.request.url, segmentsOf(ctx), (ctx.request.query ?? {}) as Record<string, unknown>, ctx.request.body);
   const timing = ctx.timing;
@@ -103,6 +104,7 @@ function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' |
     compiler: compilerFor(env.provider),
     columnsByName: ctx.endpoint.route.columnsByName,
     columnKinds,
+    skipTokens,
     resolveEndpoint: sqlEndpointsOf(ctx.routes),
   }).then(
     (response) => {
@@ -120,14 +122,15 @@ function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' |
   );
 }
 
-export function createSqlHandler(drivers: SqlDrivers, settings: SqlSettings = { maxBatchRows: DEFAULT_MAX_BATCH_ROWS }): EndpointHandler<'sql'> {
+export function createSqlHandler(drivers: SqlDrivers, settings: SqlSettings = { maxBatchRows: DEFAULT_MAX_BATCH_ROWS, skipTokenSecret: '' }): EndpointHandler<'sql'> {
+  const skipTokens = new SkipTokenSealer(settings.skipTokenSecret);
   return (ctx) => {
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
     if (method !== 'GET' && method !== 'QUERY') return write(drivers, ctx, settings);
     const env = ctx.environment;
     const driver = drivers.ready(env.name);
-    if (driver) return read(ctx, driver, method);
-    return drivers.get(env.name, env).then((started) => read(ctx, started, method), failed(ctx));
+    if (driver) return read(ctx, driver, method, skipTokens);
+    return drivers.get(env.name, env).then((started) => read(ctx, started, method, skipTokens), failed(ctx));
   };
 }
 

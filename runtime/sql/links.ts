@@ -31,7 +31,16 @@ export function readUrl(
   skip: number,
   extra: Readonly<Record<string, unknown>>,
 ): string {
-  let url = `${path}?${prefix}$top=${top}&$skip=${skip}`;
+  return pageUrl(path, prefix, `$top=${top}&$skip=${skip}`, extra);
+}
+
+/** nextLink of a keyset page: the options, `$top`, then the opaque `$skiptoken` in place of `$skip`. */
+export function keysetUrl(path: string, prefix: string, top: number, token: string, extra: Readonly<Record<string, unknown>>): string {
+  return pageUrl(path, prefix, `$top=${top}&$skiptoken=${token}`, extra);
+}
+
+function pageUrl(path: string, prefix: string, page: string, extra: Readonly<Record<string, unknown>>): string {
+  let url = `${path}?${prefix}${page}`;
   for (const key in extra) {
     if (key.startsWith('$')) continue;
     const value = extra[key];
@@ -41,3 +50,4 @@ export function readUrl(
   }
   return url;
 }
+

@@ -8,6 +8,7 @@ import type { ColumnRef, CountPlan, ExpandPlan, FunctionArg, ObjectRef, OrderCol
 import type { AggregatePlan } from '../aggregate-plan.js';
 import type { BatchDeletePlan, BatchInsertPlan } from '../batch-plan.js';
 import { aggregateCall, aggregateTail } from './aggregate-sql.js';
+import { keysetSql } from './keyset-sql.js';
 import type { DeletePlan, InsertPlan, KeyMatch, ProcedurePlan, UpdatePlan } from '../write-plan.js';
 
 export type DialectName = 'postgres' | 'mssql';
@@ -60,7 +61,13 @@ export abstract class SqlCompiler {
     const cols = plan.select.map((c) => this.selectItem(c, t));
     for (const exp of plan.expand) cols.push(`${this.expandColumn(exp, t, ctx)} AS ${this.quoteId(exp.name)}`);
     let sql = `SELECT ${cols.join(', ')} FROM ${this.source(plan.source, plan.args, ctx)} AS ${t}`;
-    if (plan.where) sql += ` WHERE ${this.bool(plan.where, ctx)}`;
+    const conditions: string[] = [];
+    if (plan.where) conditions.push(this.bool(plan.where, ctx));
+    if (plan.keyset) {
+      const k = plan.keyset;
+      conditions.push(keysetSql(k, { dialect: this.dialect, column: (c) => `${t}.${this.quoteId(c)}`, param: (i) => this.param(ctx, k.values[i] as TypedValue) }));
+    }
+    if (conditions.length > 0) sql += ` WHERE ${conditions.join(' AND ')}`;
     const tail = this.pagingTail(plan, ctx);
     if (tail) sql += ` ${tail}`;
     return { sql, params: ctx.params, jsonColumns: ctx.jsonColumns };

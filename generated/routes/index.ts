@@ -9,6 +9,7 @@ import proxy_Weather from './proxy/Weather.js';
 import sql_Customers from './sql/Customers.js';
 import sql_Internal_AuditTrail from './sql/Internal/AuditTrail.js';
 import sql_Inventory_Categories from './sql/Inventory/Categories.js';
+import sql_Inventory_ProductPages from './sql/Inventory/ProductPages.js';
 import sql_Inventory_Products from './sql/Inventory/Products.js';
 import sql_Inventory_ProductsByCategory from './sql/Inventory/ProductsByCategory.js';
 import sql_Inventory_Warehouses from './sql/Inventory/Warehouses.js';
@@ -20,7 +21,7 @@ import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = 'fce2c0cf87d7de10f7bd477f0747b427d25840d5163340f98f3e0327d70823fe';
+export const sourceHash = '5c4b1004e22dc10601d2d9897285b8735e14827df8f0ae468384f574b0bd20eb';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,
@@ -31,6 +32,7 @@ export const routes: readonly RouteModule[] = [
   sql_Customers,
   sql_Internal_AuditTrail,
   sql_Inventory_Categories,
+  sql_Inventory_ProductPages,
   sql_Inventory_Products,
   sql_Inventory_ProductsByCategory,
   sql_Inventory_Warehouses,

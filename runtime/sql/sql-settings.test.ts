@@ -18,3 +18,14 @@ describe('Sql:MaxBatchRows', () => {
     expect(() => read({ Sql__MaxBatchRows: value })).toThrow(`Setting 'Sql:MaxBatchRows' (from environment variable Sql__MaxBatchRows) ${message}`);
   });
 });
+
+describe('Sql:SkipTokenSecret', () => {
+  it('defaults to none (a random key per process) and takes 32 characters or more', () => {
+    expect(read({}).skipTokenSecret).toBe('');
+    expect(read({ Sql__SkipTokenSecret: 'x'.repeat(32) }).skipTokenSecret).toBe('x'.repeat(32));
+  });
+
+  it('refuses a short secret at startup', () => {
+    expect(() => read({ Sql__SkipTokenSecret: 'short' })).toThrow("Setting 'Sql:SkipTokenSecret' (from environment variable Sql__SkipTokenSecret) must be at least 32 characters");
+  });
+});

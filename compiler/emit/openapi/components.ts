@@ -64,6 +64,11 @@ export const ODATA_PARAMETERS = {
   },
   Skip: { name: '$skip', description: 'Number of rows to skip; not negative.', schema: { type: 'integer', minimum: 0 } },
   Count: { name: '$count', description: 'Also return the total number of matching rows.', schema: { type: 'boolean' } },
+  SkipToken: {
+    name: '$skiptoken',
+    description: 'Keyset paging (`Paging: Keyset`): the opaque token of the `nextLink`; it starts the page after the previous page\'s last row. Not with `$skip`; an altered token, or one of another endpoint or `$orderby`, is a 400.',
+    schema: { type: 'string' },
+  },
   Apply: {
     name: '$apply',
     description:

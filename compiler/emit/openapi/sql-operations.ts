@@ -50,7 +50,7 @@ export function sqlOperations(model: SqlEndpoint): KindOperations {
   const pathParams = tvf ? functionPathParameters(model.functionParameters) : [];
   const collection = basePath(model) + pathParams.map((p) => `/{${p.name}}`).join('');
   const readParams = [
-    ...odataParameters(tvf ? ODATA_READ : [...ODATA_READ, 'Expand', 'Apply'], hiddenNames(model)),
+    ...odataParameters(tvf ? ODATA_READ : [...ODATA_READ, 'Expand', 'Apply', ...(model.paging === 'Keyset' ? ['SkipToken' as const] : [])], hiddenNames(model)),
     ...functionQueryParameters(model.functionParameters),
   ];
   const has = (m: HttpMethod): boolean => model.methods.includes(m);

@@ -55,13 +55,21 @@ const cases: Array<[string, { given: Given; want: Want }]> = [
       { field: '[2].Name', message: 'Row 2: Name is required' },
     ] } },
   }],
-  ['a row the database refuses (unique): 409, the rows before it not stored either', {
+  ['a row the database refuses (unique): 409 naming the row, the rows before it not stored either', {
     given: { method: 'POST', path: W, payload: [row('FR-104', 'Namen'), row('NL-001', 'Duplicate')] },
-    want: { status: 409, unchanged: true, body: { success: false, error: 'A record with this Code already exists' } },
+    want: { status: 409, unchanged: true, body: { success: false, error: 'A record with this Code already exists (row 1)' } },
   }],
-  ['a row the database refuses (foreign key): 422 naming the column, nothing stored', {
+  ['two rows of one batch with the same unique value: the later row is named', {
+    given: { method: 'POST', path: W, payload: [row('FR-104', 'Namen'), row('FR-105', 'Mons'), row('FR-104', 'Again')] },
+    want: { status: 409, unchanged: true, body: { success: false, error: 'A record with this Code already exists (row 2)' } },
+  }],
+  ['a row the database refuses (foreign key): 422 naming the row and the column, nothing stored', {
     given: { method: 'POST', path: W, payload: [row('FR-104', 'Namen'), row('FR-105', 'Mons', { ContactId: 999999 })] },
-    want: { status: 422, unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: 'ContactId', message: 'ContactId refers to a record that does not exist' }] } },
+    want: { status: 422, unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: '[1].ContactId', message: 'Row 1: ContactId refers to a record that does not exist' }] } },
+  }],
+  ['a row the database refuses (check): 422 naming the column (the database does not name the value)', {
+    given: { method: 'POST', path: W, payload: [row('FR-104', 'Namen'), row('FR-105', 'Mons', { Capacity: -1 })] },
+    want: { status: 422, unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: 'Capacity', message: 'Capacity is not an allowed value' }] } },
   }],
   ['more rows than Sql:MaxBatchRows: 413, nothing stored', {
     given: { method: 'POST', path: W, payload: Array.from({ length: 101 }, (_, i) => row(`LU-${String(i).padStart(3, '0')}`, 'x')) },

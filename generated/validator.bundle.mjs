@@ -16151,6 +16151,31 @@ var writeStrategyRule = {
   }
 };
 
+// compiler/validate/rules/paging-batch.ts
+var pagingBatchRule = {
+  name: "paging-batch",
+  scope: "entity",
+  codes: ["paging-keyset-unused", "max-batch-rows-unused"],
+  kinds: ["sql"],
+  check(ctx) {
+    const config = ctx.config;
+    const out = [];
+    if (config.Paging === "Keyset" && config.DatabaseObjectType === "TableValuedFunction") {
+      out.push(warning(ctx, "paging-keyset-unused", "/Paging", "Paging Keyset is ignored: a table-valued function has no key to page by", {
+        atKey: true,
+        hint: 'Remove "Paging" (its nextLink pages with $skip).'
+      }));
+    }
+    if (config.MaxBatchRows !== void 0 && config.WriteMode !== "Table") {
+      out.push(warning(ctx, "max-batch-rows-unused", "/MaxBatchRows", "MaxBatchRows is ignored: only WriteMode Table takes batch writes", {
+        atKey: true,
+        hint: 'Set "WriteMode": "Table" or remove MaxBatchRows.'
+      }));
+    }
+    return out;
+  }
+};
+
 // compiler/validate/rules/index.ts
 var RULES = [
   namespaceSegmentRule,
@@ -16166,6 +16191,7 @@ var RULES = [
   primaryKeyRule,
   writeStrategyRule,
   writeColumnsRule,
+  pagingBatchRule,
   relationshipsRule,
   staticContentRule,
   compositeStepsRule,

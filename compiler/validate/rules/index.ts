@@ -20,6 +20,7 @@ import { tableValuedFunctionRule } from './table-valued-function.js';
 import { webhookNamespaceRule } from './webhook-namespace.js';
 import { writeColumnsRule } from './write-columns.js';
 import { writeStrategyRule } from './write-strategy.js';
+import { pagingBatchRule } from './paging-batch.js';
 
 export const RULES: readonly Rule[] = [
   namespaceSegmentRule,
@@ -35,6 +36,7 @@ export const RULES: readonly Rule[] = [
   primaryKeyRule,
   writeStrategyRule,
   writeColumnsRule,
+  pagingBatchRule,
   relationshipsRule,
   staticContentRule,
   compositeStepsRule,

@@ -51,6 +51,19 @@ describe.each(['pg', 'demo'])('keyset paging on %s', (env) => {
     expect(seen).toEqual(expected.value);
   });
 
+  it.each(['CreatedAt desc', 'Name,Stock desc', 'CategoryId,Price'])('$orderby=%s: three keyset pages are the three $skip pages', async (orderby) => {
+    const o = encodeURIComponent(orderby);
+    const expected = (await get(`/api/${env}/Inventory/Products?$orderby=${o}&$select=ProductId&$top=150`)).json() as Page;
+    const seen: unknown[] = [];
+    let url: string | null = `/api/${env}/Inventory/ProductPages?$orderby=${o}&$select=ProductId&$top=50`;
+    for (let i = 0; i < 3 && url !== null; i++) {
+      const page = (await get(url)).json() as Page;
+      seen.push(...page.value);
+      url = page.nextLink;
+    }
+    expect(seen).toEqual(expected.value);
+  });
+
   it('a page without $orderby: the key order', async () => {
     const page = (await get(`/api/${env}/Inventory/ProductPages?$top=3&$select=ProductId`)).json() as Page;
     const next = (await get(page.nextLink!)).json() as Page;

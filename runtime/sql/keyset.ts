@@ -54,7 +54,7 @@ export function keysetPlan(plan: ReadPlan, keyColumn: string | null, values: rea
   const columns: KeysetColumn[] = plan.orderBy.map((o) => ({ ...o, nullable: o.column !== keyColumn }));
   return {
     ...plan,
-    select: [...plan.select, ...plan.orderBy.map((o, i) => ({ column: o.column, name: keysetField(i) }))],
+    select: [...plan.select, ...plan.orderBy.map((o, i) => ({ column: o.column, name: keysetField(i), asText: true }))],
     keyset: values === null ? null : { columns, values: values.map(keysetParam) },
     page: values === null || plan.page === null ? plan.page : { skip: 0, fetch: plan.page.fetch },
   };

@@ -31,6 +31,8 @@ export interface ColumnRef {
   readonly column: string;
   /** Output name (the exposed name). */
   readonly name: string;
+  /** Selected as its exact text where the dialect can (keyset values: no precision lost on the way). */
+  readonly asText?: boolean;
 }
 
 export type FunctionArg =

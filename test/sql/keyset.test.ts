@@ -2,7 +2,8 @@
  * Keyset paging below HTTP: the expected SQL per dialect (no database), the `$skiptoken` seal
  * (tampered, foreign and truncated tokens refused), and walks through every page of a table
  * whose ordering column holds NULLs on PGlite and a real PostgreSQL: ascending, descending and
- * mixed directions must visit exactly the rows of the unpaged order, once each.
+ * mixed directions must visit exactly the rows of the unpaged order, once each; so must an order
+ * by date-times a microsecond apart (the token keeps the exact text of each value).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mssqlCompiler } from '../../runtime/sql/compile/dialects/mssql.js';
@@ -27,27 +28,27 @@ const SELECT_MS = 'SELECT [t].[ProductId], [t].[UnitPrice] AS [Price]';
 const CASES: ReadonlyArray<readonly [string, { plan: ReadPlan; postgres: { sql: string; params: string[] }; mssql: { sql: string; params: string[] } }]> = [
   ['first page: the ordering values selected, no condition', {
     plan: keysetPlan(base([KEY]), 'ProductId', null),
-    postgres: { sql: `${SELECT_PG}, "t"."ProductId" AS "__wharf_k0" FROM "inventory"."Products" AS "t" ORDER BY "t"."ProductId" ASC LIMIT $1 OFFSET $2`, params: ['int:3', 'int:0'] },
+    postgres: { sql: `${SELECT_PG}, CAST("t"."ProductId" AS text) AS "__wharf_k0" FROM "inventory"."Products" AS "t" ORDER BY "t"."ProductId" ASC LIMIT $1 OFFSET $2`, params: ['int:3', 'int:0'] },
     mssql: { sql: `${SELECT_MS}, [t].[ProductId] AS [__wharf_k0] FROM [inventory].[Products] AS [t] ORDER BY [t].[ProductId] ASC OFFSET @p1 ROWS FETCH NEXT @p2 ROWS ONLY`, params: ['int:0', 'int:3'] },
   }],
   ['after a token, key order: one comparison', {
     plan: keysetPlan(base([KEY]), 'ProductId', [5000]),
-    postgres: { sql: `${SELECT_PG}, "t"."ProductId" AS "__wharf_k0" FROM "inventory"."Products" AS "t" WHERE "t"."ProductId" > $1 ORDER BY "t"."ProductId" ASC LIMIT $2 OFFSET $3`, params: ['int:5000', 'int:3', 'int:0'] },
+    postgres: { sql: `${SELECT_PG}, CAST("t"."ProductId" AS text) AS "__wharf_k0" FROM "inventory"."Products" AS "t" WHERE "t"."ProductId" > $1 ORDER BY "t"."ProductId" ASC LIMIT $2 OFFSET $3`, params: ['int:5000', 'int:3', 'int:0'] },
     mssql: { sql: `${SELECT_MS}, [t].[ProductId] AS [__wharf_k0] FROM [inventory].[Products] AS [t] WHERE (([t].[ProductId] > @p1)) ORDER BY [t].[ProductId] ASC OFFSET @p2 ROWS FETCH NEXT @p3 ROWS ONLY`, params: ['int:5000', 'int:0', 'int:3'] },
   }],
   ['one direction: a row-value comparison on PostgreSQL, expanded on SQL Server', {
     plan: keysetPlan(base([PRICE_DESC, { column: 'ProductId', direction: 'desc' }]), 'ProductId', [12.5, 77]),
-    postgres: { sql: `${SELECT_PG}, "t"."UnitPrice" AS "__wharf_k0", "t"."ProductId" AS "__wharf_k1" FROM "inventory"."Products" AS "t" WHERE ("t"."UnitPrice", "t"."ProductId") < ($1, $2) ORDER BY "t"."UnitPrice" DESC, "t"."ProductId" DESC LIMIT $3 OFFSET $4`, params: ['decimal:12.5', 'int:77', 'int:3', 'int:0'] },
+    postgres: { sql: `${SELECT_PG}, CAST("t"."UnitPrice" AS text) AS "__wharf_k0", CAST("t"."ProductId" AS text) AS "__wharf_k1" FROM "inventory"."Products" AS "t" WHERE ("t"."UnitPrice", "t"."ProductId") < ($1, $2) ORDER BY "t"."UnitPrice" DESC, "t"."ProductId" DESC LIMIT $3 OFFSET $4`, params: ['decimal:12.5', 'int:77', 'int:3', 'int:0'] },
     mssql: { sql: `${SELECT_MS}, [t].[UnitPrice] AS [__wharf_k0], [t].[ProductId] AS [__wharf_k1] FROM [inventory].[Products] AS [t] WHERE ((([t].[UnitPrice] < @p1 OR [t].[UnitPrice] IS NULL)) OR ([t].[UnitPrice] = @p1 AND [t].[ProductId] < @p2)) ORDER BY [t].[UnitPrice] DESC, [t].[ProductId] DESC OFFSET @p3 ROWS FETCH NEXT @p4 ROWS ONLY`, params: ['decimal:12.5', 'int:77', 'int:0', 'int:3'] },
   }],
   ['ascending on PostgreSQL: rows with a NULL in the ordering column come after', {
     plan: keysetPlan(base([PRICE_ASC, KEY]), 'ProductId', [12.5, 77]),
-    postgres: { sql: `${SELECT_PG}, "t"."UnitPrice" AS "__wharf_k0", "t"."ProductId" AS "__wharf_k1" FROM "inventory"."Products" AS "t" WHERE (("t"."UnitPrice", "t"."ProductId") > ($1, $2) OR ("t"."UnitPrice" IS NULL)) ORDER BY "t"."UnitPrice" ASC, "t"."ProductId" ASC LIMIT $3 OFFSET $4`, params: ['decimal:12.5', 'int:77', 'int:3', 'int:0'] },
+    postgres: { sql: `${SELECT_PG}, CAST("t"."UnitPrice" AS text) AS "__wharf_k0", CAST("t"."ProductId" AS text) AS "__wharf_k1" FROM "inventory"."Products" AS "t" WHERE (("t"."UnitPrice", "t"."ProductId") > ($1, $2) OR ("t"."UnitPrice" IS NULL)) ORDER BY "t"."UnitPrice" ASC, "t"."ProductId" ASC LIMIT $3 OFFSET $4`, params: ['decimal:12.5', 'int:77', 'int:3', 'int:0'] },
     mssql: { sql: `${SELECT_MS}, [t].[UnitPrice] AS [__wharf_k0], [t].[ProductId] AS [__wharf_k1] FROM [inventory].[Products] AS [t] WHERE (([t].[UnitPrice] > @p1) OR ([t].[UnitPrice] = @p1 AND [t].[ProductId] > @p2)) ORDER BY [t].[UnitPrice] ASC, [t].[ProductId] ASC OFFSET @p3 ROWS FETCH NEXT @p4 ROWS ONLY`, params: ['decimal:12.5', 'int:77', 'int:0', 'int:3'] },
   }],
   ['mixed directions, a NULL last value: the expanded form', {
     plan: keysetPlan(base([PRICE_DESC, KEY]), 'ProductId', [null, 77]),
-    postgres: { sql: `${SELECT_PG}, "t"."UnitPrice" AS "__wharf_k0", "t"."ProductId" AS "__wharf_k1" FROM "inventory"."Products" AS "t" WHERE (("t"."UnitPrice" IS NOT NULL) OR ("t"."UnitPrice" IS NULL AND "t"."ProductId" > $1)) ORDER BY "t"."UnitPrice" DESC, "t"."ProductId" ASC LIMIT $2 OFFSET $3`, params: ['int:77', 'int:3', 'int:0'] },
+    postgres: { sql: `${SELECT_PG}, CAST("t"."UnitPrice" AS text) AS "__wharf_k0", CAST("t"."ProductId" AS text) AS "__wharf_k1" FROM "inventory"."Products" AS "t" WHERE (("t"."UnitPrice" IS NOT NULL) OR ("t"."UnitPrice" IS NULL AND "t"."ProductId" > $1)) ORDER BY "t"."UnitPrice" DESC, "t"."ProductId" ASC LIMIT $2 OFFSET $3`, params: ['int:77', 'int:3', 'int:0'] },
     mssql: { sql: `${SELECT_MS}, [t].[UnitPrice] AS [__wharf_k0], [t].[ProductId] AS [__wharf_k1] FROM [inventory].[Products] AS [t] WHERE (([t].[UnitPrice] IS NULL AND [t].[ProductId] > @p1)) ORDER BY [t].[UnitPrice] DESC, [t].[ProductId] ASC OFFSET @p2 ROWS FETCH NEXT @p3 ROWS ONLY`, params: ['int:77', 'int:0', 'int:3'] },
   }],
 ];
@@ -92,8 +93,9 @@ describe('keyset walks over a column with NULLs', () => {
   beforeAll(async () => {
     dbs = await openTestDatabases();
     for (const d of [dbs.pglite, dbs.postgres]) {
-      await d.query(`CREATE TABLE public."${table}" ("Id" integer PRIMARY KEY, "Score" integer)`, []);
-      await d.query(`INSERT INTO public."${table}" SELECT i, CASE WHEN i % 4 = 0 THEN NULL ELSE i % 5 END FROM generate_series(1, 37) AS i`, []);
+      await d.query(`CREATE TABLE public."${table}" ("Id" integer PRIMARY KEY, "Score" integer, "At" timestamptz)`, []);
+      // At: seven instants one microsecond apart, inside one millisecond
+      await d.query(`INSERT INTO public."${table}" SELECT i, CASE WHEN i % 4 = 0 THEN NULL ELSE i % 5 END, timestamptz '2024-01-01 00:00:00.000100+00' + (i % 7) * interval '1 microsecond' FROM generate_series(1, 37) AS i`, []);
     }
   }, 120_000);
   afterAll(async () => {
@@ -112,6 +114,8 @@ describe('keyset walks over a column with NULLs', () => {
       ['Score desc', [{ column: 'Score', direction: 'desc' }, { column: 'Id', direction: 'desc' }]],
       ['Score desc, Id asc', [{ column: 'Score', direction: 'desc' }, { column: 'Id', direction: 'asc' }]],
       ['Score asc, Id desc', [{ column: 'Score', direction: 'asc' }, { column: 'Id', direction: 'desc' }]],
+      ['At desc (microseconds apart)', [{ column: 'At', direction: 'desc' }, { column: 'Id', direction: 'desc' }]],
+      ['At asc, Id desc (microseconds apart)', [{ column: 'At', direction: 'asc' }, { column: 'Id', direction: 'desc' }]],
     ] as const)('%s, 5 rows a page: every row once, in the unpaged order', async (_name, order) => {
       const driver = dbs[which];
       const all = plan([...order], 0);

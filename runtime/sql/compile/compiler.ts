@@ -189,8 +189,14 @@ export abstract class SqlCompiler {
     return `${this.quoteId(ref.schema)}.${this.quoteId(ref.object)}`;
   }
 
+  /** A column as its exact text (PostgreSQL `CAST(x AS text)`); unchanged where the dialect has no lossless text form. */
+  protected exactText(column: string): string {
+    return column;
+  }
+
   protected selectItem(c: ColumnRef, qualifier?: string): string {
-    const col = qualifier ? `${qualifier}.${this.quoteId(c.column)}` : this.quoteId(c.column);
+    const plain = qualifier ? `${qualifier}.${this.quoteId(c.column)}` : this.quoteId(c.column);
+    const col = c.asText ? this.exactText(plain) : plain;
     return c.column === c.name ? col : `${col} AS ${this.quoteId(c.name)}`;
   }
 

@@ -639,6 +639,14 @@ export interface SqlEndpointConfig {
    * Per-endpoint response cache duration in seconds (0 disables caching). Absent or null: the server default.
    */
   CacheDurationSeconds?: number | null;
+  /**
+   * Table mode: rows one batch write (a POST or DELETE whose body is a JSON array) may hold; more is 413. Absent: the server's Sql:MaxBatchRows (default 1000), which also caps this value.
+   */
+  MaxBatchRows?: number;
+  /**
+   * How nextLink pages a list: Skip ($top/$skip, the default) or Keyset (an opaque, signed $skiptoken holding the last row's ordering values; each page costs the same however deep).
+   */
+  Paging?: 'Skip' | 'Keyset';
 }
 /**
  * Serves a content file stored next to entity.json, optionally with OData filtering.

@@ -7715,7 +7715,19 @@ var sql_schema_default = {
         additionalProperties: false
       }
     },
-    CacheDurationSeconds: { $ref: "common.schema.json#/definitions/CacheDurationSeconds" }
+    CacheDurationSeconds: { $ref: "common.schema.json#/definitions/CacheDurationSeconds" },
+    MaxBatchRows: {
+      type: "integer",
+      minimum: 1,
+      maximum: 1e3,
+      description: "Table mode: rows one batch write (a POST or DELETE whose body is a JSON array) may hold; more is 413. Absent: the server's Sql:MaxBatchRows (default 1000), which also caps this value."
+    },
+    Paging: {
+      type: "string",
+      enum: ["Skip", "Keyset"],
+      default: "Skip",
+      description: "How nextLink pages a list: Skip ($top/$skip, the default) or Keyset (an opaque, signed $skiptoken holding the last row's ordering values; each page costs the same however deep)."
+    }
   },
   additionalProperties: false
 };
@@ -9225,6 +9237,7 @@ var DEFAULTS = {
     PrimaryKey: "Id",
     AllowedMethods: ["GET"],
     WriteMode: "Procedure",
+    Paging: "Skip",
     FunctionParameterRequired: false,
     RelationshipMultiplicity: "ToOne"
   },
@@ -17045,6 +17058,31 @@ var writeStrategyRule = {
   }
 };
 
+// compiler/validate/rules/paging-batch.ts
+var pagingBatchRule = {
+  name: "paging-batch",
+  scope: "entity",
+  codes: ["paging-keyset-unused", "max-batch-rows-unused"],
+  kinds: ["sql"],
+  check(ctx) {
+    const config = ctx.config;
+    const out = [];
+    if (config.Paging === "Keyset" && config.DatabaseObjectType === "TableValuedFunction") {
+      out.push(warning(ctx, "paging-keyset-unused", "/Paging", "Paging Keyset is ignored: a table-valued function has no key to page by", {
+        atKey: true,
+        hint: 'Remove "Paging" (its nextLink pages with $skip).'
+      }));
+    }
+    if (config.MaxBatchRows !== void 0 && config.WriteMode !== "Table") {
+      out.push(warning(ctx, "max-batch-rows-unused", "/MaxBatchRows", "MaxBatchRows is ignored: only WriteMode Table takes batch writes", {
+        atKey: true,
+        hint: 'Set "WriteMode": "Table" or remove MaxBatchRows.'
+      }));
+    }
+    return out;
+  }
+};
+
 // compiler/validate/rules/index.ts
 var RULES = [
   namespaceSegmentRule,
@@ -17060,6 +17098,7 @@ var RULES = [
   primaryKeyRule,
   writeStrategyRule,
   writeColumnsRule,
+  pagingBatchRule,
   relationshipsRule,
   databaseSnapshotRule,
   authorizationRulesRule,

@@ -72,6 +72,8 @@ export interface SqlConfig extends CommonConfig {
   readonly ColumnValidation?: Readonly<Record<string, { readonly Regex: string; readonly ValidationMessage?: string }>>;
   readonly Relationships?: readonly RelationshipConfig[];
   readonly CacheDurationSeconds?: number | null;
+  readonly MaxBatchRows?: number;
+  readonly Paging?: 'Skip' | 'Keyset';
 }
 
 export interface DeletePatternConfig {

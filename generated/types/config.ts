@@ -775,6 +775,19 @@ export interface SettingsEndpointConfig {
     ConnectionTimeout?: number;
   };
   /**
+   * SQL endpoints: batch writes and keyset paging.
+   */
+  Sql?: {
+    /**
+     * rows one batch write (a JSON array body on a Table-mode endpoint) may hold; an endpoint's `MaxBatchRows` may only lower it; more is 413 ([SQL writes](sql-writes.md#batch-writes-table-mode))
+     */
+    MaxBatchRows?: number;
+    /**
+     * key material (at least 32 characters) of the `$skiptoken` of keyset paging ([SQL endpoints](sql.md#keyset-paging-paging-keyset)); empty = a random key per process; set it when several instances serve the API or tokens should outlive a restart
+     */
+    SkipTokenSecret?: string;
+  };
+  /**
    * Logs.
    */
   Logging?: {
@@ -1178,6 +1191,14 @@ export interface SqlEndpointConfig {
    * Per-endpoint response cache duration in seconds (0 disables caching). Absent or null: the server default.
    */
   CacheDurationSeconds?: number | null;
+  /**
+   * Table mode: rows one batch write (a POST or DELETE whose body is a JSON array) may hold; more is 413. Absent: the server's Sql:MaxBatchRows (default 1000), which also caps this value.
+   */
+  MaxBatchRows?: number;
+  /**
+   * How nextLink pages a list: Skip ($top/$skip, the default) or Keyset (an opaque, signed $skiptoken holding the last row's ordering values; each page costs the same however deep).
+   */
+  Paging?: 'Skip' | 'Keyset';
 }
 /**
  * Serves a content file stored next to entity.json, optionally with OData filtering.

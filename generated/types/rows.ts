@@ -23,6 +23,17 @@ export interface InventoryCategoriesRow {
   Products?: Record<string, unknown>[];
 }
 
+/** A row of Inventory/ProductPages (inventory.Products). */
+export interface InventoryProductPagesRow {
+  ProductId: number;
+  Sku: string;
+  Name: string;
+  CategoryId: number;
+  Price: number;
+  Stock: number;
+  CreatedAt: string;
+}
+
 /** A row of Inventory/Products (inventory.Products). */
 export interface InventoryProductsRow {
   ProductId: number;

@@ -134,6 +134,10 @@ export interface SqlEndpoint extends EndpointBase {
   readonly relationships: readonly SqlRelationship[];
   /** Per-endpoint cache duration override in seconds; null = server default. */
   readonly cacheDurationSeconds: number | null;
+  /** Rows one batch write (a JSON array body, Table mode) may hold; null = the server's Sql:MaxBatchRows. */
+  readonly maxBatchRows: number | null;
+  /** How nextLink pages: `Skip` ($skip, the spec's default) or `Keyset` (an opaque $skiptoken). */
+  readonly paging: 'Skip' | 'Keyset';
 }
 
 export interface DeletePattern {

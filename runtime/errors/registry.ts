@@ -146,6 +146,8 @@ export const ERROR_REGISTRY = {
   // sql writes: validation before any SQL runs (details list every failure), constraint conflicts
   SQL_VALIDATION_FAILED: { area: 'sql', status: 422, message: 'Validation failed' },
   SQL_CONFLICT: { area: 'sql', status: 409, message: '{reason}' },
+  // sql batch writes: more rows than Sql:MaxBatchRows / the endpoint's MaxBatchRows, or values than the database takes
+  SQL_BATCH_TOO_LARGE: { area: 'sql', status: 413, message: '{reason}' },
 
   // webhook: inbound payloads stored in a table
   WEBHOOK_ID_NOT_CONFIGURED: { area: 'webhook', status: 404, message: "Webhook ID '{id}' is not configured." },

@@ -7,12 +7,15 @@
  * runtime to answer with the spec's 500 and traceId.
  */
 import { normalizeExpandedTimestamps } from './expanded-timestamps.js';
+import { readAggregate } from './aggregate-read.js';
+import { keysetBinding, keysetPlan, takeKeysetValues } from './keyset.js';
+import { SkipTokenSealer } from './keyset-token.js';
 import type { SqlEndpoint } from '../contract/model.js';
 import { literalValue, type SqlCompiler, type CompiledQuery } from './compile/compiler.js';
 import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
 import { SqlRequestError } from './errors.js';
 import { functionArgs } from './function-args.js';
-import { optionPrefix, readUrl } from './links.js';
+import { keysetUrl, optionPrefix, readUrl } from './links.js';
 import { ODataError } from './odata/errors.js';
 import type { ColumnMap } from './odata/filter-parser.js';
 import { hiddenColumns, hiddenMessage, type HiddenColumns } from './odata/hidden-columns.js';
@@ -58,6 +61,15 @@ export interface SqlReadDeps {
   readonly columnKinds?: ColumnKinds;
   /** The Authorization rule's RowFilter, claims bound (rule-scope.ts): ANDed to the read; such reads skip the query cache. */
   readonly rowFilter?: FilterExpr | null;
+  /** Seals and opens `$skiptoken`s of keyset paging (Sql:SkipTokenSecret); default a per-process key. */
+  readonly skipTokens?: SkipTokenSealer;
+}
+
+/** Keyset tokens of reads without their own sealer (tests calling handleSqlRead directly). */
+const PROCESS_SKIP_TOKENS = new SkipTokenSealer('');
+
+function keysetMode(endpoint: SqlEndpoint, isFunction: boolean): boolean {
+  return endpoint.paging === 'Keyset' && !isFunction;
 }
 
 export function columnMap(endpoint: SqlEndpoint): ColumnMap {
@@ -185,10 +197,20 @@ function compileList(
   const query = withRowFilter(parseQueryOptions(raw, parseContext(endpoint, deps, targets, isFunction)), deps, targets);
   const args: FunctionArg[] | null = isFunction ? functionArgs(endpoint.functionParameters, req.segments, req.query) : null;
   const input: PlanInput = { endpoint, query, args, relationTargets: targets, pageSize };
+  let plan = planRead(input);
+  let keyset: CompiledRead['keyset'] = null;
+  if (keysetMode(endpoint, isFunction)) {
+    keyset = { count: plan.orderBy.length, binding: keysetBinding(endpoint.id, raw.orderby) };
+    const key = endpoint.primaryKey === null ? null : dbColumn(endpoint, endpoint.primaryKey);
+    const values = raw.skiptoken === undefined ? null
+      : (deps.skipTokens ?? PROCESS_SKIP_TOKENS).open(raw.skiptoken, keyset.binding, keyset.count);
+    plan = keysetPlan(plan, key, values);
+  }
   return {
     query,
     linkPrefix: optionPrefix(raw),
-    list: deps.compiler.compileRead(planRead(input)),
+    list: deps.compiler.compileRead(plan),
+    keyset,
     count: query.count ? deps.compiler.compileCount(planCount(input)) : null,
   };
 }
@@ -197,8 +219,15 @@ function compileList(
 function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, isFunction: boolean): Promise<SqlReadResponse> {
   const raw: RawOptions = req.method === 'QUERY' ? optionsFromQueryBody(req.body, req.query) : optionsFromQueryString(req.query);
   const pageSize = deps.pageSize ?? ODATA_LIMITS.defaultTop;
+  if (raw.apply !== undefined) return aggregateList(endpoint, req, deps, raw, pageSize, isFunction);
+  if (raw.skiptoken !== undefined) {
+    if (!keysetMode(endpoint, isFunction)) throw new SqlRequestError(400, '$skiptoken is only accepted by endpoints with "Paging": "Keyset"');
+    if (raw.skip !== undefined) throw new SqlRequestError(400, '$skip cannot be combined with $skiptoken');
+  }
   let compiled: CompiledRead;
-  if (isFunction || deps.rowFilter) compiled = compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, isFunction);
+  // a RowFilter binds the caller's claims, a token's values are parameters of their own: such a page
+  // is compiled, not cached
+  if (isFunction || deps.rowFilter || raw.skiptoken !== undefined) compiled = compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, isFunction);
   else {
     compiled = listReads.get(endpoint, deps.compiler, optionsKey(raw, pageSize), () =>
       compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, false),
@@ -224,6 +253,16 @@ function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps,
   );
 }
 
+/** `$apply` (aggregate-read.ts): tables and views only. */
+function aggregateList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, raw: RawOptions, pageSize: number, isFunction: boolean): Promise<SqlReadResponse> {
+  if (isFunction) throw new SqlRequestError(400, '$apply is not supported on table-valued function endpoints');
+  return readAggregate({
+    endpoint, raw, method: req.method, path: req.endpointPath, query: req.query,
+    columns: deps.columnsByName ?? columnMap(endpoint), hidden: hiddenOf(endpoint), kinds: deps.columnKinds,
+    pageSize, driver: deps.driver, compiler: deps.compiler, rowFilter: deps.rowFilter ?? null,
+  });
+}
+
 function listResponse(
   endpoint: SqlEndpoint,
   req: SqlReadRequest,
@@ -239,6 +278,7 @@ function listResponse(
   const rows = listResult.rows;
   const hasMore = rows.length > top && top > 0;
   if (rows.length > top) rows.length = top;
+  const keyset = compiled.keyset ? takeKeysetValues(rows, compiled.keyset.count) : null;
   parseJsonColumns(rows, list.jsonColumns);
   const value = shapeResult(rows, endpoint, deps, query.expand);
   const path = isFunction && req.segments.length > 0 ? `${req.endpointPath}/${req.segments.map(encodeURIComponent).join('/')}` : req.endpointPath;
@@ -254,7 +294,9 @@ function listResponse(
       success: true,
       count: value.length,
       value,
-      nextLink: hasMore ? readUrl(path, linkPrefix, top, query.skip + top, req.query) : null,
+      nextLink: !hasMore ? null
+        : keyset === null ? readUrl(path, linkPrefix, top, query.skip + top, req.query)
+          : keysetUrl(path, linkPrefix, top, (deps.skipTokens ?? PROCESS_SKIP_TOKENS).seal(keyset, compiled.keyset!.binding), req.query),
     },
   };
 }

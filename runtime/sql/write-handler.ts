@@ -5,13 +5,15 @@
  * Success bodies: `{success:true, message, result, id}`; POST 201 with Location, else 200.
  */
 import type { SqlEndpoint } from '../contract/model.js';
-import { applyTransforms } from '../transforms/response-transforms.js';
 import type { SqlCompiler } from './compile/compiler.js';
 import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
 import type { ColumnKinds } from './odata/type-check.js';
 import type { TypedValue } from './plan.js';
 import { validateWrite, WriteRequestError, type ValidWrite, type WriteInput, type WriteMethod } from './write-body.js';
 import { writeFailure } from './write-errors.js';
+import { shapeRow } from './written-row.js';
+import { isBatchBody } from './batch-body.js';
+import { handleSqlBatch, type SqlBatchResponse } from './batch-handler.js';
 import { planDelete, planInsert, planProcedure, planUpdate } from './write-plan.js';
 import type { ColumnValue } from './write-plan.js';
 import type { BoolExpr, FilterExpr } from './odata/ast.js';
@@ -38,16 +40,6 @@ const MESSAGES: Readonly<Record<WriteMethod, string>> = {
 export function writeMethodOf(method: string): WriteMethod | null {
   if (method === 'MERGE') return 'PATCH';
   return method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE' ? method : null;
-}
-
-/** A database row (db column names) as the client sees it: exposed names, transforms applied. */
-function shapeRow(endpoint: SqlEndpoint, row: Row | undefined): Row | null {
-  if (!row) return null;
-  const out: Row = {};
-  for (const [name, value] of Object.entries(row)) {
-    out[endpoint.columns.find((c) => c.db === name)?.name ?? name] = value;
-  }
-  return applyTransforms(out, endpoint.responseTransforms);
 }
 
 function respond(method: WriteMethod, req: SqlWriteRequest, result: unknown, id: TypedValue['value'] | undefined): SqlWriteResponse {
@@ -143,9 +135,20 @@ export interface SqlWriteDeps {
   readonly columnKinds?: ColumnKinds;
   /** An Authorization rule's RowFilter, claims bound (rule-scope.ts); Table mode only. */
   readonly rowFilter?: FilterExpr | null;
+  /** Sql:MaxBatchRows: rows one batch write may hold (batch-handler.ts); default 1000. */
+  readonly maxBatchRows?: number;
 }
 
-export async function handleSqlWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, deps: SqlWriteDeps): Promise<SqlWriteResponse> {
+export async function handleSqlWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, deps: SqlWriteDeps): Promise<SqlWriteResponse | SqlBatchResponse> {
+  if (endpoint.writeMode === 'Table' && isBatchBody(req.body) && (req.method === 'POST' || (req.method === 'DELETE' && req.pathId === null))) {
+    // a batch is one statement without the per-row RowFilter checks: refused under a rule rather than unchecked
+    if (deps.rowFilter) throw new WriteRequestError(400, 'Batch writes are not available to callers under an Authorization RowFilter: write one record per request');
+    try {
+      return await handleSqlBatch(endpoint, req.method, req.body, deps);
+    } catch (error) {
+      throw writeFailure(endpoint, error, req.method === 'DELETE') ?? error;
+    }
+  }
   const valid = validateWrite(endpoint, req, deps.columnKinds);
   // the compiler refuses a RowFilter over procedure writes; this keeps it that way at run time
   if (deps.rowFilter && endpoint.writeMode !== 'Table') throw new WriteRequestError(400, 'Authorization RowFilter cannot apply to procedure writes');

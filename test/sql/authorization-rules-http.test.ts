@@ -179,4 +179,20 @@ describe.each(['pg', 'demo'])('Authorization rules on %s', (env) => {
     expect((await call('DELETE', `${houses}/${newId}`, 'Hamburg')).statusCode).toBe(200);
     await call('PATCH', `${houses}/${hamburg}`, 'all', { Capacity: 8000 });
   });
+
+  it('batch writes are refused under a RowFilter (nothing stored); $apply totals only the caller\'s rows', async () => {
+    const before = await db(env, 'SELECT * FROM inventory."Warehouses" ORDER BY "WarehouseId"');
+    const batch = await call('POST', houses, 'Hamburg', [{ Code: 'DE-010', Name: 'Inside', City: 'Hamburg' }, { Code: 'NL-010', Name: 'Outside', City: 'Rotterdam' }]);
+    expect([batch.statusCode, (batch.json() as { error: string }).error]).toEqual([400, 'Batch writes are not available to callers under an Authorization RowFilter: write one record per request']);
+    const ids = (await db(env, 'SELECT "WarehouseId" AS id FROM inventory."Warehouses"')).map((row) => row['id']);
+    expect((await call('DELETE', houses, 'Hamburg', ids)).statusCode).toBe(400);
+    expect(await db(env, 'SELECT * FROM inventory."Warehouses" ORDER BY "WarehouseId"')).toEqual(before);
+
+    const totals = await call('GET', `${orders}?$apply=${encodeURIComponent('aggregate($count as n)')}`, 'customer7');
+    expect(totals.statusCode).toBe(200);
+    const [{ n }] = (await db(env, 'SELECT count(*)::int AS n FROM sales."Orders" WHERE "CustomerId" = 7')) as [{ n: number }];
+    const [{ all }] = (await db(env, 'SELECT count(*)::int AS all FROM sales."Orders"')) as [{ all: number }];
+    expect(all).toBeGreaterThan(n);
+    expect(Number((totals.json() as { value: { n: unknown }[] }).value[0]!.n)).toBe(n);
+  });
 });

@@ -22,6 +22,7 @@ import { tableValuedFunctionRule } from './table-valued-function.js';
 import { webhookNamespaceRule } from './webhook-namespace.js';
 import { writeColumnsRule } from './write-columns.js';
 import { writeStrategyRule } from './write-strategy.js';
+import { pagingBatchRule } from './paging-batch.js';
 
 export const RULES: readonly Rule[] = [
   namespaceSegmentRule,
@@ -37,6 +38,7 @@ export const RULES: readonly Rule[] = [
   primaryKeyRule,
   writeStrategyRule,
   writeColumnsRule,
+  pagingBatchRule,
   relationshipsRule,
   databaseSnapshotRule,
   authorizationRulesRule,

@@ -7,6 +7,7 @@
 import sql from 'mssql';
 import type { TypedValue } from '../plan.js';
 import { SqlDriverError, type ConstraintViolation, type Row, type SqlDriver } from './driver.js';
+import { parseMssqlConnectionString } from './connection-string.js';
 import { mssqlTypeOf, mssqlValueOf } from './mssql-types.js';
 
 export interface MssqlDriverOptions {
@@ -62,11 +63,12 @@ export function classifyMssqlError(error: unknown): SqlDriverError {
 }
 
 export function createMssqlDriver(options: MssqlDriverOptions): SqlDriver {
-  const config = sql.ConnectionPool.parseConnectionString(options.connectionString) as sql.config;
+  // ADO.NET or URL form (connection-string.ts); mssql's own parser reads neither URLs nor bad values
+  const config = parseMssqlConnectionString(options.connectionString);
   const pool = new sql.ConnectionPool({
     ...config,
-    requestTimeout: options.requestTimeoutMs ?? 30_000,
-    connectionTimeout: options.connectionTimeoutMs ?? 5_000,
+    requestTimeout: options.requestTimeoutMs ?? config.requestTimeout ?? 30_000,
+    connectionTimeout: options.connectionTimeoutMs ?? config.connectionTimeout ?? 5_000,
     pool: { min: 0, max: 10, idleTimeoutMillis: 30_000, ...config.pool, ...options.pool },
   });
   pool.on('error', (error: Error) => options.onConnectionError?.(error));

@@ -7,7 +7,7 @@
 import type { SqlEndpoint } from '../contract/model.js';
 import { applyTransforms } from '../transforms/response-transforms.js';
 import type { SqlCompiler } from './compile/compiler.js';
-import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
+import { rowValue, SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
 import type { TypedValue } from './plan.js';
 import { validateWrite, WriteRequestError, type ValidWrite, type WriteInput, type WriteMethod } from './write-body.js';
 import { writeFailure } from './write-errors.js';
@@ -36,12 +36,18 @@ export function writeMethodOf(method: string): WriteMethod | null {
   return method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE' ? method : null;
 }
 
-/** A database row (db column names) as the client sees it: exposed names, transforms applied. */
+/**
+ * A database row (db column names) as the client sees it: exposed names, transforms applied.
+ * A name the database answered in another case (Babelfish lower-cases OUTPUT columns) still finds
+ * its column; the exact name is tried first.
+ */
 function shapeRow(endpoint: SqlEndpoint, row: Row | undefined): Row | null {
   if (!row) return null;
   const out: Row = {};
   for (const [name, value] of Object.entries(row)) {
-    out[endpoint.columns.find((c) => c.db === name)?.name ?? name] = value;
+    const lower = name.toLowerCase();
+    const column = endpoint.columns.find((c) => c.db === name) ?? endpoint.columns.find((c) => c.db.toLowerCase() === lower);
+    out[column?.name ?? name] = value;
   }
   return applyTransforms(out, endpoint.responseTransforms);
 }
@@ -65,7 +71,7 @@ async function tableWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: Va
     const q = deps.compiler.compileDelete(planDelete(endpoint, valid));
     const rows = await deps.driver.query(q.sql, q.params);
     if (rows.length === 0) throw new WriteRequestError(404, 'Record not found');
-    return respond('DELETE', req, null, rows[0]?.[keyColumn] as TypedValue['value']);
+    return respond('DELETE', req, null, rowValue(rows[0], keyColumn) as TypedValue['value']);
   }
   const plan = planUpdate(endpoint, req.method, valid);
   if (plan === null) throw new WriteRequestError(400, 'The request body has no updatable columns');

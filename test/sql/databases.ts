@@ -47,8 +47,22 @@ export async function openTestDatabases(): Promise<TestDatabases> {
 }
 
 export const MSSQL_URL = process.env['MSSQL_URL'];
-export const MSSQL_SKIP_REASON = 'SQL Server tests skipped: set MSSQL_URL to a database prepared with runtime/sql/demo/mssql.sql (sqlcmd -i) to run them';
+export const MSSQL_SKIP_REASON = 'SQL Server tests skipped: set MSSQL_URL (ADO.NET or mssql:// form) to a database prepared with runtime/sql/demo/mssql.sql (sqlcmd -i) to run them';
 
 export function openMssql(): SqlDriver | null {
   return MSSQL_URL ? createMssqlDriver({ connectionString: MSSQL_URL }) : null;
+}
+
+/**
+ * Whether the SQL Server at `url` is Babelfish for PostgreSQL (its @@VERSION says so); tests of
+ * features only real SQL Server has skip there, naming the reason.
+ */
+export async function mssqlIsBabelfish(url: string): Promise<boolean> {
+  const driver = createMssqlDriver({ connectionString: url });
+  try {
+    const [row] = await driver.query(`SELECT CASE WHEN @@VERSION LIKE '%Babelfish%' THEN 1 ELSE 0 END AS babelfish`, []);
+    return Number(row?.['babelfish']) === 1;
+  } finally {
+    await driver.close();
+  }
 }

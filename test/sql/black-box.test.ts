@@ -15,37 +15,16 @@ import { cp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseMssqlConnectionString } from '../../runtime/sql/drivers/connection-string.js';
 import { createMssqlDriver } from '../../runtime/sql/drivers/mssql.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { startGatewayProcess, WHARF_CLI, type GatewayProcess } from '../support/gateway-process.js';
 import { copyProject, type TempProject } from '../support/project.js';
+import { mssqlForms } from './databases.js';
 import { readCasesFor } from './read-cases.js';
 import { subst, W, WRITE_CASES } from './write-cases.js';
 
 const run = promisify(execFile);
 const MSSQL_URL = process.env['MSSQL_URL'];
-
-/** The SQL Server of MSSQL_URL in both forms users write. */
-function mssqlForms(text: string): { ado: string; url: string } {
-  const c = parseMssqlConnectionString(text);
-  const quote = (v: string) => (/[;'"]/.test(v) || v !== v.trim() ? `'${v.replace(/'/g, "''")}'` : v);
-  const ado = [
-    `Server=${c.server}${c.options.instanceName ? `\\${c.options.instanceName}` : ''}${c.port ? `,${c.port}` : ''}`,
-    c.database ? `Database=${quote(c.database)}` : '',
-    c.user ? `User Id=${quote(c.user)}` : '',
-    c.password ? `Password=${quote(c.password)}` : '',
-    c.options.encrypt !== undefined ? `Encrypt=${String(c.options.encrypt)}` : '',
-    c.options.trustServerCertificate !== undefined ? `TrustServerCertificate=${String(c.options.trustServerCertificate)}` : '',
-  ].filter(Boolean).join(';');
-  const auth = c.user ? `${encodeURIComponent(c.user)}${c.password ? `:${encodeURIComponent(c.password)}` : ''}@` : '';
-  const query = new URLSearchParams();
-  if (c.options.encrypt !== undefined) query.set('encrypt', String(c.options.encrypt));
-  if (c.options.trustServerCertificate !== undefined) query.set('trustServerCertificate', String(c.options.trustServerCertificate));
-  const db = [c.options.instanceName, c.database].filter((s) => s !== undefined).map((s) => encodeURIComponent(s as string)).join('/');
-  const url = `mssql://${auth}${c.server}${c.port ? `:${c.port}` : ''}/${db}${query.size > 0 ? `?${query}` : ''}`;
-  return { ado, url };
-}
 
 /** postgres://user:pass@host:port/db as Host=...;Port=...;Username=...;Password=...;Database=... */
 function pgKeywords(url: string): string {

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { inject } from 'vitest';
 import type { SqlDriver } from '../../runtime/sql/drivers/driver.js';
+import { parseMssqlConnectionString } from '../../runtime/sql/drivers/connection-string.js';
 import { createMssqlDriver } from '../../runtime/sql/drivers/mssql.js';
 import { createPgDriver } from '../../runtime/sql/drivers/pg.js';
 import { createPgliteDriver } from '../../runtime/sql/drivers/pglite.js';
@@ -65,4 +66,30 @@ export async function mssqlIsBabelfish(url: string): Promise<boolean> {
   } finally {
     await driver.close();
   }
+}
+
+/**
+ * The SQL Server of `text` (either form) in both forms users write, optionally at another
+ * host and port (a test's TCP relay): ADO.NET `Server=host,port;Database=...` and URL `mssql://...`.
+ */
+export function mssqlForms(text: string, at?: { host: string; port: number }): { ado: string; url: string } {
+  const c = parseMssqlConnectionString(text);
+  const server = at?.host ?? c.server;
+  const port = at?.port ?? c.port;
+  const quote = (v: string) => (/[;'"]/.test(v) || v !== v.trim() ? `'${v.replace(/'/g, "''")}'` : v);
+  const ado = [
+    `Server=${server}${c.options.instanceName && !at ? `\\${c.options.instanceName}` : ''}${port ? `,${port}` : ''}`,
+    c.database ? `Database=${quote(c.database)}` : '',
+    c.user ? `User Id=${quote(c.user)}` : '',
+    c.password ? `Password=${quote(c.password)}` : '',
+    c.options.encrypt !== undefined ? `Encrypt=${String(c.options.encrypt)}` : '',
+    c.options.trustServerCertificate !== undefined ? `TrustServerCertificate=${String(c.options.trustServerCertificate)}` : '',
+  ].filter(Boolean).join(';');
+  const auth = c.user ? `${encodeURIComponent(c.user)}${c.password ? `:${encodeURIComponent(c.password)}` : ''}@` : '';
+  const query = new URLSearchParams();
+  if (c.options.encrypt !== undefined) query.set('encrypt', String(c.options.encrypt));
+  if (c.options.trustServerCertificate !== undefined) query.set('trustServerCertificate', String(c.options.trustServerCertificate));
+  const db = [at ? undefined : c.options.instanceName, c.database].filter((s) => s !== undefined).map((s) => encodeURIComponent(s as string)).join('/');
+  const url = `mssql://${auth}${server}${port ? `:${port}` : ''}/${db}${query.size > 0 ? `?${query}` : ''}`;
+  return { ado, url };
 }

@@ -91,7 +91,7 @@ describe.skipIf(!MSSQL_URL)('sync from SQL Server: outbox example (MSSQL_URL; SQ
   });
 });
 
-describe.skipIf(!MSSQL_URL || BABELFISH)('sync from SQL Server: change tracking example (MSSQL_URL on real SQL Server)', () => {
+if (!BABELFISH) describe.skipIf(!MSSQL_URL)('sync from SQL Server: change tracking example (MSSQL_URL on real SQL Server)', () => {
   const s = syncing('sync.ProductChanges');
   beforeAll(() => s.start(MSSQL_CHANGE_TRACKING_SQL), 120_000);
   afterAll(() => s.stop());
@@ -106,6 +106,6 @@ describe.skipIf(!MSSQL_URL || BABELFISH)('sync from SQL Server: change tracking 
   });
 });
 
-describe.runIf(BABELFISH)('sync from SQL Server: change tracking example', () => {
+if (BABELFISH) describe('sync from SQL Server: change tracking example', () => {
   it.skip('needs real SQL Server: Babelfish has no change tracking (ALTER DATABASE ... SET CHANGE_TRACKING, CHANGETABLE)', () => undefined);
 });

@@ -49,7 +49,9 @@ export function classifyMssqlError(error: unknown): SqlDriverError {
   const e = error as { code?: unknown; number?: unknown; message?: unknown; originalError?: { code?: unknown } };
   const message = typeof e.message === 'string' ? e.message : String(error);
   const code = typeof e.code === 'string' ? e.code : typeof e.number === 'number' ? String(e.number) : undefined;
-  if (e.code === 'ETIMEOUT' && /timeout/i.test(message) && !/connect/i.test(message)) {
+  // `Timeout: Request failed to complete in N ms`; `Failed to cancel request in N ms` when the server
+  // did not acknowledge the cancel either (Babelfish inside a sleep): tedious then drops the connection
+  if (e.code === 'ETIMEOUT' && ((/timeout/i.test(message) && !/connect/i.test(message)) || /^Failed to cancel request/.test(message))) {
     return new SqlDriverError('timeout', message, code, { cause: error });
   }
   if (['ESOCKET', 'ELOGIN', 'ETIMEOUT', 'ECONNCLOSED', 'ENOTOPEN', 'ECONNREFUSED'].includes(String(e.code))) {

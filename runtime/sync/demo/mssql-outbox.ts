@@ -34,7 +34,8 @@ export const MSSQL_OUTBOX_SQL: readonly string[] = [
      SELECT 'D', d.ProductId FROM deleted d
       WHERE NOT EXISTS (SELECT 1 FROM inserted i WHERE i.ProductId = d.ProductId);
    END`,
-  `CREATE OR ALTER PROCEDURE sync.ProductOutboxChanges @Json nvarchar(max) AS
+  `DROP PROCEDURE IF EXISTS sync.ProductOutboxChanges`,
+  `CREATE PROCEDURE sync.ProductOutboxChanges @Json nvarchar(max) AS
    BEGIN
      SET NOCOUNT ON;
      SET XACT_ABORT ON;
@@ -51,14 +52,15 @@ export const MSSQL_OUTBOX_SQL: readonly string[] = [
      COMMIT;
      DECLARE @last bigint = (SELECT MAX(Version) FROM (SELECT TOP 5000 Version FROM sync.ProductOutbox
                                                        WHERE Version > @fromVersion ORDER BY Version) AS page);
-     SELECT ISNULL(@last, @fromVersion) AS [Metadata.Sync.Version], 'Diff' AS [Metadata.Sync.Type], 0 AS [Metadata.Sync.ReasonCode],
-            JSON_QUERY(ISNULL((SELECT TOP 5000 o.Operation AS [$operation], o.Version AS [$version], o.ProductId, o.ChangedAt,
-                                      p.Sku, p.ProductName, p.CategoryId, p.UnitPrice, p.UnitsInStock, p.CreatedAt
-                                 FROM sync.ProductOutbox o
-                                 LEFT JOIN inventory.Products p ON p.ProductId = o.ProductId AND o.Operation <> 'D'
-                                WHERE o.Version > @fromVersion
-                                ORDER BY o.Version
-                                FOR JSON PATH, INCLUDE_NULL_VALUES), '[]')) AS [Data]
-     FOR JSON PATH, WITHOUT_ARRAY_WRAPPER;
+     -- the document is put together as text: Babelfish's FOR JSON embeds JSON_QUERY(...) as a string
+     SELECT CONCAT('{"Metadata":{"Sync":{"Version":', ISNULL(@last, @fromVersion), ',"Type":"Diff","ReasonCode":0}},"Data":',
+                   ISNULL((SELECT TOP 5000 o.Operation AS [$operation], o.Version AS [$version], o.ProductId, o.ChangedAt,
+                                  p.Sku, p.ProductName, p.CategoryId, p.UnitPrice, p.UnitsInStock, p.CreatedAt
+                             FROM sync.ProductOutbox o
+                             LEFT JOIN inventory.Products p ON p.ProductId = o.ProductId AND o.Operation <> 'D'
+                            WHERE o.Version > @fromVersion
+                            ORDER BY o.Version
+                            FOR JSON PATH, INCLUDE_NULL_VALUES), '[]'),
+                   '}') AS [Document];
    END`,
 ];

@@ -69,6 +69,10 @@ export function installBodyTimeout(app: FastifyInstance, options: BodyTimeoutOpt
     }
     const timed = new TimedBody(options);
     payload.on('error', (error) => timed.destroy(error));
+    // fastify may answer without reading the body (413 by Content-Length): the timer's error then
+    // has no reader and must not become an uncaught exception (it took the process down). When
+    // fastify reads the body, its own listener gets the error and answers 408.
+    timed.on('error', () => undefined);
     done(null, payload.pipe(timed));
   });
 }

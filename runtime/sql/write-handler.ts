@@ -6,7 +6,7 @@
  */
 import type { SqlEndpoint } from '../contract/model.js';
 import type { SqlCompiler } from './compile/compiler.js';
-import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
+import { rowValue, SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
 import type { ColumnKinds } from './odata/type-check.js';
 import type { TypedValue } from './plan.js';
 import { validateWrite, WriteRequestError, type ValidWrite, type WriteInput, type WriteMethod } from './write-body.js';
@@ -94,7 +94,7 @@ async function tableWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: Va
     const q = deps.compiler.compileDelete({ ...plan, key: { ...plan.key, rowFilter } });
     const rows = await deps.driver.query(q.sql, q.params);
     if (rows.length === 0) throw new WriteRequestError(404, 'Record not found');
-    return respond('DELETE', req, null, rows[0]?.[keyColumn] as TypedValue['value']);
+    return respond('DELETE', req, null, rowValue(rows[0], keyColumn) as TypedValue['value']);
   }
   const plan = planUpdate(endpoint, req.method, valid);
   if (plan === null) throw new WriteRequestError(400, 'The request body has no updatable columns');

@@ -3424,9 +3424,9 @@ var require_utils = __commonJS({
         }
       }
       if (bestLength < 2) return hextets.join(":");
-      const head = hextets.slice(0, bestStart).join(":");
+      const head2 = hextets.slice(0, bestStart).join(":");
       const tail = hextets.slice(bestStart + bestLength).join(":");
-      return head + "::" + tail;
+      return head2 + "::" + tail;
     }
     function normalizeIPv6Address(input) {
       const compression = input.indexOf("::");
@@ -3496,8 +3496,8 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path6) {
-      let input = path6;
+    function removeDotSegments(path7) {
+      let input = path7;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -3571,11 +3571,11 @@ var require_utils = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path6) {
-      if (path6 === "" || path6[0] === "/") {
-        return removeDotSegments(path6);
+    function removeDotSegmentsRelative(path7) {
+      if (path7 === "" || path7[0] === "/") {
+        return removeDotSegments(path7);
       }
-      const segments = path6.split("/");
+      const segments = path7.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -3938,8 +3938,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path6 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path6 && path6 !== "/" ? path6 : void 0;
+        const path7 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path7 && path7 !== "/" ? path7 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -7174,7 +7174,7 @@ var require_ajv = __commonJS({
 
 // compiler/validate/single-file.ts
 import { readFile } from "node:fs/promises";
-import path5 from "node:path";
+import path6 from "node:path";
 
 // schemas/common.schema.json
 var common_schema_default = {
@@ -8506,12 +8506,12 @@ function parseTree(text, errors = [], options = ParseOptions.DEFAULT) {
   }
   return result;
 }
-function findNodeAtLocation(root, path6) {
+function findNodeAtLocation(root, path7) {
   if (!root) {
     return void 0;
   }
   let node = root;
-  for (let segment of path6) {
+  for (let segment of path7) {
     if (typeof segment === "string") {
       if (node.type !== "object" || !Array.isArray(node.children)) {
         return void 0;
@@ -13916,16 +13916,16 @@ var MatcherView = class {
    * @returns {string|undefined}
    */
   getCurrentTag() {
-    const path6 = this._matcher.path;
-    return path6.length > 0 ? path6[path6.length - 1].tag : void 0;
+    const path7 = this._matcher.path;
+    return path7.length > 0 ? path7[path7.length - 1].tag : void 0;
   }
   /**
    * Get current namespace.
    * @returns {string|undefined}
    */
   getCurrentNamespace() {
-    const path6 = this._matcher.path;
-    return path6.length > 0 ? path6[path6.length - 1].namespace : void 0;
+    const path7 = this._matcher.path;
+    return path7.length > 0 ? path7[path7.length - 1].namespace : void 0;
   }
   /**
    * Get current node's attribute value.
@@ -13933,9 +13933,9 @@ var MatcherView = class {
    * @returns {*}
    */
   getAttrValue(attrName) {
-    const path6 = this._matcher.path;
-    if (path6.length === 0) return void 0;
-    return path6[path6.length - 1].values?.[attrName];
+    const path7 = this._matcher.path;
+    if (path7.length === 0) return void 0;
+    return path7[path7.length - 1].values?.[attrName];
   }
   /**
    * Check if current node has an attribute.
@@ -13943,9 +13943,9 @@ var MatcherView = class {
    * @returns {boolean}
    */
   hasAttr(attrName) {
-    const path6 = this._matcher.path;
-    if (path6.length === 0) return false;
-    const current = path6[path6.length - 1];
+    const path7 = this._matcher.path;
+    if (path7.length === 0) return false;
+    const current = path7[path7.length - 1];
     return current.values !== void 0 && attrName in current.values;
   }
   /**
@@ -13971,18 +13971,18 @@ var MatcherView = class {
    * @returns {number}
    */
   getPosition() {
-    const path6 = this._matcher.path;
-    if (path6.length === 0) return -1;
-    return path6[path6.length - 1].position ?? 0;
+    const path7 = this._matcher.path;
+    if (path7.length === 0) return -1;
+    return path7[path7.length - 1].position ?? 0;
   }
   /**
    * Get current node's repeat counter (occurrence count of this tag name).
    * @returns {number}
    */
   getCounter() {
-    const path6 = this._matcher.path;
-    if (path6.length === 0) return -1;
-    return path6[path6.length - 1].counter ?? 0;
+    const path7 = this._matcher.path;
+    if (path7.length === 0) return -1;
+    return path7[path7.length - 1].counter ?? 0;
   }
   /**
    * Get current node's sibling index (alias for getPosition).
@@ -16890,8 +16890,8 @@ var staticContentRule = {
     }
     if (config.EnableFiltering === true && !isFilterable(contentType)) {
       out.push(
-        warning(ctx, "static-filtering-unsupported", "/EnableFiltering", `EnableFiltering has no effect on ${contentType} content`, {
-          hint: "OData filtering applies to JSON, XML and CSV content only."
+        error(ctx, "static-filtering-unsupported", "/EnableFiltering", `EnableFiltering has no effect on ${contentType} content`, {
+          hint: "OData filtering applies to JSON, XML and CSV content only; remove EnableFiltering (the OpenAPI document would advertise $filter)."
         })
       );
     }
@@ -17083,8 +17083,152 @@ var pagingBatchRule = {
   }
 };
 
+// compiler/validate/rules/duplicate-keys.ts
+function duplicateKeys(text) {
+  const found = [];
+  const walk2 = (node, ptr) => {
+    if (!node) return;
+    if (node.type === "array") node.children?.forEach((child, i) => walk2(child, pointer(ptr, i)));
+    if (node.type !== "object") return;
+    const seen = /* @__PURE__ */ new Map();
+    for (const property of node.children ?? []) {
+      const [keyNode, valueNode] = property.children ?? [];
+      if (!keyNode || typeof keyNode.value !== "string") continue;
+      const key = keyNode.value;
+      const first = seen.get(key);
+      if (first !== void 0) found.push({ ptr: pointer(ptr, key), key, offset: keyNode.offset, firstOffset: first });
+      else seen.set(key, keyNode.offset);
+      walk2(valueNode, pointer(ptr, key));
+    }
+  };
+  walk2(parseTree2(text, [], { disallowComments: true, allowTrailingComma: false }), "");
+  return found;
+}
+var duplicateKeysRule = {
+  name: "duplicate-keys",
+  scope: "entity",
+  codes: ["duplicate-key"],
+  evenIfSchemaInvalid: true,
+  check(ctx) {
+    const text = ctx.parsed.text;
+    const position = lineIndex(text);
+    return duplicateKeys(text).map((d) => {
+      const first = position(d.firstOffset);
+      const at = position(d.offset);
+      return {
+        ...error(ctx, "duplicate-key", d.ptr, `Key "${d.key}" is written twice in the same object (first at line ${first.line}); JSON keeps only the last one`, {
+          hint: "Remove one of the two; merge their settings into a single key."
+        }),
+        line: at.line,
+        column: at.column
+      };
+    });
+  }
+};
+
+// compiler/validate/rules/rename-targets.ts
+var renameTargetsRule = {
+  name: "rename-targets",
+  scope: "entity",
+  codes: ["rename-target-duplicate", "rename-onto-column"],
+  kinds: ["sql", "static", "proxy"],
+  check(ctx) {
+    const transforms = ctx.config.ResponseTransforms;
+    const rename = transforms?.Rename ?? {};
+    const removed = new Set(transforms?.Remove ?? []);
+    const columns = ctx.kind === "sql" ? new Set((ctx.config.AllowedColumns ?? []).map((e) => parseColumn(e)?.name).filter((n) => !!n)) : /* @__PURE__ */ new Set();
+    const out = [];
+    const firstSource = /* @__PURE__ */ new Map();
+    for (const [from, to] of Object.entries(rename)) {
+      const ptr = pointer("/ResponseTransforms/Rename", from);
+      const earlier = firstSource.get(to);
+      if (earlier !== void 0) {
+        out.push(
+          error(ctx, "rename-target-duplicate", ptr, `Rename '${from}' -> '${to}': '${earlier}' is already renamed to '${to}'`, {
+            hint: "Each Rename rule needs its own new name; a record cannot hold two fields of one name."
+          })
+        );
+        continue;
+      }
+      firstSource.set(to, from);
+      if (to !== from && columns.has(to) && !(to in rename) && !removed.has(to)) {
+        out.push(
+          error(ctx, "rename-onto-column", ptr, `Rename '${from}' -> '${to}': '${to}' is already an exposed column`, {
+            hint: `Pick another name, or Remove (or Rename) the column '${to}' too.`
+          })
+        );
+      }
+    }
+    return out;
+  }
+};
+
+// compiler/validate/rules/retry-attempts.ts
+var MAX_RETRY_ATTEMPTS = 10;
+var retryAttemptsRule = {
+  name: "retry-attempts",
+  scope: "entity",
+  codes: ["retry-attempts-limit"],
+  kinds: ["proxy"],
+  check(ctx) {
+    const attempts = ctx.config.Retry?.Attempts;
+    if (attempts === void 0 || attempts <= MAX_RETRY_ATTEMPTS) return [];
+    return [
+      error(ctx, "retry-attempts-limit", "/Retry/Attempts", `Retry.Attempts ${attempts} is above the limit of ${MAX_RETRY_ATTEMPTS} tries per URL`, {
+        hint: `Use 1 to ${MAX_RETRY_ATTEMPTS}; add FallbackUrls for more targets rather than more tries.`
+      })
+    ];
+  }
+};
+
+// compiler/validate/rules/static-content-type.ts
+import { readFileSync as readFileSync3, statSync as statSync2 } from "node:fs";
+import path4 from "node:path";
+var SIGNATURES = {
+  "image/png": { label: "PNG image", test: (h) => h.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])) },
+  "image/jpeg": { label: "JPEG image", test: (h) => h[0] === 255 && h[1] === 216 && h[2] === 255 },
+  "image/gif": { label: "GIF image", test: (h) => h.subarray(0, 4).toString("latin1") === "GIF8" },
+  "image/webp": { label: "WebP image", test: (h) => h.subarray(0, 4).toString("latin1") === "RIFF" && h.subarray(8, 12).toString("latin1") === "WEBP" },
+  "image/x-icon": { label: "icon", test: (h) => h.subarray(0, 4).equals(Buffer.from([0, 0, 1, 0])) },
+  "application/pdf": { label: "PDF document", test: (h) => h.subarray(0, 5).toString("latin1") === "%PDF-" }
+};
+var isText = (type) => type.startsWith("text/") || /^application\/(?:[a-z0-9.+-]+\+)?(?:json|xml)$/.test(type) || type === "image/svg+xml";
+function head(file) {
+  try {
+    if (!statSync2(file).isFile()) return null;
+    return readFileSync3(file).subarray(0, 4096);
+  } catch {
+    return null;
+  }
+}
+var staticContentTypeRule = {
+  name: "static-content-type",
+  scope: "entity",
+  codes: ["static-content-type-mismatch"],
+  kinds: ["static"],
+  check(ctx) {
+    const config = ctx.config;
+    const configured = config.ContentType?.split(";")[0]?.trim().toLowerCase();
+    const relative = containedPath(config.ContentFile);
+    if (!configured || relative === null) return [];
+    const bytes = head(path4.join(path4.dirname(ctx.parsed.source.absolutePath), relative));
+    if (bytes === null) return [];
+    const signature = SIGNATURES[configured];
+    let problem = null;
+    if (signature && !signature.test(bytes)) problem = `${config.ContentFile} is not a ${signature.label} (it lacks the format's signature)`;
+    else if (isText(configured) && bytes.includes(0)) problem = `${config.ContentFile} is binary (it holds NUL bytes), not text`;
+    if (problem === null) return [];
+    return [
+      error(ctx, "static-content-type-mismatch", "/ContentType", `ContentType '${config.ContentType}' contradicts the content file: ${problem}`, {
+        hint: "Set ContentType to the file's real type, or remove it to take the type from the file extension."
+      })
+    ];
+  }
+};
+
 // compiler/validate/rules/index.ts
 var RULES = [
+  duplicateKeysRule,
   namespaceSegmentRule,
   namespaceReservedRule,
   endpointNameRule,
@@ -17103,11 +17247,14 @@ var RULES = [
   databaseSnapshotRule,
   authorizationRulesRule,
   staticContentRule,
+  staticContentTypeRule,
+  renameTargetsRule,
   compositeStepsRule,
   filesBaseDirectoryRule,
   proxyUrlsRule,
   proxyUrlBlockedRule,
-  proxyCustomPropertiesRule
+  proxyCustomPropertiesRule,
+  retryAttemptsRule
 ];
 
 // compiler/validate/schema.ts
@@ -17308,12 +17455,12 @@ function validate2(contexts, rules = RULES, options = {}) {
 }
 
 // compiler/db-snapshot/read.ts
-import { readFileSync as readFileSync3 } from "node:fs";
-import path4 from "node:path";
+import { readFileSync as readFileSync4 } from "node:fs";
+import path5 from "node:path";
 function readDbSnapshot(root) {
   let text;
   try {
-    text = readFileSync3(path4.join(root, DB_SNAPSHOT_FILE), "utf8");
+    text = readFileSync4(path5.join(root, DB_SNAPSHOT_FILE), "utf8");
   } catch {
     return { snapshot: null, text: null, diagnostics: [] };
   }
@@ -17347,7 +17494,7 @@ async function validateEntityText(root, location, text) {
   const file = ["endpoints", ...segments, ENTITY_FILE].join("/");
   const target = {
     file,
-    absolutePath: path5.join(root, "endpoints", ...segments, ENTITY_FILE),
+    absolutePath: path6.join(root, "endpoints", ...segments, ENTITY_FILE),
     typeFolder: location.typeFolder,
     folders: location.folders,
     name: location.name

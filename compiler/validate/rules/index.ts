@@ -23,8 +23,13 @@ import { webhookNamespaceRule } from './webhook-namespace.js';
 import { writeColumnsRule } from './write-columns.js';
 import { writeStrategyRule } from './write-strategy.js';
 import { pagingBatchRule } from './paging-batch.js';
+import { duplicateKeysRule } from './duplicate-keys.js';
+import { renameTargetsRule } from './rename-targets.js';
+import { retryAttemptsRule } from './retry-attempts.js';
+import { staticContentTypeRule } from './static-content-type.js';
 
 export const RULES: readonly Rule[] = [
+  duplicateKeysRule,
   namespaceSegmentRule,
   namespaceReservedRule,
   endpointNameRule,
@@ -43,11 +48,14 @@ export const RULES: readonly Rule[] = [
   databaseSnapshotRule,
   authorizationRulesRule,
   staticContentRule,
+  staticContentTypeRule,
+  renameTargetsRule,
   compositeStepsRule,
   filesBaseDirectoryRule,
   proxyUrlsRule,
   proxyUrlBlockedRule,
   proxyCustomPropertiesRule,
+  retryAttemptsRule,
 ];
 
 export { isSkipped } from './namespace-reserved.js';

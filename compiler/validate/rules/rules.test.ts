@@ -118,7 +118,7 @@ const cases: [string, { given: Given; want: string[] }][] = [
   ['static file present', { given: [['Static/Ref/Units', { ContentFile: 'units.csv' }]], want: [] }],
   ['static file missing', { given: [['Static/Ref/Units', { ContentFile: 'unit.csv' }]], want: ["Static/Ref/Units error content-file-missing /ContentFile: ContentFile 'unit.csv' does not exist next to entity.json"] }],
   ['static file escapes', { given: [['Static/Ref/Units', { ContentFile: '../Logo/logo.png' }], ['Static/Ref/Logo', { ContentFile: '/etc/passwd' }]], want: ["Static/Ref/Units error content-file-escape /ContentFile: ContentFile '../Logo/logo.png' must name a file inside the endpoint folder", "Static/Ref/Logo error content-file-escape /ContentFile: ContentFile '/etc/passwd' must name a file inside the endpoint folder"] }],
-  ['filtering on an image', { given: [['Static/Ref/Logo', { ContentFile: 'logo.png', EnableFiltering: true }]], want: ['Static/Ref/Logo warning static-filtering-unsupported /EnableFiltering: EnableFiltering has no effect on image/png content'] }],
+  ['filtering on an image', { given: [['Static/Ref/Logo', { ContentFile: 'logo.png', EnableFiltering: true }]], want: ['Static/Ref/Logo error static-filtering-unsupported /EnableFiltering: EnableFiltering has no effect on image/png content'] }],
   // composite
   ['valid composite', { given: [['Proxy/S/P', PROXY], ['Proxy/S/Flow', composite([step('a', 'S/P'), step('b', 's/p', { DependsOn: 'a', TemplateTransformations: { id: '$prev.a.id' } })])]], want: [] }],
   [

@@ -2,7 +2,7 @@
  * Static ContentFile lies inside the endpoint folder and exists there; JSON, XML and CSV content
  * parses into records (the runtime's own parser, runtime/contract/static-content.ts), reported at
  * the content file's line and column when it does not; EnableFiltering is only meaningful for
- * those three formats. (Reads the content file.)
+ * those three formats (an error: the OpenAPI document would advertise $filter). (Reads the content file.)
  */
 import { readFileSync, statSync } from 'node:fs';
 import { parseStaticContent, staticFormatOf } from '../../../runtime/contract/static-content.js';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Diagnostic } from '../../diagnostics.js';
 import type { StaticConfig } from '../../model/config.js';
 import { isFilterable, staticContentType } from '../../model/content-type.js';
-import { error, warning } from '../report.js';
+import { error } from '../report.js';
 import type { EntityRule } from '../rule.js';
 import { containedPath } from '../../model/contained-path.js';
 
@@ -65,8 +65,8 @@ export const staticContentRule: EntityRule = {
     }
     if (config.EnableFiltering === true && !isFilterable(contentType)) {
       out.push(
-        warning(ctx, 'static-filtering-unsupported', '/EnableFiltering', `EnableFiltering has no effect on ${contentType} content`, {
-          hint: 'OData filtering applies to JSON, XML and CSV content only.',
+        error(ctx, 'static-filtering-unsupported', '/EnableFiltering', `EnableFiltering has no effect on ${contentType} content`, {
+          hint: 'OData filtering applies to JSON, XML and CSV content only; remove EnableFiltering (the OpenAPI document would advertise $filter).',
         }),
       );
     }

@@ -66,6 +66,14 @@ export const COMMANDS: readonly CliCommand[] = [
         : (await import('./build-command.js')).runCheck(args.root, print, args.docs),
   },
   {
+    name: 'diff',
+    usage: ['diff [BASE] [--allow-breaking] [--root DIR]'],
+    summary:
+      'compare the OpenAPI of the working tree with BASE (a git ref, default the merge base with main, or a file); print each change as breaking or compatible, exit 1 on a breaking one unless `--allow-breaking`',
+    options: 'own',
+    run: async (args, print) => (await import('./diff-command.js')).runDiffCommand(args.rest, args.root, print),
+  },
+  {
     name: 'watch',
     usage: ['watch'],
     summary: 'rebuild `generated/` on every saved change',

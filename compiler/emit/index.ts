@@ -10,6 +10,7 @@ import { canonicalJson, compareCodeUnits } from './canonical-json.js';
 import { configTypesKey, makeConfigTypes } from './config-types.js';
 import { emitManifest } from './manifest.js';
 import { emitOpenApi } from './openapi/document.js';
+import { emitOpenApi31 } from './openapi-31/document.js';
 import { emitRouteFiles, routeModuleSource, type RouteModuleSource } from './route-files.js';
 import { emitRoutesBundle } from './routes-bundle.js';
 import { emitRowTypes } from './row-types.js';
@@ -37,6 +38,7 @@ export async function emitAll(input: EmitInput): Promise<OutputFile[]> {
     ...emitRouteFiles(input.models, input.sourceHash, routeSource),
     ...emitRoutesBundle(input.models, input.sourceHash, routeSource),
     ...emitOpenApi(input.models, input.dbSnapshot ?? null),
+    ...emitOpenApi31(input.models, input.dbSnapshot ?? null),
     ...emitRowTypes(input.models, input.dbSnapshot),
     ...(input.dbSnapshot ? [{ path: DB_SNAPSHOT_OUTPUT, content: canonicalJson(input.dbSnapshot) }] : []),
     ...(await (input.artifacts ?? artifactCache(null)).get('config-types', await configTypesKey(input.root), () => makeConfigTypes(input.root))),

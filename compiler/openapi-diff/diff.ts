@@ -46,9 +46,11 @@ function operationsOf(doc: Json): Map<string, { path: string; method: string; op
   for (const [p, item] of Object.entries(paths)) {
     if (!isObject(item)) continue;
     for (const m of METHODS) if (isObject(item[m])) out.set(`${m.toUpperCase()} ${p}`, { path: p, method: m, op: item[m] as Json, pathItem: item });
-    const extra = isObject(item.additionalOperations) ? item.additionalOperations : {};
-    for (const [m, op] of Object.entries(extra)) if (isObject(op)) out.set(`${m.toUpperCase()} ${p}`, { path: p, method: m, op, pathItem: item });
-    // 3.1 documents written by wharf describe QUERY in the x-query extension.
+    // 3.1 documents written by wharf (openapi-3.1.json) hold them in x-additional-operations and x-query.
+    for (const key of ['additionalOperations', 'x-additional-operations']) {
+      const extra = isObject(item[key]) ? (item[key] as Json) : {};
+      for (const [m, op] of Object.entries(extra)) if (isObject(op)) out.set(`${m.toUpperCase()} ${p}`, { path: p, method: m, op, pathItem: item });
+    }
     if (isObject(item['x-query'])) out.set(`QUERY ${p}`, { path: p, method: 'query', op: item['x-query'] as Json, pathItem: item });
   }
   return out;

@@ -3,7 +3,8 @@
  * `effective` (each writable key's value in force and its source, effective-settings.ts).
  * PUT /settings: a flat object of colon keys; every key checked against WRITABLE_SETTINGS and its
  * kind, all applied or none, written atomically to environments/settings.overrides.json (never
- * settings.json). Logging:MinLevel and WebUi:* apply at once; the rest answer restart_required.
+ * settings.json); with a PostgreSQL token store first to the shared store, from which every
+ * instance applies it (shared-console-settings.ts). Logging:MinLevel and WebUi:* apply at once; the rest answer restart_required.
  * Anti-lockout: a change to WebUi:PublicOrigins or ForwardedHeaders:* that would stop this very
  * request reaching the console is refused with 400 naming the field.
  */
@@ -125,9 +126,10 @@ function checkLockout(request: FastifyRequest, options: SettingsRouteOptions, va
 export function settingsRoutes(app: FastifyInstance, options: SettingsRouteOptions): void {
   const { runtime, console: state } = options;
 
-  app.get('/settings', async (request) =>
-    dump(app, request, options, (await state.accounts.list()).length, await readOverrides(runtime.environmentsDir)),
-  );
+  app.get('/settings', async (request) => {
+    await state.shared?.refresh(); // what another instance saved (never throws; a store that is down keeps the last values)
+    return dump(app, request, options, (await state.accounts.list()).length, await readOverrides(runtime.environmentsDir));
+  });
 
   app.put('/settings', async (request) => {
     const body = request.body;
@@ -149,6 +151,8 @@ export function settingsRoutes(app: FastifyInstance, options: SettingsRouteOptio
     if (min > max) throw badRequest('The minimum pool size cannot exceed the maximum', 'SqlConnectionPooling:MinPoolSize');
     checkLockout(request, options, values);
 
+    // the shared store first (every instance applies it from there); down: 503, nothing changed anywhere
+    await state.shared?.update({ settings: values });
     const overrides = await readOverrides(runtime.environmentsDir);
     const next = mergeSettings({}, overrides) as Record<string, unknown>;
     for (const [key, value] of values) setByPath(next, key, value);

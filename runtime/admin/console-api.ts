@@ -30,7 +30,7 @@ import { eventsRoute } from './events-route.js';
 import { environmentRoutes } from './environment-routes.js';
 import { sessionRoutes } from './session-routes.js';
 import { trafficRoute } from './traffic-route.js';
-import { PostgresConsoleSettingsStore } from './console-settings-store.js';
+import { PostgresConsoleSettingsStore } from '../settings/shared-overrides.js';
 import { SHARED_SETTINGS_POLL_MS, SharedConsoleSettings } from './shared-console-settings.js';
 
 export const CONSOLE_PREFIX = '/ui/api';

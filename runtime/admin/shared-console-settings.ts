@@ -1,28 +1,25 @@
 /**
  * Console changes on several instances (docs/deployment.md): with a shared store
- * (console-settings-store.ts) every instance lays the store's entries over its own files and
- * applies them:
- *   - at start (before serving), on every `settings_changed` / `environments_changed` console event
+ * (runtime/settings/shared-overrides.ts) every running instance lays the store's entries over its
+ * own files and applies them:
+ *   - when the console starts, on every `settings_changed` / `environments_changed` console event
  *     (shared across instances through Redis), before each GET of /ui/api/settings and
  *     /ui/api/environments, and without Redis every SHARED_SETTINGS_POLL_MS;
  *   - the store's settings go into this instance's settings.overrides.json and its environments into
- *     environments/<name>/settings.json: the files are the cache of the last known values, read at
- *     the next start even when the store is down then;
+ *     environments/<name>/settings.json: the files are the cache of the last known values (read at
+ *     start after loadSettings has laid the store into them, or as they are when it is down);
  *   - applied live: Logging:MinLevel, WebUi:SecureCookies, WebUi:PublicOrigins (unless a `__`
  *     environment variable sets them: it wins), Environment:AllowedEnvironments and the environments
  *     themselves (reloaded, their SQL pools dropped). The rest apply at the next start.
  * A store that does not answer (within Auth:Store:CommandTimeoutMs) leaves the last known values in
  * force; one warning line is logged until it answers again.
  */
-import { mkdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { WharfRuntime } from '../server.js';
 import { loadEnvironments } from '../settings/environments.js';
-import { overridesPath, readOverrides, setByPath } from '../settings/overrides-file.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeSharedCache } from '../settings/shared-overrides.js';
+import type { ConsoleSettingsChange, ConsoleSettingsSnapshot, PostgresConsoleSettingsStore } from '../settings/shared-overrides.js';
 import type { ConsoleSettings } from './console-settings.js';
-import type { ConsoleSettingsChange, ConsoleSettingsSnapshot, PostgresConsoleSettingsStore } from './console-settings-store.js';
 
 /** Without Redis, how often an instance reads the store for changes made on another one. */
 export const SHARED_SETTINGS_POLL_MS = 5000;
@@ -32,17 +29,6 @@ export interface SharedSettingsTarget {
   readonly app: FastifyInstance;
   readonly runtime: WharfRuntime;
   readonly console: { settings: ConsoleSettings };
-}
-
-export const jsonText = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
-
-async function readText(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
 }
 
 export class SharedConsoleSettings {
@@ -87,20 +73,7 @@ export class SharedConsoleSettings {
   private async apply(snapshot: ConsoleSettingsSnapshot): Promise<void> {
     const { app, runtime } = this.target;
     const dir = runtime.environmentsDir;
-    const overrides = await readOverrides(dir);
-    for (const [key, value] of Object.entries(snapshot.settings)) setByPath(overrides, key, value);
-    const overridesText = jsonText(overrides);
-    if ((await readText(overridesPath(dir))) !== overridesText) await writeFileAtomic(overridesPath(dir), overridesText);
-
-    const changed: string[] = [];
-    for (const [name, content] of Object.entries(snapshot.environments)) {
-      const file = path.join(dir, name, 'settings.json');
-      const wanted = jsonText(content);
-      if ((await readText(file)) === wanted) continue;
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFileAtomic(file, wanted);
-      changed.push(name);
-    }
+    const changed = await writeSharedCache(dir, snapshot);
 
     const source = runtime.settings.server.source;
     const live = (key: string): unknown => {

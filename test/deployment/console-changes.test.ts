@@ -3,7 +3,8 @@
  * own project folder (as two containers would have), on one PostgreSQL token store and one Redis.
  *   - a setting saved on A (PUT /ui/api/settings) is reported by B (GET /ui/api/settings) with the
  *     same effective values, Logging:MinLevel applied live on B, and both survive a restart of B
- *     (the restart-only RateLimiting:IpLimit is then in force on B);
+ *     (the restart-only RateLimiting:IpLimit is then in force on B); a change made while B is down
+ *     (a restart-only one too) is in force when B starts;
  *   - an environment added on A (PATCH /ui/api/environments) answers on B, which refused it before.
  * And a gateway whose settings store does not answer at start still serves (one warning line).
  */
@@ -112,6 +113,16 @@ describe('console changes reach every instance (PostgreSQL token store, Redis)',
     expect(restarted.logging.min_level).toBe('debug');
     expect(restarted.effective['Logging:MinLevel']).toEqual({ value: 'debug', source: 'console' });
     expect(restarted.effective['RateLimiting:IpLimit']).toEqual({ value: 1234, source: 'console' });
+
+    // a change made while B is down: B reads it from the store as it starts
+    b.child.kill('SIGTERM');
+    await exited(b.child);
+    const whileDown = await consoleCall(a, 'PUT', '/ui/api/settings', { 'Logging:MinLevel': 'warn', 'RateLimiting:IpLimit': 4321 });
+    expect(await whileDown.json()).toEqual({ ok: true, restart_required: true });
+    b = await start(rootB, portB);
+    const afterStart = await settingsOf(b);
+    expect(afterStart.effective['Logging:MinLevel']).toEqual({ value: 'warn', source: 'console' });
+    expect(afterStart.effective['RateLimiting:IpLimit']).toEqual({ value: 4321, source: 'console' });
   }, 120_000);
 
   it('an environment added on A answers on B', async () => {

@@ -1,5 +1,5 @@
 /**
- * The shared store of what the console changed (PUT /ui/api/settings, PATCH /ui/api/environments)
+ * Console changes on several instances: the shared store of what the console changed (PUT /ui/api/settings, PATCH /ui/api/environments)
  * when the token store is PostgreSQL (Auth:Store:Provider Postgres): the table
  * `wharf_console_settings` (key, value JSONB, version), one row per entry:
  *   `setting:<Colon:Key>`  a setting's value (what settings.overrides.json holds on one instance);
@@ -7,12 +7,24 @@
  * Every write numbers its rows from one sequence (`version`). The pool is the token store's kind
  * (store-pool.ts): a deadline on every wait, AUTH_STORE_UNAVAILABLE (503) when the database is down.
  * With the SQLite store (one instance) there is no shared store: the files are the truth.
+ *
+ * Each instance keeps the store's entries in its own files (writeSharedCache): the store's settings
+ * in settings.overrides.json, its environments in environments/<name>/settings.json. Those files are
+ * the last known values: loadSettings reads the store into them before it reads the files (so a
+ * change made while an instance was down, restart-only settings included, is in force when it
+ * starts), and when the store does not answer the files as they are serve.
  */
-import { openStorePool } from '../auth/store/open-store.js';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { openStorePool, readTokenStoreSettings } from '../auth/store/open-store.js';
 import type { StoreErrorListener, TokenStoreSettings } from '../auth/store/open-store.js';
 import { createSchema } from '../auth/store/pg-schema.js';
 import type { PgQueryable } from '../auth/store/postgres-store.js';
 import type { StorePool } from '../auth/store/store-pool.js';
+import { writeFileAtomic } from '../admin/atomic-file.js';
+import { WharfError } from '../errors/wharf-error.js';
+import type { ConfigSource } from './config-source.js';
+import { overridesPath, readOverrides, setByPath } from './overrides-file.js';
 
 export const SETTING_PREFIX = 'setting:';
 export const ENVIRONMENT_PREFIX = 'environment:';
@@ -76,5 +88,55 @@ export class PostgresConsoleSettingsStore {
 
   close(): Promise<void> {
     return this.pool.close();
+  }
+}
+
+export const jsonText = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+async function readText(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * Lays the store's entries into this instance's files (only those that differ are written,
+ * atomically); returns the environments whose settings.json changed.
+ */
+export async function writeSharedCache(environmentsDir: string, snapshot: ConsoleSettingsSnapshot): Promise<string[]> {
+  const overrides = await readOverrides(environmentsDir);
+  for (const [key, value] of Object.entries(snapshot.settings)) setByPath(overrides, key, value);
+  const overridesText = jsonText(overrides);
+  if ((await readText(overridesPath(environmentsDir))) !== overridesText) await writeFileAtomic(overridesPath(environmentsDir), overridesText);
+  const changed: string[] = [];
+  for (const [name, content] of Object.entries(snapshot.environments)) {
+    const file = path.join(environmentsDir, name, 'settings.json');
+    const wanted = jsonText(content);
+    if ((await readText(file)) === wanted) continue;
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFileAtomic(file, wanted);
+    changed.push(name);
+  }
+  return changed;
+}
+
+/**
+ * At start (loadSettings): with a PostgreSQL token store, the store's entries into the files before
+ * they are read, within Auth:Store:CommandTimeoutMs. A store that does not answer leaves the files
+ * (the last known values); the console logs that line once it starts (shared-console-settings.ts).
+ */
+export async function pullSharedOverrides(environmentsDir: string, source: ConfigSource): Promise<void> {
+  const settings = readTokenStoreSettings(source, environmentsDir); // the data folder only locates a SQLite store
+  if (settings.provider !== 'Postgres') return;
+  const store = await PostgresConsoleSettingsStore.open(settings);
+  try {
+    await writeSharedCache(environmentsDir, await store.read());
+  } catch (error) {
+    if (!(error instanceof WharfError && error.code === 'AUTH_STORE_UNAVAILABLE')) throw error;
+  } finally {
+    await store.close();
   }
 }

@@ -5,11 +5,13 @@
  *     same effective values, Logging:MinLevel applied live on B, and both survive a restart of B
  *     (the restart-only RateLimiting:IpLimit is then in force on B); a change made while B is down
  *     (a restart-only one too) is in force when B starts;
- *   - an environment added on A (PATCH /ui/api/environments) answers on B, which refused it before.
+ *   - an environment added on A (PATCH /ui/api/environments) answers on B, which refused it before;
+ *   - without Redis the same reaches another instance through its poll of the store;
+ *   - with the store stopped a console change is 503 and the last known values keep serving.
  * And a gateway whose settings store does not answer at start still serves (one warning line).
  */
 import { execFile as execFileCb } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -78,6 +80,7 @@ beforeAll(async () => {
     Auth__Store__Provider: 'Postgres',
     Auth__Store__ConnectionString: pg.url,
     RateLimiting__Enabled: 'false',
+    Auth__VerificationCacheSeconds: '60', // the token stays verified while the store is stopped (last test)
     HEALTHCHECK_SKIP_PROXY: 'true',
   };
   const { stdout } = await execFile(process.execPath, [WHARF, 'token', 'create', '--username', 'console-changes'], { cwd: projectA.root, env });
@@ -139,6 +142,53 @@ describe('console changes reach every instance (PostgreSQL token store, Redis)',
     const listed = (await (await consoleCall(b, 'GET', '/ui/api/environments')).json()) as { allowed_environments: string[]; environments: Record<string, unknown> };
     expect(listed.allowed_environments).toEqual(['demo', 'extra']);
     expect(listed.environments['extra']).toEqual({ provider: 'postgres', connection_string: '<CONNECTION_STRING>' });
+  }, 60_000);
+
+  it('without Redis: an environment added on C answers on D (each instance polls the store)', async () => {
+    const roots = await Promise.all(['c', 'd'].map((name) => mkdtemp(path.join(tmpdir(), `wharf-project-${name}-`))));
+    try {
+      for (const root of roots) await cp(projectA.root, root, { recursive: true });
+      const [c, d] = await Promise.all(roots.map((root) => start(root, 0, { ...env, Redis__Url: '' })));
+      const polled = (gateway: GatewayProcess) =>
+        fetch(`${gateway.url}/api/polled/Inventory/Warehouses`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => (await r.arrayBuffer(), r.status));
+      expect(await polled(d!)).toBe(400);
+      const patched = await consoleCall(c!, 'PATCH', '/ui/api/environments', {
+        allowed_environments: ['demo', 'extra', 'polled'],
+        environments: { polled: { provider: 'postgres', connection_string: pg.url } },
+      });
+      expect(patched.status).toBe(200);
+      // no console call on D: only its poll (every 5 s) can bring the change; bounded at 15 s
+      let status = await polled(d!);
+      for (let attempt = 0; attempt < 60 && status !== 200; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        status = await polled(d!);
+      }
+      expect(status).toBe(200);
+      for (const gateway of [c!, d!]) {
+        gateway.child.kill('SIGTERM');
+        await exited(gateway.child);
+      }
+    } finally {
+      for (const root of roots) await rm(root, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('the store down: a console change is 503 and changes nothing, the last known environments keep serving (one log line)', async () => {
+    const listed = async () => consoleCall(a, 'GET', '/ui/api/environments');
+    expect((await listed()).status).toBe(200); // the token is verified now and stays so for 60 s
+    await pg.stopServer();
+    const refused = await consoleCall(a, 'PUT', '/ui/api/settings', { 'Logging:MinLevel': 'error' });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(((await refused.json()) as { success: boolean; error: string }).success).toBe(false);
+    const overrides = JSON.parse(await readFile(path.join(projectA.root, 'environments/settings.overrides.json'), 'utf8')) as { Logging: { MinLevel: string } };
+    expect(overrides.Logging.MinLevel).toBe('warn'); // the refused change was written nowhere
+    for (let i = 0; i < 3; i++) {
+      const response = await listed();
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { allowed_environments: string[] }).allowed_environments).toEqual(['demo', 'extra', 'polled']);
+    }
+    expect(a.output().split('\n').filter((line) => line.includes('Console settings store unreachable'))).toHaveLength(1);
   }, 60_000);
 
   it('a settings store that does not answer at start does not stop the gateway (one warning line)', async () => {

@@ -19,6 +19,7 @@ import { consoleReachable, requestOrigin } from './console-access.js';
 import { badRequest } from './console-errors.js';
 import { effectiveSettings } from './effective-settings.js';
 import { checkValue, findWritable, WRITABLE_SETTINGS } from './writable-settings.js';
+import { applyLiveSettings } from './shared-console-settings.js';
 
 export interface SettingsRouteOptions {
   readonly runtime: WharfRuntime;
@@ -158,15 +159,7 @@ export function settingsRoutes(app: FastifyInstance, options: SettingsRouteOptio
     for (const [key, value] of values) setByPath(next, key, value);
     await writeFileAtomic(overridesPath(runtime.environmentsDir), `${JSON.stringify(next, null, 2)}\n`);
 
-    const level = values.get('Logging:MinLevel');
-    if (typeof level === 'string') app.log.level = level;
-    const secure = values.get('WebUi:SecureCookies');
-    const origins = values.get('WebUi:PublicOrigins');
-    state.settings = {
-      ...state.settings,
-      ...(typeof secure === 'boolean' ? { secureCookies: secure } : {}),
-      ...(Array.isArray(origins) ? { publicOrigins: origins as string[] } : {}),
-    };
+    applyLiveSettings({ app, runtime, console: state }, (key) => values.get(key));
     request.log.info({ keys: [...values.keys()], restartRequired, by: request.wharfConsole?.actor?.username }, 'settings changed from the console');
     state.events.emit('settings_changed', { keys: [...values.keys()], restart_required: restartRequired });
     return { ok: true, restart_required: restartRequired };

@@ -31,6 +31,32 @@ export interface SharedSettingsTarget {
   readonly console: { settings: ConsoleSettings };
 }
 
+/** Whether a `__` environment variable sets `key` (for a list, any `key:<n>`); it wins over the console's value. */
+function setByVariable(runtime: WharfRuntime, key: string): boolean {
+  const source = runtime.settings.server.source;
+  const entry = source.entry(key) ?? source.all().find((e) => e.key.toLowerCase().startsWith(`${key.toLowerCase()}:`));
+  return entry?.source.startsWith('environment variable') ?? false;
+}
+
+/**
+ * Applies the live-applicable console settings (`x-restart: false`: Logging:MinLevel,
+ * WebUi:SecureCookies, WebUi:PublicOrigins) found by `value` (undefined: not given) to this
+ * instance, except those a `__` environment variable sets. PUT /ui/api/settings and the shared
+ * store's changes both go through here, so every instance applies a value the same way.
+ */
+export function applyLiveSettings(target: SharedSettingsTarget, value: (key: string) => unknown): void {
+  const live = (key: string): unknown => (setByVariable(target.runtime, key) ? undefined : value(key));
+  const level = live('Logging:MinLevel');
+  if (typeof level === 'string' && target.app.log.level !== level) target.app.log.level = level;
+  const secure = live('WebUi:SecureCookies');
+  const origins = live('WebUi:PublicOrigins');
+  target.console.settings = {
+    ...target.console.settings,
+    ...(typeof secure === 'boolean' ? { secureCookies: secure } : {}),
+    ...(Array.isArray(origins) ? { publicOrigins: origins as string[] } : {}),
+  };
+}
+
 export class SharedConsoleSettings {
   private applied = '';
   private chain: Promise<void> = Promise.resolve();
@@ -75,21 +101,9 @@ export class SharedConsoleSettings {
     const dir = runtime.environmentsDir;
     const changed = await writeSharedCache(dir, snapshot);
 
-    const source = runtime.settings.server.source;
-    const live = (key: string): unknown => {
-      if (source.entry(key)?.source.startsWith('environment variable')) return undefined;
-      return Object.entries(snapshot.settings).find(([name]) => name.toLowerCase() === key.toLowerCase())?.[1];
-    };
-    const level = live('Logging:MinLevel');
-    if (typeof level === 'string' && app.log.level !== level) app.log.level = level;
-    const secure = live('WebUi:SecureCookies');
-    const origins = live('WebUi:PublicOrigins');
-    this.target.console.settings = {
-      ...this.target.console.settings,
-      ...(typeof secure === 'boolean' ? { secureCookies: secure } : {}),
-      ...(Array.isArray(origins) ? { publicOrigins: origins as string[] } : {}),
-    };
-    const allowed = live('Environment:AllowedEnvironments');
+    const live = (key: string): unknown => Object.entries(snapshot.settings).find(([name]) => name.toLowerCase() === key.toLowerCase())?.[1];
+    applyLiveSettings(this.target, live);
+    const allowed = setByVariable(runtime, 'Environment:AllowedEnvironments') ? undefined : live('Environment:AllowedEnvironments');
     const current = runtime.settings.server.environment.allowedEnvironments;
     const allowedChanged = Array.isArray(allowed) && JSON.stringify(allowed) !== JSON.stringify(current);
     if (changed.length > 0 || allowedChanged) {

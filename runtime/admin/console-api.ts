@@ -30,6 +30,8 @@ import { eventsRoute } from './events-route.js';
 import { environmentRoutes } from './environment-routes.js';
 import { sessionRoutes } from './session-routes.js';
 import { trafficRoute } from './traffic-route.js';
+import { PostgresConsoleSettingsStore } from '../settings/shared-overrides.js';
+import { SHARED_SETTINGS_POLL_MS, SharedConsoleSettings } from './shared-console-settings.js';
 
 export const CONSOLE_PREFIX = '/ui/api';
 const FIRST_ADMIN_RETRY_MS = 2000;
@@ -42,6 +44,8 @@ export interface ConsoleRuntime {
   readonly startedAt: number;
   /** The administrator this instance created on an empty store (null: the store had accounts). */
   firstAdmin: FirstAdmin | null;
+  /** Console changes shared by every instance (PostgreSQL token store); null: this instance's files only. */
+  shared: SharedConsoleSettings | null;
 }
 
 declare module 'fastify' {
@@ -54,15 +58,30 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
   const runtime = app.wharf;
   const settings = readConsoleSettings(runtime.settings.server.source);
   // Where the token store is (Auth:Store:*), read from the settings: a caller-built access runtime may not carry them.
-  const store = await openAccountStore(readTokenStoreSettings(runtime.settings.server.source, runtime.dataDir), (message, error) =>
-    app.log.error({ err: error }, message),
-  );
+  const storeSettings = readTokenStoreSettings(runtime.settings.server.source, runtime.dataDir);
+  const logStoreError = (message: string, error: unknown): void => app.log.error({ err: error }, message);
+  const store = await openAccountStore(storeSettings, logStoreError);
   app.addHook('onClose', () => store.close());
   const accounts = new AccountService(store);
   const sessions = new SessionService(store, settings.sessionHours * 3_600_000);
   const events = new ConsoleEvents();
-  const state: ConsoleRuntime = { accounts, sessions, events, settings, startedAt: Date.now(), firstAdmin: null };
+  const state: ConsoleRuntime = { accounts, sessions, events, settings, startedAt: Date.now(), firstAdmin: null, shared: null };
   app.decorate('wharfConsole', state);
+  if (storeSettings.provider === 'Postgres') {
+    const settingsStore = await PostgresConsoleSettingsStore.open(storeSettings, logStoreError);
+    app.addHook('onClose', () => settingsStore.close());
+    const shared = new SharedConsoleSettings(settingsStore, { app, runtime, console: state });
+    state.shared = shared;
+    await shared.refresh();
+    events.subscribe((event) => {
+      if (event.name === 'settings_changed' || event.name === 'environments_changed') void shared.refresh();
+    });
+    if (!runtime.access.redis) {
+      const poll = setInterval(() => void shared.refresh(), SHARED_SETTINGS_POLL_MS);
+      poll.unref();
+      app.addHook('onClose', async () => clearInterval(poll));
+    }
+  }
   if (runtime.access.redis) {
     const stop = await events.shareOver(runtime.access.redis, readRedisSettings(runtime.settings.server.source).keyPrefix);
     app.addHook('onClose', async () => stop());

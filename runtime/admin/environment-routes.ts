@@ -7,6 +7,8 @@
  *   - allowed_environments replaces the list and server_name the name (both go to settings.overrides.json);
  *   - each file is written atomically with a .bak of the previous version; the running server
  *     reloads the environments at once and emits `environments_changed`. Answer: the new GET shape.
+ *   - with a PostgreSQL token store the change goes first to the shared store, from which every
+ *     instance applies it (shared-console-settings.ts).
  * Connection strings never leave the server.
  */
 import { mkdir, readFile } from 'node:fs/promises';
@@ -85,7 +87,10 @@ async function planEnvironment(dir: string, name: string, patch: unknown, existi
 export function environmentRoutes(app: FastifyInstance, options: EnvironmentRouteOptions): void {
   const { runtime } = options;
 
-  app.get('/environments', async () => view(runtime));
+  app.get('/environments', async () => {
+    await options.console.shared?.refresh();
+    return view(runtime);
+  });
 
   app.patch('/environments', async (request) => {
     const body = request.body;
@@ -104,6 +109,15 @@ export function environmentRoutes(app: FastifyInstance, options: EnvironmentRout
     const writes: [string, string][] = [];
     for (const [name, patch] of Object.entries(patches)) writes.push(await planEnvironment(dir, name, patch, runtime.settings.environments));
 
+    const shared = options.console.shared;
+    if (shared) {
+      // the shared store first (every instance applies it from there); down: 503, nothing changed anywhere
+      const settings = new Map<string, unknown>();
+      if (allowed !== undefined) settings.set('Environment:AllowedEnvironments', allowed);
+      if (serverName !== undefined) settings.set('Environment:ServerName', serverName);
+      const environments = new Map(writes.map(([file, text]) => [path.basename(path.dirname(file)), JSON.parse(text) as Record<string, unknown>]));
+      await shared.update({ settings, environments });
+    }
     for (const [file, text] of writes) {
       await mkdir(path.dirname(file), { recursive: true });
       await writeFileAtomic(file, text);

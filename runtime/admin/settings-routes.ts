@@ -3,7 +3,8 @@
  * `effective` (each writable key's value in force and its source, effective-settings.ts).
  * PUT /settings: a flat object of colon keys; every key checked against WRITABLE_SETTINGS and its
  * kind, all applied or none, written atomically to environments/settings.overrides.json (never
- * settings.json). Logging:MinLevel and WebUi:* apply at once; the rest answer restart_required.
+ * settings.json); with a PostgreSQL token store first to the shared store, from which every
+ * instance applies it (shared-console-settings.ts). Logging:MinLevel and WebUi:* apply at once; the rest answer restart_required.
  * Anti-lockout: a change to WebUi:PublicOrigins or ForwardedHeaders:* that would stop this very
  * request reaching the console is refused with 400 naming the field.
  */
@@ -18,6 +19,7 @@ import { consoleReachable, requestOrigin } from './console-access.js';
 import { badRequest } from './console-errors.js';
 import { effectiveSettings } from './effective-settings.js';
 import { checkValue, findWritable, WRITABLE_SETTINGS } from './writable-settings.js';
+import { applyLiveSettings } from './shared-console-settings.js';
 
 export interface SettingsRouteOptions {
   readonly runtime: WharfRuntime;
@@ -125,9 +127,10 @@ function checkLockout(request: FastifyRequest, options: SettingsRouteOptions, va
 export function settingsRoutes(app: FastifyInstance, options: SettingsRouteOptions): void {
   const { runtime, console: state } = options;
 
-  app.get('/settings', async (request) =>
-    dump(app, request, options, (await state.accounts.list()).length, await readOverrides(runtime.environmentsDir)),
-  );
+  app.get('/settings', async (request) => {
+    await state.shared?.refresh(); // what another instance saved (never throws; a store that is down keeps the last values)
+    return dump(app, request, options, (await state.accounts.list()).length, await readOverrides(runtime.environmentsDir));
+  });
 
   app.put('/settings', async (request) => {
     const body = request.body;
@@ -149,20 +152,14 @@ export function settingsRoutes(app: FastifyInstance, options: SettingsRouteOptio
     if (min > max) throw badRequest('The minimum pool size cannot exceed the maximum', 'SqlConnectionPooling:MinPoolSize');
     checkLockout(request, options, values);
 
+    // the shared store first (every instance applies it from there); down: 503, nothing changed anywhere
+    await state.shared?.update({ settings: values });
     const overrides = await readOverrides(runtime.environmentsDir);
     const next = mergeSettings({}, overrides) as Record<string, unknown>;
     for (const [key, value] of values) setByPath(next, key, value);
     await writeFileAtomic(overridesPath(runtime.environmentsDir), `${JSON.stringify(next, null, 2)}\n`);
 
-    const level = values.get('Logging:MinLevel');
-    if (typeof level === 'string') app.log.level = level;
-    const secure = values.get('WebUi:SecureCookies');
-    const origins = values.get('WebUi:PublicOrigins');
-    state.settings = {
-      ...state.settings,
-      ...(typeof secure === 'boolean' ? { secureCookies: secure } : {}),
-      ...(Array.isArray(origins) ? { publicOrigins: origins as string[] } : {}),
-    };
+    applyLiveSettings({ app, runtime, console: state }, (key) => values.get(key));
     request.log.info({ keys: [...values.keys()], restartRequired, by: request.wharfConsole?.actor?.username }, 'settings changed from the console');
     state.events.emit('settings_changed', { keys: [...values.keys()], restart_required: restartRequired });
     return { ok: true, restart_required: restartRequired };

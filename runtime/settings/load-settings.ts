@@ -1,6 +1,7 @@
 /**
  * Everything the server reads from environments/: server settings (settings.json, then the console's
  * settings.overrides.json, then `__` environment variable overrides) and the environment folders. Errors name the file or key at fault.
+ * With a PostgreSQL token store the console's shared changes are first laid into those files (shared-overrides.ts).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { loadEnvironments } from './environments.js';
 import { mergeSettings, overridesPath } from './overrides-file.js';
 import type { EnvironmentMap } from './environments.js';
 import { readServerSettings } from './server-settings.js';
+import { pullSharedOverrides } from './shared-overrides.js';
 import type { ServerSettings } from './server-settings.js';
 
 export interface Settings {
@@ -57,7 +59,10 @@ export function readSettingsSource(environmentsDir: string, env: Readonly<Record
 
 export async function loadSettings(options: LoadSettingsOptions = {}): Promise<Settings> {
   const dir = path.resolve(options.environmentsDir ?? 'environments');
-  const server = readServerSettings(readSettingsSource(dir, options.env ?? process.env));
+  const env = options.env ?? process.env;
+  // with a PostgreSQL token store: what the console saved on any instance, into the files first
+  await pullSharedOverrides(dir, readSettingsSource(dir, env));
+  const server = readServerSettings(readSettingsSource(dir, env));
   const environments = await loadEnvironments(dir, displayPath(dir));
   return { server, environments };
 }

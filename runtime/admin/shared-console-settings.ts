@@ -1,0 +1,115 @@
+/**
+ * Console changes on several instances (docs/deployment.md): with a shared store
+ * (runtime/settings/shared-overrides.ts) every running instance lays the store's entries over its
+ * own files and applies them:
+ *   - when the console starts, on every `settings_changed` / `environments_changed` console event
+ *     (shared across instances through Redis), before each GET of /ui/api/settings and
+ *     /ui/api/environments, and without Redis every SHARED_SETTINGS_POLL_MS;
+ *   - the store's settings go into this instance's settings.overrides.json and its environments into
+ *     environments/<name>/settings.json: the files are the cache of the last known values (read at
+ *     start after loadSettings has laid the store into them, or as they are when it is down);
+ *   - applied live: Logging:MinLevel, WebUi:SecureCookies, WebUi:PublicOrigins (unless a `__`
+ *     environment variable sets them: it wins), Environment:AllowedEnvironments and the environments
+ *     themselves (reloaded, their SQL pools dropped). The rest apply at the next start.
+ * A store that does not answer (within Auth:Store:CommandTimeoutMs) leaves the last known values in
+ * force; one warning line is logged until it answers again.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { WharfRuntime } from '../server.js';
+import { loadEnvironments } from '../settings/environments.js';
+import { writeSharedCache } from '../settings/shared-overrides.js';
+import type { ConsoleSettingsChange, ConsoleSettingsSnapshot, PostgresConsoleSettingsStore } from '../settings/shared-overrides.js';
+import type { ConsoleSettings } from './console-settings.js';
+
+/** Without Redis, how often an instance reads the store for changes made on another one. */
+export const SHARED_SETTINGS_POLL_MS = 5000;
+
+/** The parts of the running instance a change is applied to. */
+export interface SharedSettingsTarget {
+  readonly app: FastifyInstance;
+  readonly runtime: WharfRuntime;
+  readonly console: { settings: ConsoleSettings };
+}
+
+/** Whether a `__` environment variable sets `key` (for a list, any `key:<n>`); it wins over the console's value. */
+function setByVariable(runtime: WharfRuntime, key: string): boolean {
+  const source = runtime.settings.server.source;
+  const entry = source.entry(key) ?? source.all().find((e) => e.key.toLowerCase().startsWith(`${key.toLowerCase()}:`));
+  return entry?.source.startsWith('environment variable') ?? false;
+}
+
+/**
+ * Applies the live-applicable console settings (`x-restart: false`: Logging:MinLevel,
+ * WebUi:SecureCookies, WebUi:PublicOrigins) found by `value` (undefined: not given) to this
+ * instance, except those a `__` environment variable sets. PUT /ui/api/settings and the shared
+ * store's changes both go through here, so every instance applies a value the same way.
+ */
+export function applyLiveSettings(target: SharedSettingsTarget, value: (key: string) => unknown): void {
+  const live = (key: string): unknown => (setByVariable(target.runtime, key) ? undefined : value(key));
+  const level = live('Logging:MinLevel');
+  if (typeof level === 'string' && target.app.log.level !== level) target.app.log.level = level;
+  const secure = live('WebUi:SecureCookies');
+  const origins = live('WebUi:PublicOrigins');
+  target.console.settings = {
+    ...target.console.settings,
+    ...(typeof secure === 'boolean' ? { secureCookies: secure } : {}),
+    ...(Array.isArray(origins) ? { publicOrigins: origins as string[] } : {}),
+  };
+}
+
+export class SharedConsoleSettings {
+  private applied = '';
+  private chain: Promise<void> = Promise.resolve();
+  private unavailable = false;
+
+  constructor(
+    private readonly store: PostgresConsoleSettingsStore,
+    private readonly target: SharedSettingsTarget,
+  ) {}
+
+  /** Stores a change for every instance (all or none); AUTH_STORE_UNAVAILABLE (503) when the store is down. */
+  update(change: ConsoleSettingsChange): Promise<void> {
+    return this.store.update(change);
+  }
+
+  /** Reads the store and applies what changed; never throws (a store that is down keeps the last values). */
+  refresh(): Promise<void> {
+    this.chain = this.chain.then(() => this.pull()).catch((error: unknown) => this.target.app.log.error({ err: error }, 'Applying the shared console settings failed'));
+    return this.chain;
+  }
+
+  private async pull(): Promise<void> {
+    const { log } = this.target.app;
+    let snapshot: ConsoleSettingsSnapshot;
+    try {
+      snapshot = await this.store.read();
+    } catch (error) {
+      if (!this.unavailable) log.warn({ err: error }, 'Console settings store unreachable; serving with the last known settings and environments');
+      this.unavailable = true;
+      return;
+    }
+    if (this.unavailable) log.info('Console settings store answers again');
+    this.unavailable = false;
+    const text = JSON.stringify([snapshot.settings, snapshot.environments]);
+    if (text === this.applied) return;
+    await this.apply(snapshot);
+    this.applied = text;
+  }
+
+  private async apply(snapshot: ConsoleSettingsSnapshot): Promise<void> {
+    const { app, runtime } = this.target;
+    const dir = runtime.environmentsDir;
+    const changed = await writeSharedCache(dir, snapshot);
+
+    const live = (key: string): unknown => Object.entries(snapshot.settings).find(([name]) => name.toLowerCase() === key.toLowerCase())?.[1];
+    applyLiveSettings(this.target, live);
+    const allowed = setByVariable(runtime, 'Environment:AllowedEnvironments') ? undefined : live('Environment:AllowedEnvironments');
+    const current = runtime.settings.server.environment.allowedEnvironments;
+    const allowedChanged = Array.isArray(allowed) && JSON.stringify(allowed) !== JSON.stringify(current);
+    if (changed.length > 0 || allowedChanged) {
+      runtime.replaceEnvironments(await loadEnvironments(dir), allowedChanged ? { allowedEnvironments: allowed as string[] } : {});
+      for (const name of changed) await runtime.sql?.forget(name);
+      app.log.info({ environments: changed }, 'environments changed on another instance applied');
+    }
+  }
+}

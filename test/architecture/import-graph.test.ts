@@ -1,0 +1,89 @@
+/**
+ * The seams between compiler/ and runtime/, as a test (issue 24 item 4):
+ * - runtime/ never imports compiler/ (nor generated/, scripts/): it reads generated/ as data.
+ *   Runtime tests may also use the shared test support under test/.
+ * - compiler/ imports only runtime/contract/ from the runtime, except the CLI composition roots
+ *   named in COMPOSITION_ROOTS, each with its reason: they wire runtime parts into a command and
+ *   are never reached by the build itself.
+ * Imports are read with a regex (static `import`/`export ... from`, `import type`, and `import('...')`
+ * with a literal), which is all the two trees use; the parser has its own table below so it cannot
+ * silently match nothing.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** compiler/ files allowed to import runtime/ beyond runtime/contract/, and why. */
+const COMPOSITION_ROOTS: Readonly<Record<string, string>> = {
+  'compiler/cli/commands.ts': 'the command table: `wharf token`, `wharf account`, `wharf sync` run the runtime\'s own CLIs against its stores and settings',
+  'compiler/cli/serve-command.ts': '`wharf start`/`wharf dev` serve generated/ through the runtime\'s entry point (runtime/main.ts, start.ts, the banner)',
+  'compiler/cli/db-command.ts': '`wharf db pull` connects with the runtime\'s SQL drivers and reads the catalogue with its reader, so the snapshot is what the runtime sees',
+  'compiler/docs-site/cli.ts': '`wharf docs serve|export` runs the runtime\'s docs-site server and exporter on the docs folder',
+};
+
+const IMPORT = /(?:^|[\s;{}(])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]*?\s+from\s+)?['"]([^'"\n]+)['"]|\bimport\(\s*['"]([^'"\n]+)['"]\s*\)/g;
+
+/** Module specifiers imported by a source text (comments are not stripped: the trees do not quote imports in comments). */
+export function importsOf(source: string): string[] {
+  return [...source.matchAll(IMPORT)].map((m) => (m[1] ?? m[2])!);
+}
+
+interface Edge {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** Every relative import of every .ts file under `top`, resolved to a path from the repository root. */
+function edges(top: string): Edge[] {
+  const out: Edge[] = [];
+  for (const entry of readdirSync(path.join(ROOT, top), { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.(m?ts|tsx)$/.test(entry.name) || entry.name.endsWith('.d.ts')) continue;
+    const abs = path.join(entry.parentPath, entry.name);
+    const from = path.relative(ROOT, abs).split(path.sep).join('/');
+    for (const spec of importsOf(readFileSync(abs, 'utf8'))) {
+      if (!spec.startsWith('.')) continue;
+      out.push({ from, to: path.relative(ROOT, path.resolve(path.dirname(abs), spec)).split(path.sep).join('/') });
+    }
+  }
+  return out;
+}
+
+const isTest = (file: string): boolean => /\.test\.tsx?$/.test(file);
+const format = (list: readonly Edge[]): string => list.map((e) => `  ${e.from} -> ${e.to}`).join('\n');
+
+describe('import graph', () => {
+  it.each([
+    ["import { a } from './a.js';", ['./a.js']],
+    ["import type { B } from '../b.js';", ['../b.js']],
+    ["export * from './c.js';", ['./c.js']],
+    ["export { d, type E } from './d.js';", ['./d.js']],
+    ["import './side-effect.js';", ['./side-effect.js']],
+    ["const { f } = await import('../../runtime/f.js');", ['../../runtime/f.js']],
+    ["import {\n  g,\n  h,\n} from './gh.js';", ['./gh.js']],
+    ["import x, { y } from 'pkg';", ['pkg']],
+    ["const s = 'import nothing';", []],
+  ])('reads the imports of %j', (source, want) => {
+    expect(importsOf(source)).toEqual(want);
+  });
+
+  it('sees the edges it checks (runtime -> runtime/contract, compiler -> runtime/contract)', () => {
+    expect(edges('runtime').some((e) => e.to.startsWith('runtime/contract/'))).toBe(true);
+    expect(edges('compiler').some((e) => e.to.startsWith('runtime/contract/'))).toBe(true);
+  });
+
+  it('runtime/ imports nothing outside runtime/ (its tests may also use test/)', () => {
+    const violations = edges('runtime').filter((e) => !e.to.startsWith('runtime/') && !(isTest(e.from) && e.to.startsWith('test/')));
+    expect(violations, `runtime/ must not import these (the runtime never imports the compiler):\n${format(violations)}`).toEqual([]);
+  });
+
+  it('compiler/ imports only runtime/contract/ from the runtime, except the named composition roots', () => {
+    const all = edges('compiler').filter((e) => e.to.startsWith('runtime/') && !e.to.startsWith('runtime/contract/'));
+    const violations = all.filter((e) => COMPOSITION_ROOTS[e.from] === undefined);
+    expect(violations, `compiler/ may import only runtime/contract/ (or be named in COMPOSITION_ROOTS with a reason):\n${format(violations)}`).toEqual([]);
+    const unused = Object.keys(COMPOSITION_ROOTS).filter((file) => !all.some((e) => e.from === file));
+    expect(unused, 'composition roots that no longer import the runtime: remove them from COMPOSITION_ROOTS').toEqual([]);
+  });
+});

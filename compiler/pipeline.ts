@@ -33,7 +33,6 @@ import { readDbSnapshot } from './db-snapshot/read.js';
  */
 import { SKIP_CODES } from './skip-codes.js';
 import { parseAndIdentify } from './entity-contexts.js';
-import { makeValidatorBundle } from './emit/validator-bundle.js';
 
 export { SKIP_CODES };
 
@@ -105,8 +104,6 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const artifacts = artifactCache(options.cacheDir === undefined ? null : TOOL_ARTIFACTS_DIR);
   const outputs: OutputFile[] = [{ path: 'README.md', content: GENERATED_README }];
   outputs.push(...(await emitAll({ models, sourceHash, root, artifacts, routeSource, dbSnapshot: db.snapshot })));
-  // Independent of the endpoints: the compiler's own rules, for the console's validate route.
-  outputs.push(...(await artifacts.get('validator-bundle', '', makeValidatorBundle)));
   if (withUi) {
     outputs.push(...(await artifacts.get('console-ui', '', makeConsoleUi)));
     outputs.push(...(await artifacts.get('sync-ui', '', makeSyncDashboardUi)));

@@ -9,7 +9,7 @@
  * with a literal), which is all the two trees use; the parser has its own table below so it cannot
  * silently match nothing.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -72,6 +72,13 @@ describe('import graph', () => {
   it('sees the edges it checks (runtime -> runtime/contract, compiler -> runtime/contract)', () => {
     expect(edges('runtime').some((e) => e.to.startsWith('runtime/contract/'))).toBe(true);
     expect(edges('compiler').some((e) => e.to.startsWith('runtime/contract/'))).toBe(true);
+  });
+
+  it('every relative import names a file that exists (a moved module leaves no dangling import)', () => {
+    const exists = (to: string): boolean =>
+      [to, to.replace(/\.js$/, '.ts'), to.replace(/\.js$/, '.tsx'), to.replace(/\.mjs$/, '.mts')].some((f) => existsSync(path.join(ROOT, f)));
+    const dangling = [...edges('runtime'), ...edges('compiler')].filter((e) => !exists(e.to));
+    expect(dangling, `imports of files that do not exist:\n${format(dangling)}`).toEqual([]);
   });
 
   it('runtime/ imports nothing outside runtime/ (its tests may also use test/)', () => {

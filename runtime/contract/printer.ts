@@ -1,4 +1,4 @@
-/** Where the command line's lines go: stdout and stderr, one line each (its own module: loads nothing). */
+/** Where the command line's lines go: stdout and stderr, one line each (its own module: loads nothing). Shared by the compiler's CLI and the runtime's banner. */
 export interface Printer {
   out(line: string): void;
   err(line: string): void;

@@ -5,7 +5,7 @@
  * Handlers are imported lazily, so `wharf --help` loads nothing else.
  */
 import path from 'node:path';
-import type { CliArgs } from './args.js';
+import type { CliArgs } from './cli-args.js';
 import type { Printer } from './build-command.js';
 
 export type OptionName = 'root' | 'port' | 'host' | 'no-docs' | 'demo-upstream' | 'db';

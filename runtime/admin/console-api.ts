@@ -10,15 +10,15 @@ import { environmentNames } from '../settings/load-settings.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { MemoryCounterStore } from '../traffic/counter-store.js';
 import { readRedisSettings } from '../traffic/redis-client.js';
-import { AccountService, type FirstAdmin } from './accounts.js';
+import { AccountService } from './accounts.js';
 import { admitConsoleRequest, requireConsoleActor } from './console-access.js';
 import type { ConsoleGuardOptions } from './console-access.js';
 import { installConsoleErrors, notFound } from './console-errors.js';
 import { ConsoleEvents } from './console-events.js';
 import { readConsoleSettings } from './console-settings.js';
-import type { ConsoleSettings } from './console-settings.js';
 import { authRoutes } from './auth-routes.js';
 import { openAccountStore } from './open-account-store.js';
+import type { ConsoleRuntime } from './console-runtime.js';
 import { SessionService } from './sessions.js';
 import { SignInLimiter } from './sign-in-limiter.js';
 import { tokenRoutes } from './token-routes.js';
@@ -32,22 +32,6 @@ import { sessionRoutes } from './session-routes.js';
 
 export const CONSOLE_PREFIX = '/ui/api';
 const FIRST_ADMIN_RETRY_MS = 2000;
-
-export interface ConsoleRuntime {
-  readonly accounts: AccountService;
-  readonly sessions: SessionService;
-  readonly events: ConsoleEvents;
-  settings: ConsoleSettings;
-  readonly startedAt: number;
-  /** The administrator this instance created on an empty store (null: the store had accounts). */
-  firstAdmin: FirstAdmin | null;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    wharfConsole: ConsoleRuntime;
-  }
-}
 
 export async function consoleApi(app: FastifyInstance): Promise<void> {
   const runtime = app.wharf;

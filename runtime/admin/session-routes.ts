@@ -5,7 +5,7 @@
  * rather than a bearer token). Both sit behind the console guard.
  */
 import type { FastifyInstance } from 'fastify';
-import { versionWithBuild } from './overview-routes.js';
+import { versionWithBuild } from '../serve/package-version.js';
 
 export function sessionRoutes(app: FastifyInstance): void {
   app.get('/auth/session', async (request) => {

@@ -10,11 +10,11 @@
  */
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { versionWithBuild } from '../admin/overview-routes.js';
+import { versionWithBuild } from '../serve/package-version.js';
 import { databaseCheck } from './database-check.js';
 import { diskCheck } from './disk-check.js';
 import { readFileStorageSettings } from '../files/storage-settings.js';
-import type { WharfRuntime } from '../server.js';
+import type { WharfRuntime } from '../wharf-runtime.js';
 import { readTokenStoreSettings } from '../auth/store/open-store.js';
 import type { TokenStore } from '../auth/store/token-store.js';
 import { hasDbSnapshot, schemaDriftCheck } from './schema-drift-check.js';

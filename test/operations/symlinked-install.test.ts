@@ -14,6 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/project.js';
+import { spawnServer } from './server-process.js';
 
 const execFile = promisify(execFileCb);
 const WHARF = (copy: string): string => path.join(copy, 'scripts', 'wharf.mjs');
@@ -70,4 +71,33 @@ describe('a copy whose node_modules is a symlink', () => {
     expect(built.has('validator.bundle.mjs')).toBe(false);
     expect(existsSync(path.join(copy, '.wharf', 'dist', 'validator', 'validator.mjs'))).toBe(true);
   }, 240_000);
+
+  it("the copy's compiled server validates an entity.json with the validator beside it", async () => {
+    const server = await spawnServer({
+      command: process.execPath,
+      args: [path.join(copy, '.wharf', 'dist', 'runtime', 'main.js'), '--root', copy, '--port', '0'],
+      env: { RateLimiting__Enabled: 'false', WebUi__SeedPassword: 'seed-password-1', HEALTHCHECK_SKIP_PROXY: 'true' },
+    });
+    try {
+      const { csrf } = (await (await fetch(`${server.url}/ui/api/auth/csrf`)).json()) as { csrf: string };
+      const signIn = await fetch(`${server.url}/ui/api/auth`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: `gateway_csrf=${csrf}` },
+        body: JSON.stringify({ username: 'admin', password: 'seed-password-1', csrf }),
+      });
+      expect(await signIn.json()).toEqual({ ok: true });
+      const cookies = signIn.headers.getSetCookie().map((line) => line.split(';')[0]!);
+      const sessionCsrf = cookies.find((c) => c.startsWith('gateway_csrf='))!.split('=')[1]!;
+      const response = await fetch(`${server.url}/ui/api/endpoints/sql/validate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: cookies.join('; '), 'x-csrf-token': sessionCsrf },
+        body: JSON.stringify({ content: { AllowedColumns: ['Id'] }, name: 'Things', namespace: 'Stock' }),
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ valid: false, errors: expect.arrayContaining([expect.stringContaining('DatabaseObjectName')]) });
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }, 120_000);
 });

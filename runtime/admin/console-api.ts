@@ -51,6 +51,12 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
     app.addHook('onClose', async () => stop());
   }
 
+  // health: the monitor publishes its status changes; the console subscribes once every area is
+  // registered (health registers after the console).
+  app.addHook('onReady', async () => {
+    if (app.hasDecorator('wharfHealth')) app.wharfHealth.onChange((status) => events.emit('health', { status }));
+  });
+
   // endpoint_reload: after every successful reload of generated/ on this instance, one event per endpoint
   // type; only this instance's streams get it (the others announce their own reloads).
   const reload = runtime.reload.bind(runtime);

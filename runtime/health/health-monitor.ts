@@ -1,11 +1,13 @@
 /**
  * Runs the checks in the background every `refreshSeconds` and keeps the last report; requests
  * read the cached report and never wait for a probe (only the very first request after start may
- * wait for the first run). A change of the overall status is reported through onStatusChange
- * (the console's SSE `health` event).
+ * wait for the first run). A change of the overall status is published to the listeners of
+ * onChange (the log line; the console subscribes for its SSE `health` event): health knows no reader.
  */
 import type { CheckResult, HealthCheck, HealthStatus } from './health-check.js';
 import { formatDuration, runCheck, worst } from './health-check.js';
+
+export type StatusListener = (status: HealthStatus, previous: HealthStatus | null) => void;
 
 export interface HealthReport {
   readonly status: HealthStatus;
@@ -20,12 +22,18 @@ export class HealthMonitor {
   private running: Promise<HealthReport> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly listeners = new Set<StatusListener>();
 
   constructor(
     private readonly checks: readonly HealthCheck[],
     private readonly refreshMs: number,
-    private readonly onStatusChange: (status: HealthStatus, previous: HealthStatus | null) => void = () => {},
   ) {}
+
+  /** Calls `listener` on every change of the overall status (the first run counts: previous null); returns the unsubscribe. */
+  onChange(listener: StatusListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   /** Starts the first run and the refresh timer (unref'd: it never keeps the process alive). */
   start(): void {
@@ -68,7 +76,7 @@ export class HealthMonitor {
     };
     const previous = this.report?.status ?? null;
     this.report = report;
-    if (previous !== report.status) this.onStatusChange(report.status, previous);
+    if (previous !== report.status) for (const listener of this.listeners) listener(report.status, previous);
     return report;
   }
 }

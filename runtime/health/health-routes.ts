@@ -78,10 +78,8 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRouteOpt
         ...(runtime.access.redis ? [redisCheck(runtime.access.redis)] : []),
       ]
     : [];
-  const monitor = new HealthMonitor(checks, settings.refreshSeconds * 1000, (status, previous) => {
-    app.log.info({ status, previous }, 'health status changed');
-    app.wharfConsole?.events.emit('health', { status });
-  });
+  const monitor = new HealthMonitor(checks, settings.refreshSeconds * 1000);
+  monitor.onChange((status, previous) => app.log.info({ status, previous }, 'health status changed'));
   app.decorate('wharfHealth', monitor);
   // A listening server checks from the start; an inject-only one (tests) from its first health request.
   app.addHook('onListen', async () => monitor.start());

@@ -5,6 +5,8 @@
  * - compiler/ imports only runtime/contract/ from the runtime, except the CLI composition roots
  *   named in COMPOSITION_ROOTS, each with its reason: they wire runtime parts into a command and
  *   are never reached by the build itself.
+ * - runtime/health/ publishes status changes (HealthMonitor.onChange) and the console subscribes:
+ *   health neither imports runtime/admin/ nor reaches into `app.wharfConsole`.
  * - no import cycles (type-only ones included) among the non-test modules of either tree, except
  *   the ones named in KNOWN_CYCLES, each with its reason (a fixed one must leave the list).
  * Imports are read with a regex (static `import`/`export ... from`, `import type`, and `import('...')`
@@ -145,6 +147,13 @@ describe('import graph', () => {
     expect(unknown, `import cycles (break them, e.g. move the shared type into its own module):\n${unknown.join('\n')}`).toEqual([]);
     const gone = Object.keys(KNOWN_CYCLES).filter((c) => !found.includes(c));
     expect(gone, 'cycles that are broken now: remove them from KNOWN_CYCLES').toEqual([]);
+  });
+
+  it('health publishes and knows no reader: runtime/health/ neither imports the console nor names it', () => {
+    const health = edges('runtime').filter((e) => e.from.startsWith('runtime/health/') && !isTest(e.from));
+    expect(health.filter((e) => e.to.startsWith('runtime/admin/')).map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+    const naming = [...new Set(health.map((e) => e.from))].filter((file) => readFileSync(path.join(ROOT, file), 'utf8').includes('wharfConsole'));
+    expect(naming, 'runtime/health/ files that reach into the console (publish through HealthMonitor.onChange instead)').toEqual([]);
   });
 
   it('runtime/ imports nothing outside runtime/ (its tests may also use test/)', () => {

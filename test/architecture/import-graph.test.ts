@@ -5,6 +5,8 @@
  * - compiler/ imports only runtime/contract/ from the runtime, except the CLI composition roots
  *   named in COMPOSITION_ROOTS, each with its reason: they wire runtime parts into a command and
  *   are never reached by the build itself.
+ * - compiler/ reads nothing of generated/ but the entity.json types (one type for entity.json:
+ *   compiler/model/config.ts is generated/types/config.ts, read-only).
  * - runtime/health/ publishes status changes (HealthMonitor.onChange) and the console subscribes:
  *   health neither imports runtime/admin/ nor reaches into `app.wharfConsole`.
  * - no import cycles (type-only ones included) among the non-test modules of either tree, except
@@ -147,6 +149,12 @@ describe('import graph', () => {
     expect(unknown, `import cycles (break them, e.g. move the shared type into its own module):\n${unknown.join('\n')}`).toEqual([]);
     const gone = Object.keys(KNOWN_CYCLES).filter((c) => !found.includes(c));
     expect(gone, 'cycles that are broken now: remove them from KNOWN_CYCLES').toEqual([]);
+  });
+
+  it('compiler/ reads of generated/ only the entity.json types (compiler/model/config.ts), nothing else of a build', () => {
+    const reads = edges('compiler').filter((e) => e.to.startsWith('generated/') && !isTest(e.from));
+    expect(reads.filter((e) => !(e.from === 'compiler/model/config.ts' && e.to === 'generated/types/config.js')).map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+    expect(reads.length).toBe(1);
   });
 
   it('health publishes and knows no reader: runtime/health/ neither imports the console nor names it', () => {

@@ -58,7 +58,7 @@ async function wharf(origin: string, fallback: string) {
     },
     serverSettings: {
       Environment: { AllowedEnvironments: ['demo'] },
-      RateLimiting: { Enabled: true, IpLimit: 1_000_000_000, TokenLimit: 1_000_000_000 },
+      RateLimiting: { Enabled: true, IpLimit: 1_000_000, IpWindow: 1, TokenLimit: 1_000_000, TokenWindow: 1 },
       Caching: { Enabled: false },
       Logging: { MinLevel: 'warn' },
     },

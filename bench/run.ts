@@ -8,6 +8,7 @@ import { runDocsBench } from './docs-site.js';
 import { runLoggingBench } from './logging.js';
 import { runSqlBench } from './sql.js';
 import { runSqlWriteBench } from './sql-write.js';
+import { runSqlPagingBench } from './sql-paging.js';
 import { runFilesBench, runStaticBench } from './static-files.js';
 import { runProxyBench } from './proxy.js';
 import { runSyncBench } from './sync.js';
@@ -15,6 +16,7 @@ import { runSyncBench } from './sync.js';
 const BENCHES: Record<string, () => Promise<void>> = {
   sql: runSqlBench,
   'sql-write': runSqlWriteBench,
+  'sql-paging': runSqlPagingBench,
   docs: runDocsBench,
   'dev-reload': runDevReloadBench,
   logging: runLoggingBench,

@@ -5,6 +5,8 @@
  * fastify + pg route (INSERT ... RETURNING *, no auth), same throwaway PostgreSQL, pg pools of 10,
  * loggers off, same run. The unique key on Code is dropped first so every request inserts a row.
  * autocannon (its CLI, in a child process), 32 connections, warm-up then two interleaved rounds.
+ * Then batch writes: 1,000 rows as one batch POST (one multi-row INSERT, one transaction) against
+ * the same 1,000 rows as single POSTs (32 in flight), rows/s of each and their ratio, same run.
  * Run alone with `npm run bench -- sql-write`.
  */
 import { execFile as execFileCb } from 'node:child_process';
@@ -56,6 +58,59 @@ async function handWritten(pgUrl: string) {
   return { url: `http://127.0.0.1:${port}/warehouses`, close: async () => { await app.close(); await pool.end(); } };
 }
 
+const BATCH_ROWS = 1000;
+const BATCH_ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+
+function benchRow(i: number): Record<string, unknown> {
+  return { Code: `BT-${String(i % 1000).padStart(3, '0')}`, Name: `Batch ${i}`, City: 'Delft', Capacity: i % 500, Notes: 'n' };
+}
+
+/** 1,000 single POSTs, CONNECTIONS in flight at once; wall time in ms. */
+async function singles(url: string, headers: Record<string, string>): Promise<number> {
+  let next = 0;
+  let failed = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    while (next < BATCH_ROWS) {
+      const i = next++;
+      const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(benchRow(i)) });
+      await r.arrayBuffer();
+      if (r.status !== 201) failed++;
+    }
+  }));
+  if (failed > 0) throw new Error(`${failed} single POSTs failed`);
+  return performance.now() - started;
+}
+
+/** One POST of a 1,000-row JSON array; wall time in ms. */
+async function oneBatch(url: string, headers: Record<string, string>): Promise<number> {
+  const body = JSON.stringify(Array.from({ length: BATCH_ROWS }, (_, i) => benchRow(i)));
+  const started = performance.now();
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const answer = await r.json() as { count?: number };
+  if (r.status !== 201 || answer.count !== BATCH_ROWS) throw new Error(`batch POST answered ${r.status}: ${JSON.stringify(answer).slice(0, 200)}`);
+  return performance.now() - started;
+}
+
+/** Rows/s of a 1,000-row batch against 1,000 single POSTs, interleaved rounds, medians. */
+async function batchVersusSingles(url: string, headers: Record<string, string>): Promise<void> {
+  await oneBatch(url, headers);
+  await singles(url, headers);
+  const batchMs: number[] = [];
+  const singleMs: number[] = [];
+  for (let round = 0; round < BATCH_ROUNDS; round++) {
+    batchMs.push(await oneBatch(url, headers));
+    singleMs.push(await singles(url, headers));
+  }
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+  const batchRate = BATCH_ROWS / (median(batchMs) / 1000);
+  const singleRate = BATCH_ROWS / (median(singleMs) / 1000);
+  console.log(`SQL batch write: ${BATCH_ROWS} rows in one POST against ${BATCH_ROWS} single POSTs (${CONNECTIONS} in flight), ${BATCH_ROUNDS} interleaved rounds, medians`);
+  console.log(`  one batch     ${batchRate.toFixed(0).padStart(8)} rows/s   (${median(batchMs).toFixed(0)} ms)`);
+  console.log(`  single POSTs  ${singleRate.toFixed(0).padStart(8)} rows/s   (${median(singleMs).toFixed(0)} ms)`);
+  console.log(`  ratio ${(batchRate / singleRate).toFixed(1)}x rows/s`);
+}
+
 export async function runSqlWriteBench(): Promise<void> {
   const db = await startPostgres();
   const admin = new pg.Client({ connectionString: db.url });
@@ -89,6 +144,7 @@ export async function runSqlWriteBench(): Promise<void> {
     console.log(`  fastify + pg  ${h.rps.toFixed(0).padStart(7)} req/s   p99 ${h.p99} ms   errors/non-2xx ${h.errors}`);
     console.log(`  rows inserted in total: ${rows.n}`);
     console.log(`  ratio ${ratio.toFixed(2)} (target >= 0.8) ${ratio >= 0.8 ? 'OK' : 'BELOW TARGET'}`);
+    await batchVersusSingles(wharfUrl, auth);
   } finally {
     await hand.close();
     await wharf.close();

@@ -102,7 +102,7 @@ export async function startBenchDatabase(): Promise<TestPostgres> {
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BENCH_SETTINGS = {
-  RateLimiting: { Enabled: true, IpLimit: 100_000_000, IpWindow: 60, TokenLimit: 100_000_000, TokenWindow: 60 },
+  RateLimiting: { Enabled: true, IpLimit: 1_000_000, IpWindow: 1, TokenLimit: 1_000_000, TokenWindow: 1 },
   Caching: { Enabled: false },
   SqlConnectionPooling: { Enabled: true, MinPoolSize: 1, MaxPoolSize: POOL },
 };

@@ -60,7 +60,7 @@ export function toolKey(): Promise<string> {
   return toolHash;
 }
 
-/** What a build reads from environments/: the network policy (url-blocked warnings) and the sync files it validates. */
+/** What a build reads from environments/: the network policy (url-blocked warnings) and the settings and sync files it validates. */
 function environmentInputs(root: string): string {
   const dir = path.join(root, 'environments');
   let folders: string[] = [];
@@ -69,7 +69,7 @@ function environmentInputs(root: string): string {
   } catch {
     // no environments/: nothing read
   }
-  const files = ['network-access-policy.json', 'sync.json', ...folders.map((f) => `${f}/sync.json`)];
+  const files = ['network-access-policy.json', 'settings.json', 'sync.json', ...folders.flatMap((f) => [`${f}/settings.json`, `${f}/sync.json`])];
   return sha256(files.map((rel) => `${rel}\0${sha256(readIfExists(path.join(dir, rel)) ?? 'absent')}`).join('\n'));
 }
 

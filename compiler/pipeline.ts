@@ -23,6 +23,7 @@ import { analyzeEntities, modelsOf } from './endpoint-analysis.js';
 import { readEntityCache, writeEntityCache } from './entity-cache.js';
 import { RULES } from './validate/rules/index.js';
 import { readBlockedIpRanges } from './network-policy.js';
+import { validateSettingsFiles } from './settings/validate-settings.js';
 import { validateSyncConfig } from './sync/validate-sync.js';
 import { readDbSnapshot } from './db-snapshot/read.js';
 
@@ -94,6 +95,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const db = readDbSnapshot(root);
   diagnostics.push(...db.diagnostics);
   diagnostics.push(...validateAcross(contexts, (ctx) => verdicts.get(ctx)?.schemaValid === true, RULES, { blockedIpRanges, dbSnapshot: db.snapshot }));
+  diagnostics.push(...(await validateSettingsFiles(root)));
   diagnostics.push(...(await validateSyncConfig(root)));
 
   const reported = [...diagnostics];

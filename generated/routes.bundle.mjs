@@ -118,6 +118,10 @@ const sql_Customers = {
           minimum: 0,
           description: 'Rows to skip, as `$skip`.',
         },
+        apply: {
+          type: 'string',
+          description: 'Aggregation, as `$apply` (SQL tables and views, Static endpoints with filtering).',
+        },
       },
     },
     writeBody: null,
@@ -318,6 +322,118 @@ const sql_Inventory_Categories = {
   supportsExpand: true,
 };
 
+// routes/sql/Inventory/ProductPages.ts
+const sql_Inventory_ProductPages = {
+  endpointId: 'sql:Inventory/ProductPages',
+  kind: 'sql',
+  methods: ['GET', 'QUERY'],
+  routeKeys: ['inventory/productpages'],
+  schemas: {
+    queryBody: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        select: {
+          type: 'string',
+          description: 'Comma-separated column names, as `$select`.',
+        },
+        filter: {
+          type: 'string',
+          description: 'Filter expression, as `$filter`.',
+        },
+        orderby: {
+          type: 'string',
+          description: 'Sort order, as `$orderby`.',
+        },
+        top: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 1000,
+          description: 'Page size, as `$top`.',
+        },
+        skip: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Rows to skip, as `$skip`.',
+        },
+        apply: {
+          type: 'string',
+          description: 'Aggregation, as `$apply` (SQL tables and views, Static endpoints with filtering).',
+        },
+      },
+    },
+    writeBody: null,
+    item: {
+      type: 'object',
+      additionalProperties: true,
+      properties: {
+        ProductId: {},
+        Sku: {},
+        Name: {},
+        CategoryId: {},
+        Price: {},
+        Stock: {},
+        CreatedAt: {},
+      },
+    },
+    list: {
+      type: 'object',
+      required: ['success', 'count', 'value', 'nextLink'],
+      properties: {
+        success: {
+          type: 'boolean',
+          enum: [true],
+        },
+        count: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Number of items in `value`.',
+        },
+        value: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: true,
+            properties: {
+              ProductId: {},
+              Sku: {},
+              Name: {},
+              CategoryId: {},
+              Price: {},
+              Stock: {},
+              CreatedAt: {},
+            },
+          },
+        },
+        nextLink: {
+          type: ['string', 'null'],
+          description: 'Relative URL of the next page (`$top`, `$skip`, `$orderby`); null on the last page.',
+        },
+      },
+    },
+  },
+  columnsByName: {
+    ProductId: 'ProductId',
+    Sku: 'Sku',
+    Name: 'ProductName',
+    CategoryId: 'CategoryId',
+    Price: 'UnitPrice',
+    Stock: 'UnitsInStock',
+    CreatedAt: 'CreatedAt',
+  },
+  namesByColumn: {
+    ProductId: 'ProductId',
+    Sku: 'Sku',
+    ProductName: 'Name',
+    CategoryId: 'CategoryId',
+    UnitPrice: 'Price',
+    UnitsInStock: 'Stock',
+    CreatedAt: 'CreatedAt',
+  },
+  defaultSelect: ['ProductId', 'Sku', 'Name', 'CategoryId', 'Price', 'Stock', 'CreatedAt'],
+  supportsExpand: true,
+};
+
 // routes/sql/Inventory/Products.ts
 const sql_Inventory_Products = {
   endpointId: 'sql:Inventory/Products',
@@ -351,6 +467,10 @@ const sql_Inventory_Products = {
           type: 'integer',
           minimum: 0,
           description: 'Rows to skip, as `$skip`.',
+        },
+        apply: {
+          type: 'string',
+          description: 'Aggregation, as `$apply` (SQL tables and views, Static endpoints with filtering).',
         },
       },
     },
@@ -536,6 +656,10 @@ const sql_Inventory_Warehouses = {
           minimum: 0,
           description: 'Rows to skip, as `$skip`.',
         },
+        apply: {
+          type: 'string',
+          description: 'Aggregation, as `$apply` (SQL tables and views, Static endpoints with filtering).',
+        },
       },
     },
     writeBody: {
@@ -631,6 +755,118 @@ const sql_Inventory_Warehouses = {
   supportsExpand: true,
 };
 
+// routes/sql/Sales/MyOrders.ts
+const sql_Sales_MyOrders = {
+  endpointId: 'sql:Sales/MyOrders',
+  kind: 'sql',
+  methods: ['GET', 'QUERY'],
+  routeKeys: ['sales/myorders'],
+  schemas: {
+    queryBody: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        select: {
+          type: 'string',
+          description: 'Comma-separated column names, as `$select`.',
+        },
+        filter: {
+          type: 'string',
+          description: 'Filter expression, as `$filter`.',
+        },
+        orderby: {
+          type: 'string',
+          description: 'Sort order, as `$orderby`.',
+        },
+        top: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 1000,
+          description: 'Page size, as `$top`.',
+        },
+        skip: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Rows to skip, as `$skip`.',
+        },
+        apply: {
+          type: 'string',
+          description: 'Aggregation, as `$apply` (SQL tables and views, Static endpoints with filtering).',
+        },
+      },
+    },
+    writeBody: null,
+    item: {
+      type: 'object',
+      additionalProperties: true,
+      properties: {
+        OrderId: {},
+        CustomerId: {},
+        OrderDate: {},
+        Status: {},
+        Total: {},
+        Customer: {
+          type: ['object', 'null'],
+          description: 'Related row, with `$expand=Customer`.',
+        },
+      },
+    },
+    list: {
+      type: 'object',
+      required: ['success', 'count', 'value', 'nextLink'],
+      properties: {
+        success: {
+          type: 'boolean',
+          enum: [true],
+        },
+        count: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Number of items in `value`.',
+        },
+        value: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: true,
+            properties: {
+              OrderId: {},
+              CustomerId: {},
+              OrderDate: {},
+              Status: {},
+              Total: {},
+              Customer: {
+                type: ['object', 'null'],
+                description: 'Related row, with `$expand=Customer`.',
+              },
+            },
+          },
+        },
+        nextLink: {
+          type: ['string', 'null'],
+          description: 'Relative URL of the next page (`$top`, `$skip`, `$orderby`); null on the last page.',
+        },
+      },
+    },
+  },
+  columnsByName: {
+    OrderId: 'OrderId',
+    CustomerId: 'CustomerId',
+    OrderDate: 'OrderDate',
+    Status: 'Status',
+    Total: 'TotalAmount',
+  },
+  namesByColumn: {
+    OrderId: 'OrderId',
+    CustomerId: 'CustomerId',
+    OrderDate: 'OrderDate',
+    Status: 'Status',
+    TotalAmount: 'Total',
+  },
+  defaultSelect: ['OrderId', 'CustomerId', 'OrderDate', 'Status', 'Total'],
+  supportsExpand: true,
+};
+
 // routes/sql/Sales/Orders.ts
 const sql_Sales_Orders = {
   endpointId: 'sql:Sales/Orders',
@@ -664,6 +900,10 @@ const sql_Sales_Orders = {
           type: 'integer',
           minimum: 0,
           description: 'Rows to skip, as `$skip`.',
+        },
+        apply: {
+          type: 'string',
+          description: 'Aggregation, as `$apply` (SQL tables and views, Static endpoints with filtering).',
         },
       },
     },
@@ -855,6 +1095,10 @@ const static_Reference_Countries = {
           minimum: 0,
           description: 'Rows to skip, as `$skip`.',
         },
+        apply: {
+          type: 'string',
+          description: 'Aggregation, as `$apply` (SQL tables and views, Static endpoints with filtering).',
+        },
       },
     },
     writeBody: null,
@@ -896,6 +1140,10 @@ const static_Reference_Logo = {
           type: 'integer',
           minimum: 0,
           description: 'Rows to skip, as `$skip`.',
+        },
+        apply: {
+          type: 'string',
+          description: 'Aggregation, as `$apply` (SQL tables and views, Static endpoints with filtering).',
         },
       },
     },
@@ -939,6 +1187,10 @@ const static_Reference_Ports = {
           minimum: 0,
           description: 'Rows to skip, as `$skip`.',
         },
+        apply: {
+          type: 'string',
+          description: 'Aggregation, as `$apply` (SQL tables and views, Static endpoints with filtering).',
+        },
       },
     },
     writeBody: null,
@@ -981,6 +1233,10 @@ const static_Reference_Units = {
           minimum: 0,
           description: 'Rows to skip, as `$skip`.',
         },
+        apply: {
+          type: 'string',
+          description: 'Aggregation, as `$apply` (SQL tables and views, Static endpoints with filtering).',
+        },
       },
     },
     writeBody: null,
@@ -1003,7 +1259,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '29bdc3427d359a0bcecec2f309d7c2cb4b6f02ebbb5d09ad10bd269f2a61663d';
+export const sourceHash = '5ee3dde530bb29d3d7beb6923f16273e65121e05fff48bbdfa514c8a7b26b7ee';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,
@@ -1014,9 +1270,11 @@ export const routes = [
   sql_Customers,
   sql_Internal_AuditTrail,
   sql_Inventory_Categories,
+  sql_Inventory_ProductPages,
   sql_Inventory_Products,
   sql_Inventory_ProductsByCategory,
   sql_Inventory_Warehouses,
+  sql_Sales_MyOrders,
   sql_Sales_Orders,
   sql_Sales_Reports_OrderSummary,
   static_Reference_Countries,

@@ -21,6 +21,8 @@ import { consoleUiRoutes } from './admin/console-ui-routes.js';
 import { LogRing } from './admin/log-ring.js';
 import { apiRoutes } from './api/api-routes.js';
 import { installAccessControl, isProtectedUrl } from './auth/access-hooks.js';
+import { installCors, isCorsUrl } from './traffic/cors.js';
+import { readCorsSettings } from './traffic/cors-settings.js';
 import { canonicalApiPrefix } from './routing/api-prefix.js';
 import { createAccessRuntime, readAccessSettings } from './auth/access-runtime.js';
 import type { AccessRuntime } from './auth/access-runtime.js';
@@ -128,9 +130,10 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   const holder = new RouteTableHolder(table);
   const handlers = new HandlerRegistry(options.handlers);
   const dataDir = path.resolve(options.dataDir ?? 'data');
-  const logs = new LogRing(settings.server.source.int('Logging:ConsoleBufferSize', 2000, { min: 10, max: 100_000 }));
+  const logs = new LogRing(settings.server.source.int('Logging:ConsoleBufferSize'));
 
   const limits = settings.server.server;
+  const cors = readCorsSettings(settings.server.source);
   const logger = loggerOptions(options.logger ?? true, settings.server.logging.minLevel, logs);
   const app: FastifyInstance = fastify({
     logger,
@@ -185,8 +188,15 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   }
   if (!options.access) app.addHook('onClose', () => access.close());
 
+  let current: Settings = settings;
   const runtime: WharfRuntime = {
-    settings,
+    get settings() {
+      return current;
+    },
+    replaceEnvironments(environments, environment = {}) {
+      const server = Object.freeze({ ...current.server, environment: Object.freeze({ ...current.server.environment, ...environment }) });
+      current = Object.freeze({ server, environments });
+    },
     generatedDir,
     routes: holder,
     handlers,
@@ -211,6 +221,8 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
 
   installRequestLog(app);
   installErrorHandling(app);
+  // CORS first: a preflight is answered before authentication
+  installCors(app, { settings: cors, appliesTo: isCorsUrl });
   installAccessControl(app, { control: access.control, appliesTo: isProtectedUrl });
   installResponseCache(app, { cache: access.cache });
   await app.register(liveRoute);
@@ -220,11 +232,11 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   app.decorate('metricsListener', metrics && metricsAddress ? new MetricsListener(app, metrics, metricsAddress) : null);
   await consoleApi(app);
   await app.register(consoleUiRoutes, { generatedDir });
-  await healthRoutes(app, { env: options.env ?? process.env });
+  await healthRoutes(app);
   const referenceToken = readReferenceRequiresToken(settings.server.source);
   await app.register(apiReferenceRoutes, { holder, requireToken: referenceToken });
   await app.register(landingRoute, { enabled: readLandingPage(settings.server.source), serverName: settings.server.environment.serverName, holder, requireToken: referenceToken });
   const stages = withAccessStages(options.stages ?? API_STAGES, access.cache);
-  await app.register(apiRoutes, { settings, holder, handlers, stages });
+  await app.register(apiRoutes, { settings: () => runtime.settings, holder, handlers, stages });
   return app;
 }

@@ -8,7 +8,9 @@ import type { LogRing } from './admin/log-ring.js';
 import type { AccessRuntime } from './auth/access-runtime.js';
 import type { HandlerRegistry } from './handlers/registry.js';
 import type { RouteTableHolder } from './routing/route-table-holder.js';
+import type { EnvironmentMap } from './settings/environments.js';
 import type { Settings } from './settings/load-settings.js';
+import type { ServerSettings } from './settings/server-settings.js';
 import type { SqlDrivers } from './sql/drivers/factory.js';
 
 export interface ReloadResult {
@@ -21,7 +23,10 @@ export interface ReloadResult {
 }
 
 export interface WharfRuntime {
+  /** The settings in force (frozen); replaceEnvironments() swaps in a new value, nothing edits it in place. */
   readonly settings: Settings;
+  /** The console changed environments/: a new settings value with these environments (and allowed list, server name). */
+  replaceEnvironments(environments: EnvironmentMap, environment?: Partial<ServerSettings['environment']>): void;
   readonly generatedDir: string;
   readonly routes: RouteTableHolder;
   readonly handlers: HandlerRegistry;

@@ -26,6 +26,8 @@ export const VALIDATOR_BUNDLE = path.join(DIST_DIR, 'validator', 'validator.mjs'
 const VALIDATOR_STAMP = path.join(DIST_DIR, 'validator', 'stamp.json');
 const VALIDATOR_ENTRY = 'compiler/validate/single-file.ts';
 const RUNTIME_DIR = path.join(PACKAGE_ROOT, 'runtime');
+/** Files outside runtime/ that the bundle embeds (the settings registry imports its schemas). */
+const EMBEDDED = ['schemas/settings.schema.json', 'schemas/sync/service.schema.json'];
 
 function isSource(rel) {
   return rel.endsWith('.ts') && !rel.endsWith('.test.ts') && !rel.startsWith('testing/');
@@ -54,6 +56,7 @@ export async function runtimeSourceHash() {
     if (!isSource(rel) && !isAsset(rel)) continue;
     hash.update(rel).update('\0').update(readFileSync(path.join(RUNTIME_DIR, rel))).update('\0');
   }
+  for (const rel of EMBEDDED) hash.update(rel).update('\0').update(readFileSync(path.join(PACKAGE_ROOT, rel))).update('\0');
   return hash.digest('hex');
 }
 
@@ -71,7 +74,7 @@ async function readStamp() {
  */
 async function sourceStats() {
   const rels = (await runtimeFiles()).filter((rel) => isSource(rel) || isAsset(rel));
-  const files = [fileURLToPath(import.meta.url), ...rels.map((rel) => path.join(RUNTIME_DIR, rel))];
+  const files = [fileURLToPath(import.meta.url), ...rels.map((rel) => path.join(RUNTIME_DIR, rel)), ...EMBEDDED.map((rel) => path.join(PACKAGE_ROOT, rel))];
   const stats = files.map((f) => {
     const s = statSync(f);
     return `${s.size}:${s.mtimeMs}`;

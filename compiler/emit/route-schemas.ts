@@ -55,6 +55,7 @@ export function queryBodySchema(): JsonSchema {
       orderby: { type: 'string', description: 'Sort order, as `$orderby`.' },
       top: { type: 'integer', minimum: 0, maximum: MAX_TOP, description: 'Page size, as `$top`.' },
       skip: { type: 'integer', minimum: 0, description: 'Rows to skip, as `$skip`.' },
+      apply: { type: 'string', description: 'Aggregation, as `$apply` (SQL tables and views, Static endpoints with filtering).' },
     },
   };
 }

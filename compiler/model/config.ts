@@ -26,3 +26,6 @@ export type FilesConfig = Frozen<FilesEndpointConfig>;
 /** The properties every endpoint type shares (schemas/common.schema.json). */
 export type CommonConfig = Pick<SqlConfig, keyof SqlConfig & keyof ProxyConfig & keyof CompositeConfig & keyof StaticConfig & keyof WebhookConfig & keyof FilesConfig>;
 export type ResponseTransformsConfig = NonNullable<SqlConfig['ResponseTransforms']>;
+/** Claims-based rules (schemas/common.schema.json Authorization): SQL, Static and Proxy endpoints. */
+export type AuthorizationConfig = NonNullable<SqlConfig['Authorization']>;
+export type AuthorizationRuleConfig = AuthorizationConfig['Rules'][number];

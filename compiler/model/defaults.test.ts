@@ -40,6 +40,7 @@ const table: [string, string, () => unknown][] = [
   ['sql.schema.json', 'properties.PrimaryKey', () => model('sql:T').primaryKey],
   ['sql.schema.json', 'properties.AllowedMethods', () => model('sql:T').methods],
   ['sql.schema.json', 'properties.WriteMode', () => model('sql:T').writeMode],
+  ['sql.schema.json', 'properties.Paging', () => model('sql:T').paging],
   ['sql.schema.json', 'properties.FunctionParameters.items.properties.Required', () => model('sql:F').functionParameters[0].required],
   ['sql.schema.json', 'properties.Relationships.items.properties.Multiplicity', () => model('sql:T').relationships[0].multiplicity],
   ['proxy.schema.json', 'properties.FallbackUrls', () => model('proxy:P').fallbackUrls],

@@ -11,6 +11,7 @@ export const DEFAULTS = {
     PrimaryKey: 'Id',
     AllowedMethods: ['GET'],
     WriteMode: 'Procedure',
+    Paging: 'Skip' as 'Skip' | 'Keyset',
     FunctionParameterRequired: false,
     RelationshipMultiplicity: 'ToOne',
   },

@@ -51,5 +51,7 @@ export function normalizeSql(ctx: EntityContext, base: EndpointBase, contexts: r
       multiplicity: r.Multiplicity ?? DEFAULTS.sql.RelationshipMultiplicity,
     })),
     cacheDurationSeconds: c.CacheDurationSeconds ?? null,
+    maxBatchRows: c.MaxBatchRows ?? null,
+    paging: c.Paging ?? DEFAULTS.sql.Paging,
   };
 }

@@ -19,7 +19,7 @@ const cases: [string, { given: Given; id: string; want: Record<string, unknown> 
         documentation: { tagDescription: null, methodDescriptions: {} }, methods: ['GET'],
         schema: 'dbo', objectName: 'Products', objectType: 'Table', primaryKey: 'Id',
         columns: [{ db: 'Id', name: 'Id' }, { db: 'ProductName', name: 'Name' }], functionParameters: [], procedure: null, writeMode: 'Procedure', requiredColumns: [], columnValidation: [],
-        responseTransforms: { remove: [], rename: {}, mask: [] }, relationships: [], cacheDurationSeconds: null,
+        responseTransforms: { remove: [], rename: {}, mask: [] }, relationships: [], maxBatchRows: null, paging: 'Skip', cacheDurationSeconds: null,
       },
     },
   ],

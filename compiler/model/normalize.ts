@@ -23,6 +23,7 @@ import { normalizeComposite, normalizeProxy } from './normalize-proxy.js';
 import { responseTransforms, type EndpointBase } from './normalize-shared.js';
 import { normalizeSql } from './normalize-sql.js';
 import { endpointId } from './references.js';
+import { authorizationOf } from './normalize-authorization.js';
 
 /** Configured methods within the kind's column of the method matrix, in canonical order. */
 export function effectiveMethods(ctx: EntityContext): HttpMethod[] {
@@ -71,6 +72,7 @@ function base(ctx: EntityContext): EndpointBase {
       methodDescriptions: { ...(c.Documentation?.MethodDescriptions ?? {}) },
     },
     methods: effectiveMethods(ctx),
+    ...authorizationOf(ctx),
   };
 }
 

@@ -8,7 +8,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import {
   checkSyncEnvironment,
   SYNC_ENVIRONMENT_FILE,
@@ -16,8 +15,11 @@ import {
   SYNC_SERVICE_FILE,
   SYNC_SERVICE_SCHEMA,
 } from '../../runtime/contract/sync-config.js';
+import { SETTINGS_KEYWORDS } from '../../runtime/settings/registry.js';
+import { checkSettingsDocument } from '../../runtime/settings/settings-document.js';
 import { sortDiagnostics, type Diagnostic } from '../diagnostics.js';
-import { lineIndex, pointerSegments } from '../parse.js';
+import { isJsonSyntaxError, parseJsonFile } from '../json-file.js';
+import { pointerSegments } from '../parse.js';
 import { labelOf, pointer } from '../validate/pointer.js';
 
 const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);
@@ -26,19 +28,10 @@ let validators: { service: ValidateFunction; environment: ValidateFunction } | n
 function compiled() {
   if (validators) return validators;
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
+  ajv.addVocabulary([...SETTINGS_KEYWORDS]);
   const load = (file: string) => JSON.parse(readFileSync(new URL(file, SCHEMA_DIR), 'utf8')) as object;
   validators = { service: ajv.compile(load(SYNC_SERVICE_SCHEMA)), environment: ajv.compile(load(SYNC_ENVIRONMENT_SCHEMA)) };
   return validators;
-}
-
-function nodeAt(tree: Node | undefined, ptr: string): Node | undefined {
-  let segments = pointerSegments(ptr);
-  while (tree) {
-    const node = findNodeAtLocation(tree, segments.map((s) => (/^\d+$/.test(s) ? Number(s) : s)));
-    if (node || segments.length === 0) return node ?? tree;
-    segments = segments.slice(0, -1);
-  }
-  return undefined;
 }
 
 function describe(err: ErrorObject): { code: string; ptr: string; message: string; atKey?: boolean } {
@@ -73,16 +66,9 @@ function describe(err: ErrorObject): { code: string; ptr: string; message: strin
 
 /** Diagnostics of one sync file (`file` relative to the project root). */
 export function validateSyncFile(file: string, rawText: string, kind: 'service' | 'environment'): Diagnostic[] {
-  const text = rawText.charCodeAt(0) === 0xfeff ? rawText.slice(1) : rawText;
-  const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const at = lineIndex(text);
-  if (errors.length > 0 || !tree) {
-    const first = errors[0];
-    const pos = at(first?.offset ?? 0);
-    return [{ severity: 'error', code: 'json-syntax', file, line: pos.line, column: pos.column, pointer: '', message: `Invalid JSON: ${first ? printParseErrorCode(first.error) : 'empty file'} at line ${pos.line}, column ${pos.column}` }];
-  }
-  const value = JSON.parse(text) as unknown;
+  const parsed = parseJsonFile(file, rawText);
+  if (isJsonSyntaxError(parsed)) return [parsed];
+  const { value } = parsed;
   const validate = compiled()[kind];
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
@@ -90,10 +76,10 @@ export function validateSyncFile(file: string, rawText: string, kind: 'service' 
     const key = `${code}\0${ptr}\0${message}`;
     if (seen.has(key)) return;
     seen.add(key);
-    const node = nodeAt(tree, ptr);
-    const target = atKey && node?.parent?.type === 'property' ? node.parent.children?.[0] : node;
-    const pos = at(target?.offset ?? 0);
-    out.push({ severity: code === 'unknown-property' ? 'warning' : 'error', code, file, line: pos.line, column: pos.column, pointer: ptr, message });
+    // The service file is settings (the registry): an unknown key there fails the build like one in settings.json.
+    const severity = code === 'unknown-property' && kind === 'environment' ? 'warning' : 'error';
+    const hint = code === 'unknown-property' && kind === 'service' ? serviceHint(ptr) : undefined;
+    out.push(parsed.diagnostic(severity, code, ptr, message, { atKey, ...(hint ? { hint } : {}) }));
   };
   if (!validate(value)) {
     for (const err of validate.errors ?? []) {
@@ -105,6 +91,16 @@ export function validateSyncFile(file: string, rawText: string, kind: 'service' 
     for (const p of checkSyncEnvironment(value)) push(p.code, p.pointer, p.message);
   }
   return sortDiagnostics(out);
+}
+
+/** "did you mean" for an unknown key of environments/sync.json, from the registry's checker. */
+function serviceHint(ptr: string): string | undefined {
+  const segments = pointerSegments(ptr);
+  const doc: Record<string, unknown> = {};
+  let node = doc;
+  for (const segment of segments.slice(0, -1)) node = (node[segment] = {}) as Record<string, unknown>;
+  node[segments.at(-1) ?? ''] = null;
+  return checkSettingsDocument(doc, 'sync.json').find((p) => p.code === 'settings-unknown-key')?.hint;
 }
 
 /** Every sync file of the project's environments/ folder. */

@@ -7,7 +7,7 @@ import { KIND_LABEL } from './kind-label.js';
 import { labelOf, pointer, segmentsOf } from './pointer.js';
 import { error } from './report.js';
 import { descriptionOf, type JsonSchema } from './schema-store.js';
-import { closest } from './suggest.js';
+import { closest } from '../../runtime/contract/suggest.js';
 
 /** Every code schema validation can emit. */
 export const SCHEMA_CODES = [

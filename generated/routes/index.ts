@@ -9,9 +9,11 @@ import proxy_Weather from './proxy/Weather.js';
 import sql_Customers from './sql/Customers.js';
 import sql_Internal_AuditTrail from './sql/Internal/AuditTrail.js';
 import sql_Inventory_Categories from './sql/Inventory/Categories.js';
+import sql_Inventory_ProductPages from './sql/Inventory/ProductPages.js';
 import sql_Inventory_Products from './sql/Inventory/Products.js';
 import sql_Inventory_ProductsByCategory from './sql/Inventory/ProductsByCategory.js';
 import sql_Inventory_Warehouses from './sql/Inventory/Warehouses.js';
+import sql_Sales_MyOrders from './sql/Sales/MyOrders.js';
 import sql_Sales_Orders from './sql/Sales/Orders.js';
 import sql_Sales_Reports_OrderSummary from './sql/Sales/Reports/OrderSummary.js';
 import static_Reference_Countries from './static/Reference/Countries.js';
@@ -20,7 +22,7 @@ import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '29bdc3427d359a0bcecec2f309d7c2cb4b6f02ebbb5d09ad10bd269f2a61663d';
+export const sourceHash = '5ee3dde530bb29d3d7beb6923f16273e65121e05fff48bbdfa514c8a7b26b7ee';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,
@@ -31,9 +33,11 @@ export const routes: readonly RouteModule[] = [
   sql_Customers,
   sql_Internal_AuditTrail,
   sql_Inventory_Categories,
+  sql_Inventory_ProductPages,
   sql_Inventory_Products,
   sql_Inventory_ProductsByCategory,
   sql_Inventory_Warehouses,
+  sql_Sales_MyOrders,
   sql_Sales_Orders,
   sql_Sales_Reports_OrderSummary,
   static_Reference_Countries,

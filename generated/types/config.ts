@@ -8,6 +8,7 @@ export type EntityConfig =
   | CompositeEndpointConfig
   | FilesEndpointConfig
   | ProxyEndpointConfig
+  | SettingsEndpointConfig
   | SqlEndpointConfig
   | StaticEndpointConfig
   | WebhookEndpointConfig;
@@ -305,6 +306,7 @@ export interface ProxyEndpointConfig {
    */
   Deprecated?: boolean;
   Documentation?: Documentation;
+  Authorization?: Authorization;
   /**
    * Absolute http(s) URL of the target service.
    */
@@ -380,6 +382,88 @@ export interface ProxyEndpointConfig {
   CacheDurationSeconds?: number | null;
 }
 /**
+ * Claims-based rules of this endpoint. With rules, a request is allowed only when a rule matches: the first rule whose Scopes the token holds and whose Methods include the request's applies (a token with scope * holds every scope).
+ */
+export interface Authorization {
+  /**
+   * The rules, in order: the first that matches the token's scopes and the request's method applies.
+   *
+   * @minItems 1
+   */
+  Rules: [
+    {
+      /**
+       * Scopes the token must all hold (JWT scope claim, or a Wharf token's allowed_scopes).
+       *
+       * @minItems 1
+       */
+      Scopes: [string, ...string[]];
+      /**
+       * Methods the rule covers. When omitted, every method of the endpoint.
+       *
+       * @minItems 1
+       *
+       * Items: An HTTP method the gateway serves.
+       */
+      Methods?: [
+        'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'MERGE' | 'QUERY',
+        ...('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'MERGE' | 'QUERY')[],
+      ];
+      /**
+       * OData filter ANDed to every read, update and delete, and that every insert must satisfy (422). @claims.name stands for a claim of the token (a Wharf token's claims: username, scope); a claim missing from the token means no rows. SQL and Static endpoints.
+       */
+      RowFilter?: string;
+      /**
+       * Exposed column names this rule may see and write: narrows AllowedColumns in $select, $filter, $orderby, writes and the response. SQL and Static endpoints.
+       *
+       * @minItems 1
+       */
+      Columns?: [string, ...string[]];
+      /**
+       * Proxy endpoints: upstream header name -> claim name, sent with the request (never the token itself).
+       */
+      ForwardClaims?: {
+        [k: string]: string;
+      };
+    },
+    ...{
+      /**
+       * Scopes the token must all hold (JWT scope claim, or a Wharf token's allowed_scopes).
+       *
+       * @minItems 1
+       */
+      Scopes: [string, ...string[]];
+      /**
+       * Methods the rule covers. When omitted, every method of the endpoint.
+       *
+       * @minItems 1
+       *
+       * Items: An HTTP method the gateway serves.
+       */
+      Methods?: [
+        'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'MERGE' | 'QUERY',
+        ...('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'MERGE' | 'QUERY')[],
+      ];
+      /**
+       * OData filter ANDed to every read, update and delete, and that every insert must satisfy (422). @claims.name stands for a claim of the token (a Wharf token's claims: username, scope); a claim missing from the token means no rows. SQL and Static endpoints.
+       */
+      RowFilter?: string;
+      /**
+       * Exposed column names this rule may see and write: narrows AllowedColumns in $select, $filter, $orderby, writes and the response. SQL and Static endpoints.
+       *
+       * @minItems 1
+       */
+      Columns?: [string, ...string[]];
+      /**
+       * Proxy endpoints: upstream header name -> claim name, sent with the request (never the token itself).
+       */
+      ForwardClaims?: {
+        [k: string]: string;
+      };
+    }[],
+  ];
+}
+/**
  * Rules applied to top-level fields of JSON results (each array element, items of a 'value' wrapper). Remove wins over Rename and Mask.
  */
 export interface ResponseTransforms {
@@ -397,6 +481,557 @@ export interface ResponseTransforms {
    * Field names whose value becomes '***'.
    */
   Mask?: string[];
+}
+/**
+ * Every key of the gateway, `wharf docs serve` and (in sync/service.schema.json, environments/sync.json) `wharf sync`: type, range, default, `x-restart` (a change needs a restart), `x-secret` (never shown or logged), `x-env` (legacy variables), `x-writable` (the console may change it), `x-items` (list item format: ip, cidr, origin). The one registry: runtime/settings/registry.ts reads it; docs/settings.md is tested against it.
+ */
+export interface SettingsEndpointConfig {
+  /**
+   * Relative path to this schema, for editor completion. Ignored.
+   */
+  $schema?: string;
+  /**
+   * The gateway and the environments requests may name.
+   */
+  Environment?: {
+    /**
+     * name of this gateway
+     */
+    ServerName?: string;
+    /**
+     * environments requests may name; absent = every folder under `environments/`, `[]` = none
+     */
+    AllowedEnvironments?: string[] | null;
+  };
+  /**
+   * HTTP server limits and timeouts.
+   */
+  Server?: {
+    /**
+     * largest request body; larger is 413
+     */
+    BodyLimitBytes?: number;
+    /**
+     * `Retry-After` on the 503 of an endpoint with `Enabled: false`
+     */
+    DisabledRetryAfterSeconds?: number;
+    /**
+     * SIGTERM/SIGINT: from the signal, how long the shutdown (delay included) may take before the requests still in flight are answered 503 and the process exits anyway ([Operations](operations.md))
+     */
+    ShutdownTimeoutSeconds?: number;
+    /**
+     * SIGTERM: how long the instance keeps serving while `/health/ready` answers 503, before it stops accepting ([Deployment](deployment.md)); must be less than `ShutdownTimeoutSeconds`; absent = 2, at most the timeout minus 1
+     */
+    ShutdownDelaySeconds?: number | null;
+    /**
+     * a request not answered after this long (body reception included) gets 503 `SERVER_HANDLER_TIMEOUT` (checked at a tenth of the limit, at most every second); once the answer is under way it bounds how long the answer stands still, not its length
+     */
+    HandlerTimeoutSeconds?: number;
+    /**
+     * time to receive the request line and headers (Node answers a bare 408 and closes)
+     */
+    HeadersTimeoutSeconds?: number;
+    /**
+     * grace time for a request body; then it must keep arriving at `MinBodyBytesPerSecond`, else 408 `REQUEST_BODY_TIMEOUT`
+     */
+    BodyTimeoutSeconds?: number;
+    /**
+     * minimum average body transfer rate after the grace time (0 = the whole body within the grace time)
+     */
+    MinBodyBytesPerSecond?: number;
+    /**
+     * requests in flight at once; more get 503 `SERVER_OVERLOADED` with `Retry-After: 1` (0 = no bound)
+     */
+    MaxConcurrentRequests?: number;
+    /**
+     * `Server-Timing` header with the duration of each pipeline stage on every `/api` response ([Runtime](runtime.md))
+     */
+    ServerTiming?: boolean;
+  };
+  /**
+   * Prometheus metrics.
+   */
+  Metrics?: {
+    /**
+     * `GET /metrics` (Prometheus text; bearer token with scope `*`)
+     */
+    Enabled?: boolean;
+    /**
+     * `host:port` of a second listener answering `GET /metrics` without a token ([operations](operations.md#metrics)); empty = none
+     */
+    ListenAddress?: string;
+  };
+  /**
+   * API tokens.
+   */
+  Auth?: {
+    /**
+     * how long a successful token verification is remembered (a revocation on this instance applies at once)
+     */
+    VerificationCacheSeconds?: number;
+    /**
+     * `/docs` (and its assets), `/openapi.json` and `/` need a bearer token with scope `read` or `*` (401/403); off they are open ([security.md](security.md))
+     */
+    ReferenceRequiresToken?: boolean;
+    /**
+     * JWT access tokens of an OpenID Connect provider.
+     */
+    Jwt?: {
+      /**
+       * `iss` JWT access tokens must carry (an absolute http(s) URL); empty = JWTs off, Wharf's own tokens only ([security.md](security.md#jwt-bearer-tokens-openid-connect))
+       */
+      Issuer?: string;
+      /**
+       * `aud` the tokens must carry; required when `Issuer` is set
+       */
+      Audience?: string;
+      /**
+       * the provider's signing keys (http(s) URL); empty = from `<Issuer>/.well-known/openid-configuration`
+       */
+      JwksUrl?: string;
+      /**
+       * claim holding the scopes (space-separated string or array)
+       */
+      ScopesClaim?: string;
+      /**
+       * claim holding the environments (space-separated string or array); empty = every environment
+       */
+      EnvironmentsClaim?: string;
+      /**
+       * tolerance on `exp` and `nbf`, seconds
+       */
+      ClockSkewSeconds?: number;
+      /**
+       * key cache age in seconds (refreshed in the background)
+       */
+      KeysRefreshSeconds?: number;
+      /**
+       * longest wait for the provider's keys, ms
+       */
+      KeysTimeoutMs?: number;
+      /**
+       * least time between key fetches caused by unknown `kid`s, seconds
+       */
+      KeysCooldownSeconds?: number;
+    };
+    /**
+     * Where API tokens are stored (hashes only).
+     */
+    Store?: {
+      /**
+       * where API tokens are stored; `Postgres` for a store shared by several instances (`SqlServer`: planned, refused at start)
+       */
+      Provider?: 'Sqlite' | 'Postgres' | 'SqlServer';
+      /**
+       * SQLite file of the token store; empty = `<data folder>/auth.db`
+       */
+      Path?: string;
+      /**
+       * PostgreSQL connection string of a shared token store
+       */
+      ConnectionString?: string;
+      /**
+       * PostgreSQL token store: deadline in ms of opening a connection, waiting for a free one and each query; past it, or with the database down, a request whose token must be read gets 503 `AUTH_STORE_UNAVAILABLE` ([operations](operations.md#shared-components-postgresql-token-store-and-redis))
+       */
+      CommandTimeoutMs?: number;
+    };
+  };
+  /**
+   * Request budgets per client IP and per token.
+   */
+  RateLimiting?: {
+    /**
+     * rate limiting on; off = no limits and no `X-RateLimit-*` headers
+     */
+    Enabled?: boolean;
+    /**
+     * requests per client IP per window
+     */
+    IpLimit?: number;
+    /**
+     * window of the per-IP budget, seconds
+     */
+    IpWindow?: number;
+    /**
+     * requests per token per window
+     */
+    TokenLimit?: number;
+    /**
+     * window of the per-token budget, seconds
+     */
+    TokenWindow?: number;
+  };
+  /**
+   * Trusted proxies for the client IP.
+   */
+  ForwardedHeaders?: {
+    /**
+     * proxies whose `X-Forwarded-For` is trusted for the client IP
+     *
+     * @maxItems 50
+     */
+    KnownProxies?: string[];
+    /**
+     * networks (CIDR) whose `X-Forwarded-For` is trusted; `/0`, and any list that together covers every IPv4 or every IPv6 address (`0.0.0.0/1` + `128.0.0.0/1`, `::ffff:0:0/96`), is refused
+     *
+     * @maxItems 50
+     */
+    KnownNetworks?: string[];
+  };
+  /**
+   * Cross-origin requests from browser apps ([security.md](security.md#cors)).
+   */
+  Cors?: {
+    /**
+     * origins (`scheme://host[:port]`) browser apps may call the API from, or `*`; `[]` = CORS off
+     */
+    AllowedOrigins?: string[];
+    /**
+     * methods a preflight may ask for
+     */
+    AllowedMethods?: string[];
+    /**
+     * request headers a preflight may ask for
+     */
+    AllowedHeaders?: string[];
+    /**
+     * response headers the app may read
+     */
+    ExposedHeaders?: string[];
+    /**
+     * credentialed requests; never with `*` (refused at start)
+     */
+    AllowCredentials?: boolean;
+    /**
+     * preflight cache time in the browser, seconds
+     */
+    MaxAgeSeconds?: number;
+  };
+  /**
+   * Shared state of several instances.
+   */
+  Redis?: {
+    /**
+     * e.g. `redis://127.0.0.1:6379/0`; set: rate limits and revocations shared by every instance using it
+     */
+    Url?: string;
+    /**
+     * prefix of every Redis key and channel
+     */
+    KeyPrefix?: string;
+    /**
+     * deadline in ms of one Redis command; then the request goes on with the fallback (per-instance rate limit, cache bypass) and Redis is skipped for 1 s ([operations](operations.md#shared-components-postgresql-token-store-and-redis))
+     */
+    CommandTimeoutMs?: number;
+    /**
+     * deadline in ms of opening the Redis connection (it is retried, every 2 s at most, for as long as the gateway runs)
+     */
+    ConnectTimeoutMs?: number;
+  };
+  /**
+   * Response cache.
+   */
+  Caching?: {
+    /**
+     * response cache on
+     */
+    Enabled?: boolean;
+    /**
+     * cache store; `Redis` needs `Redis:Url` and is shared by every instance
+     */
+    Provider?: 'Memory' | 'Redis';
+    /**
+     * time to live of a cached response (per endpoint: `CacheDurationSeconds` in entity.json; 0 = off)
+     */
+    DefaultDurationSeconds?: number;
+    /**
+     * Memory provider: least recently used entries are dropped beyond this
+     */
+    MemoryCacheSizeLimitMB?: number;
+  };
+  /**
+   * Database connections.
+   */
+  SqlConnectionPooling?: {
+    /**
+     * database connection pools
+     */
+    Enabled?: boolean;
+    /**
+     * smallest pool (may not exceed `MaxPoolSize`)
+     */
+    MinPoolSize?: number;
+    /**
+     * largest pool
+     */
+    MaxPoolSize?: number;
+    /**
+     * seconds one database command may run: PostgreSQL `statement_timeout` plus a client-side check 1 s later (swept, at most a tenth of the limit late) that drops the connection; SQL Server `requestTimeout`; PGlite a timer
+     */
+    CommandTimeout?: number;
+    /**
+     * seconds to open a database connection, and to wait for a free pooled one
+     */
+    ConnectionTimeout?: number;
+  };
+  /**
+   * SQL endpoints: batch writes and keyset paging.
+   */
+  Sql?: {
+    /**
+     * rows one batch write (a JSON array body on a Table-mode endpoint) may hold; an endpoint's `MaxBatchRows` may only lower it; more is 413 ([SQL writes](sql-writes.md#batch-writes-table-mode))
+     */
+    MaxBatchRows?: number;
+    /**
+     * key material (at least 32 characters) of the `$skiptoken` of keyset paging ([SQL endpoints](sql.md#keyset-paging-paging-keyset)); empty = a random key per process; set it when several instances serve the API or tokens should outlive a restart
+     */
+    SkipTokenSecret?: string;
+  };
+  /**
+   * Logs.
+   */
+  Logging?: {
+    /**
+     * log level; `info` logs every request once, `warn` (the production setting) only failures (see [runtime.md](runtime.md#logging))
+     */
+    MinLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+    /**
+     * where logs go; only `console` (JSON lines on standard output; one pretty line per entry when standard output is a terminal)
+     */
+    Sinks?: string[];
+    /**
+     * log lines kept in memory for the console's `GET /ui/api/logs`, as UTF-8 in one buffer of 1 KB per line
+     */
+    ConsoleBufferSize?: number;
+  };
+  /**
+   * Optional pages.
+   */
+  Features?: {
+    /**
+     * `GET /` serves a page linking `/docs`, `/ui`, `/openapi.json`, `/health/live` and `/health/ready`; false redirects `/` to `/docs`
+     */
+    LandingPage?: boolean;
+  };
+  /**
+   * Files endpoints ([files.md](files.md)).
+   */
+  FileStorage?: {
+    /**
+     * storage root of Files endpoints (relative = against the working directory); empty = `<data folder>/files`
+     */
+    StorageDirectory?: string;
+    /**
+     * largest upload of a Files endpoint without its own `MaxFileSizeBytes`; larger is 413
+     */
+    MaxFileSizeBytes?: number;
+    /**
+     * extensions refused (415) on every Files endpoint
+     */
+    BlockedExtensions?: string[];
+  };
+  /**
+   * GET /health and /health/details.
+   */
+  HealthChecks?: {
+    /**
+     * health checks on
+     */
+    Enabled?: boolean;
+    /**
+     * seconds between background refreshes of the health result (0 counts as 1)
+     */
+    CacheTimeSeconds?: number;
+    /**
+     * milliseconds per proxy reachability probe of each endpoint (spec 2: 10 seconds; the spec's sample value 5000 is only a sample)
+     */
+    ProxyTimeout?: number;
+    /**
+     * no `ProxyEndpoints` probes
+     */
+    SkipProxy?: boolean;
+    /**
+     * percent free below which `Diskspace` is Degraded
+     */
+    DiskSpaceWarningThreshold?: number;
+    /**
+     * percent free below which `Diskspace` is Unhealthy
+     */
+    DiskSpaceCriticalThreshold?: number;
+  };
+  /**
+   * The admin console under /ui ([console-api.md](console-api.md)).
+   */
+  WebUi?: {
+    /**
+     * serve the console under `/ui` and its API under `/ui/api`
+     */
+    Enabled?: boolean;
+    /**
+     * console cookies carry `Secure` (set behind HTTPS)
+     */
+    SecureCookies?: boolean;
+    /**
+     * lifetime of a console session
+     */
+    SessionHours?: number;
+    /**
+     * key for `POST /ui/api/auth` with `{"apiKey":"..."}`; empty = off
+     */
+    AdminApiKey?: string;
+    /**
+     * password of the first `admin` account instead of a one-time one; empty = one-time
+     */
+    SeedPassword?: string;
+    /**
+     * sign-in attempts per client IP per window, then 429
+     */
+    SignInAttemptsPerIp?: number;
+    /**
+     * window of the sign-in budget
+     */
+    SignInWindowSeconds?: number;
+    /**
+     * origins (`https://host`) from which the console may be used besides loopback
+     *
+     * @maxItems 50
+     */
+    PublicOrigins?: string[];
+    /**
+     * interval of the `: heartbeat` comment on the console event stream
+     */
+    SseHeartbeatSeconds?: number;
+  };
+  /**
+   * Upstream calls of Proxy endpoints ([proxy.md](proxy.md)).
+   */
+  Proxy?: {
+    /**
+     * opening a connection to an upstream
+     */
+    ConnectTimeoutMs?: number;
+    /**
+     * waiting for the upstream response headers
+     */
+    HeadersTimeoutMs?: number;
+    /**
+     * between two chunks of the upstream response body
+     */
+    BodyTimeoutMs?: number;
+    /**
+     * connections per upstream origin
+     */
+    MaxConnectionsPerOrigin?: number;
+    /**
+     * idle upstream connections are closed after this
+     */
+    KeepAliveTimeoutMs?: number;
+    /**
+     * largest request body kept to replay a retried call
+     */
+    ReplayBodyLimitBytes?: number;
+    /**
+     * Per-upstream circuit breaker.
+     */
+    CircuitBreaker?: {
+      /**
+       * connection failures or timeouts in a row that open one endpoint's circuit to one origin (0 = off; upstream answers never count)
+       */
+      ConsecutiveFailures?: number;
+      /**
+       * how long an open circuit refuses calls
+       */
+      OpenMs?: number;
+    };
+    /**
+     * calls of one Composite array step in flight at once
+     */
+    CompositeArrayConcurrency?: number;
+    /**
+     * elements a Composite array step may have; more answers 422 before any upstream call ([composite.md](composite.md))
+     */
+    CompositeMaxArrayItems?: number;
+    /**
+     * `http(s)://host[:port][/prefix]` where clients reach the gateway: Proxy responses' rewritten links and the upstream's `X-Forwarded-Host` come from it; empty = relative links and no `X-Forwarded-Host` (the client's `Host` is never used)
+     */
+    PublicBaseUrl?: string;
+    /**
+     * largest Proxy response body read into memory (transforms, filling a cache entry); beyond it 502 or streamed uncached ([proxy.md](proxy.md#responses))
+     */
+    BufferLimitBytes?: number;
+  };
+  /**
+   * `wharf docs serve` ([docs-site.md](docs-site.md)); `Docs__*` variables win.
+   */
+  Docs?: {
+    /**
+     * Markdown folder, relative to the working directory
+     */
+    RootPath?: string;
+    /**
+     * page served at `/`
+     */
+    DefaultPage?: string;
+    /**
+     * watch `*.md` and `config.json`, rebuild in the background
+     */
+    EnableHotReload?: boolean;
+    /**
+     * prefix for every internal link, asset URL and API call; empty = none
+     */
+    BasePath?: string;
+    /**
+     * replaces the built-in policy entirely; empty = built-in
+     */
+    ContentSecurityPolicy?: string;
+    /**
+     * public origin for absolute URLs (the same as `--base-url`); empty = the request host
+     */
+    PublicBaseUrl?: string;
+    /**
+     * built-in theme: `default`, `ocean` or `sepia` (the same as `--theme <name>`)
+     */
+    Theme?: string;
+    /**
+     * theme values by name (see [Themes](docs-site.md#themes)); the keys are free
+     */
+    Themes?: {
+      [k: string]: string | boolean;
+    };
+  };
+  /**
+   * Docs from a Git repository ([docs-site.md](docs-site.md#git-sync)); `Git__*` and the `GIT_*` variables win.
+   */
+  Git?: {
+    /**
+     * Git sync of the docs; absent = on when `Url` is set
+     */
+    Enabled?: boolean | null;
+    /**
+     * repository: `https://…`, `ssh://…`, `file://…` or a local path
+     */
+    Url?: string;
+    /**
+     * branch to follow; empty = the remote's default
+     */
+    Branch?: string;
+    /**
+     * folder inside the repository that holds the docs; empty = the repository root
+     */
+    Root?: string;
+    /**
+     * HTTP(S) user name
+     */
+    Username?: string;
+    /**
+     * HTTP(S) password (a token works)
+     */
+    Password?: string;
+    /**
+     * schedule in cron syntax (5 fields, or 6 with seconds first)
+     */
+    Cron?: string;
+  };
 }
 /**
  * OData-queryable access to a database table, view or table-valued function.
@@ -432,6 +1067,7 @@ export interface SqlEndpointConfig {
    */
   Deprecated?: boolean;
   Documentation?: Documentation;
+  Authorization?: Authorization;
   /**
    * Name of the table, view or table-valued function.
    */
@@ -555,6 +1191,14 @@ export interface SqlEndpointConfig {
    * Per-endpoint response cache duration in seconds (0 disables caching). Absent or null: the server default.
    */
   CacheDurationSeconds?: number | null;
+  /**
+   * Table mode: rows one batch write (a POST or DELETE whose body is a JSON array) may hold; more is 413. Absent: the server's Sql:MaxBatchRows (default 1000), which also caps this value.
+   */
+  MaxBatchRows?: number;
+  /**
+   * How nextLink pages a list: Skip ($top/$skip, the default) or Keyset (an opaque, signed $skiptoken holding the last row's ordering values; each page costs the same however deep).
+   */
+  Paging?: 'Skip' | 'Keyset';
 }
 /**
  * Serves a content file stored next to entity.json, optionally with OData filtering.
@@ -590,6 +1234,7 @@ export interface StaticEndpointConfig {
    */
   Deprecated?: boolean;
   Documentation?: Documentation;
+  Authorization?: Authorization;
   /**
    * File name relative to the endpoint folder; must stay inside it.
    */

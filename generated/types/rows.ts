@@ -23,6 +23,17 @@ export interface InventoryCategoriesRow {
   Products?: Record<string, unknown>[];
 }
 
+/** A row of Inventory/ProductPages (inventory.Products). */
+export interface InventoryProductPagesRow {
+  ProductId: number;
+  Sku: string;
+  Name: string;
+  CategoryId: number;
+  Price: number;
+  Stock: number;
+  CreatedAt: string;
+}
+
 /** A row of Inventory/Products (inventory.Products). */
 export interface InventoryProductsRow {
   ProductId: number;
@@ -53,6 +64,16 @@ export interface InventoryWarehousesRow {
   ContactId: number | null;
   IsActive: boolean;
   Notes: '***';
+}
+
+/** A row of Sales/MyOrders (sales.Orders). */
+export interface SalesMyOrdersRow {
+  OrderId: number;
+  CustomerId: number;
+  OrderDate: string;
+  Status: string;
+  Total: number;
+  Customer?: Record<string, unknown> | null;
 }
 
 /** A row of Sales/Orders (sales.Orders). */

@@ -29,6 +29,7 @@ import { validateRoute } from './validate-route.js';
 import { eventsRoute } from './events-route.js';
 import { environmentRoutes } from './environment-routes.js';
 import { sessionRoutes } from './session-routes.js';
+import { trafficRoute } from './traffic-route.js';
 
 export const CONSOLE_PREFIX = '/ui/api';
 const FIRST_ADMIN_RETRY_MS = 2000;
@@ -47,7 +48,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
   const state: ConsoleRuntime = { accounts, sessions, events, settings, startedAt: Date.now(), firstAdmin: null };
   app.decorate('wharfConsole', state);
   if (runtime.access.redis) {
-    const stop = events.shareOver(runtime.access.redis, readRedisSettings(runtime.settings.server.source).keyPrefix);
+    const stop = await events.shareOver(runtime.access.redis, readRedisSettings(runtime.settings.server.source).keyPrefix);
     app.addHook('onClose', async () => stop());
   }
 
@@ -143,12 +144,18 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       validateRoute(guarded, { generatedDir: runtime.generatedDir });
       eventsRoute(guarded, {
         events,
-        heartbeatMs: runtime.settings.server.source.int('WebUi:SseHeartbeatSeconds', 15, { min: 1, max: 3600 }) * 1000,
+        heartbeatMs: runtime.settings.server.source.int('WebUi:SseHeartbeatSeconds') * 1000,
         currentHealth: async () => (app.hasDecorator('wharfHealth') ? (await app.wharfHealth.current()).status : null),
       });
       environmentRoutes(guarded, { runtime, console: state });
-      sessionRoutes(guarded);
+      trafficRoute(
+        guarded,
+        app,
+        events,
+        runtime.access.redis ? { link: runtime.access.redis, keyPrefix: readRedisSettings(runtime.settings.server.source).keyPrefix } : null,
+      );
     });
+    sessionRoutes(scope, guard);
     },
     { prefix: CONSOLE_PREFIX },
   );

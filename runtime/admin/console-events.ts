@@ -1,6 +1,6 @@
 /**
  * The console's event feed: token_created, token_revoked, endpoint_reload, health,
- * environments_changed, settings_changed. Every event gets an increasing id; the last
+ * environments_changed, settings_changed; and `traffic` (broadcast, see there). Every event gets an increasing id; the last
  * REPLAY_SIZE are kept for replay on Last-Event-ID. Listeners are called synchronously and must
  * not block (the SSE route only queues into each client's bounded buffer).
  *
@@ -16,7 +16,7 @@ import type { Redis } from 'ioredis';
 import type { RedisLink } from '../traffic/redis-client.js';
 
 export interface ConsoleEvent {
-  /** Absent only when Redis failed to number it. */
+  /** Absent for a live reading (`broadcast`: never replayed, never shared) or when Redis failed to number it. */
   readonly id?: number;
   readonly name: string;
   readonly data: unknown;
@@ -96,6 +96,15 @@ export class ConsoleEvents {
     for (const listener of this.listeners) listener(event);
   }
 
+  /**
+   * Sends to the open streams of this instance only, without an id: frequent readings must not
+   * push real events out of the replay buffer, and a reconnecting client asks for fresh ones.
+   */
+  broadcast(name: string, data: unknown): void {
+    const event: ConsoleEvent = { name, data };
+    for (const listener of this.listeners) listener(event);
+  }
+
   /** Events after `lastId`, oldest first: from the shared log with Redis, else (or when it fails) from this instance. */
   async since(lastId: number): Promise<ConsoleEvent[]> {
     const local = (): ConsoleEvent[] => this.buffer.filter((event) => event.id !== undefined && event.id > lastId);
@@ -119,8 +128,11 @@ export class ConsoleEvents {
     return () => this.listeners.delete(listener);
   }
 
-  /** Shares events over Redis (the gateway's reconnecting link); returns the function that stops it. */
-  shareOver(link: RedisLink, keyPrefix: string): () => void {
+  /**
+   * Shares events over Redis (the gateway's reconnecting link); resolves, once subscribed or once
+   * Redis is found unreachable, to the function that stops it.
+   */
+  async shareOver(link: RedisLink, keyPrefix: string): Promise<() => void> {
     const shared: SharedLog = {
       redis: link.redis,
       counter: `${keyPrefix}console-events:id`,
@@ -132,9 +144,10 @@ export class ConsoleEvents {
       if (event) this.deliver(event);
     });
     this.shared = shared;
+    await subscriber.ready;
     return () => {
       this.shared = null;
-      subscriber.disconnect();
+      subscriber.close();
     };
   }
 }

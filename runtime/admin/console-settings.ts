@@ -23,19 +23,19 @@ export interface ConsoleSettings {
 }
 
 function optional(source: ConfigSource, key: string): string | null {
-  const value = source.string(key, '');
+  const value = source.string(key);
   return value === '' ? null : value;
 }
 
 export function readConsoleSettings(source: ConfigSource): ConsoleSettings {
   return {
-    enabled: source.bool('WebUi:Enabled', true),
-    secureCookies: source.bool('WebUi:SecureCookies', false),
-    sessionHours: source.int('WebUi:SessionHours', 12, { min: 1, max: 24 * 30 }),
+    enabled: source.bool('WebUi:Enabled'),
+    secureCookies: source.bool('WebUi:SecureCookies'),
+    sessionHours: source.int('WebUi:SessionHours'),
     adminApiKey: optional(source, 'WebUi:AdminApiKey'),
     seedPassword: optional(source, 'WebUi:SeedPassword'),
-    signInAttemptsPerIp: source.int('WebUi:SignInAttemptsPerIp', 10, { min: 1, max: 10_000 }),
-    signInWindowSeconds: source.int('WebUi:SignInWindowSeconds', 300, { min: 1, max: 86_400 }),
+    signInAttemptsPerIp: source.int('WebUi:SignInAttemptsPerIp'),
+    signInWindowSeconds: source.int('WebUi:SignInWindowSeconds'),
     publicOrigins: source.stringList('WebUi:PublicOrigins') ?? [],
   };
 }

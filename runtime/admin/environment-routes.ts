@@ -82,19 +82,6 @@ async function planEnvironment(dir: string, name: string, patch: unknown, existi
   return [file, text];
 }
 
-/**
- * Puts freshly loaded environments into the running server. Settings are shared by reference with
- * the data API, so the map and the allowed list are updated in place.
- */
-function applyEnvironments(runtime: WharfRuntime, loaded: EnvironmentMap, allowed: readonly string[] | null | undefined, serverName: string | undefined): void {
-  const map = runtime.settings.environments as Map<string, unknown>;
-  map.clear();
-  for (const [key, value] of loaded) map.set(key, value);
-  const environment = runtime.settings.server.environment as { allowedEnvironments: readonly string[] | null; serverName: string };
-  if (allowed !== undefined) environment.allowedEnvironments = allowed;
-  if (serverName !== undefined) environment.serverName = serverName;
-}
-
 export function environmentRoutes(app: FastifyInstance, options: EnvironmentRouteOptions): void {
   const { runtime } = options;
 
@@ -128,7 +115,10 @@ export function environmentRoutes(app: FastifyInstance, options: EnvironmentRout
       await writeFileAtomic(overridesPath(dir), `${JSON.stringify(overrides, null, 2)}\n`);
     }
     const loaded = await loadEnvironments(dir);
-    applyEnvironments(runtime, loaded, allowed as string[] | undefined, serverName as string | undefined);
+    runtime.replaceEnvironments(loaded, {
+      ...(allowed !== undefined ? { allowedEnvironments: allowed as string[] } : {}),
+      ...(serverName !== undefined ? { serverName: serverName as string } : {}),
+    });
     for (const name of Object.keys(patches)) await runtime.sql?.forget(name);
     const changed = Object.keys(patches);
     request.log.info({ environments: changed, by: request.wharfConsole?.actor?.username }, 'environments changed from the console');

@@ -4,14 +4,12 @@
  * constant-time. Passwords are never logged or stored in any other form.
  */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-rule.js';
 
 const N = 16384;
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
-
-export const MIN_PASSWORD_LENGTH = 10;
-export const MAX_PASSWORD_LENGTH = 200;
 
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {

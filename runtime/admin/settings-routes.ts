@@ -1,5 +1,6 @@
 /**
- * GET /settings: the settings in force, grouped as the spec's settings dump, plus `writable`.
+ * GET /settings: the settings in force, grouped as the spec's settings dump, plus `writable` and
+ * `effective` (each writable key's value in force and its source, effective-settings.ts).
  * PUT /settings: a flat object of colon keys; every key checked against WRITABLE_SETTINGS and its
  * kind, all applied or none, written atomically to environments/settings.overrides.json (never
  * settings.json). Logging:MinLevel and WebUi:* apply at once; the rest answer restart_required.
@@ -8,12 +9,14 @@
  */
 import { BlockList, isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { readLandingPage } from '../landing/landing-page.js';
 import type { WharfRuntime } from '../wharf-runtime.js';
 import { mergeSettings, overridesPath, readOverrides, setByPath } from '../settings/overrides-file.js';
 import { writeFileAtomic } from './atomic-file.js';
 import type { ConsoleRuntime } from './console-runtime.js';
 import { consoleReachable, requestOrigin } from './console-access.js';
 import { badRequest } from './console-errors.js';
+import { effectiveSettings } from './effective-settings.js';
 import { checkValue, findWritable, WRITABLE_SETTINGS } from './writable-settings.js';
 
 export interface SettingsRouteOptions {
@@ -21,7 +24,7 @@ export interface SettingsRouteOptions {
   readonly console: ConsoleRuntime;
 }
 
-function dump(app: FastifyInstance, request: FastifyRequest, options: SettingsRouteOptions, accounts: number) {
+function dump(app: FastifyInstance, request: FastifyRequest, options: SettingsRouteOptions, accounts: number, overrides: unknown) {
   const { runtime, console: state } = options;
   const access = runtime.access.settings;
   const server = runtime.settings.server;
@@ -58,7 +61,8 @@ function dump(app: FastifyInstance, request: FastifyRequest, options: SettingsRo
       trusted_proxies_configured: forwarded.knownProxies.length + forwarded.knownNetworks.length > 0,
       csrf_protection: true,
     },
-    features: { oidc: false, openapi: true, traffic_logging: false, landing_page: false, oidc_providers: 0 },
+    // oidc: the OpenID Connect provider whose JWTs the data API accepts (Auth:Jwt:*); console sign-in through it is not offered yet
+    features: { oidc: access.jwt !== null, openapi: true, traffic_logging: false, landing_page: readLandingPage(server.source), oidc_providers: access.jwt === null ? 0 : 1 },
     deployment: {
       public_origins: state.settings.publicOrigins,
       known_proxies: forwarded.knownProxies,
@@ -73,6 +77,8 @@ function dump(app: FastifyInstance, request: FastifyRequest, options: SettingsRo
       ...(setting.choices ? { choices: setting.choices } : {}),
       ...(setting.maxLength !== undefined ? { max_length: setting.maxLength } : {}),
     })),
+    // beside the spec's groups: each writable key's value in force and where it came from
+    effective: effectiveSettings(app, runtime, state, overrides),
   };
 }
 
@@ -119,7 +125,9 @@ function checkLockout(request: FastifyRequest, options: SettingsRouteOptions, va
 export function settingsRoutes(app: FastifyInstance, options: SettingsRouteOptions): void {
   const { runtime, console: state } = options;
 
-  app.get('/settings', async (request) => dump(app, request, options, (await state.accounts.list()).length));
+  app.get('/settings', async (request) =>
+    dump(app, request, options, (await state.accounts.list()).length, await readOverrides(runtime.environmentsDir)),
+  );
 
   app.put('/settings', async (request) => {
     const body = request.body;

@@ -1,11 +1,11 @@
 /**
- * The keys PUT /ui/api/settings accepts, each with its kind and whether it needs a restart, and
- * the validation of one value. Texts follow the reference notes (docs/console-api.md):
+ * The keys PUT /ui/api/settings accepts (the registry's `x-writable` settings, with their kind,
+ * restart flag and range from schemas/settings.schema.json), and the validation of one value. Texts follow the reference notes (docs/console-api.md):
  *   '<key>' is not a writable setting | '<key>' expects true or false | '<key>' must be N or more ...
  */
 import { everyAddressProblem, everyAddressTrusted } from '../traffic/network-coverage.js';
 import { isIP } from 'node:net';
-import { LOG_LEVELS } from '../settings/server-settings.js';
+import { settingsRegistry, type SettingSpec } from '../settings/registry.js';
 
 export type WritableKind = 'bool' | 'int' | 'choice' | 'text' | 'iplist' | 'cidrlist' | 'originlist';
 
@@ -17,30 +17,40 @@ export interface WritableSetting {
   readonly max?: number;
   readonly choices?: readonly string[];
   readonly maxLength?: number;
+  readonly maxItems?: number;
 }
 
 const LIST_MAX = 50;
 
-export const WRITABLE_SETTINGS: readonly WritableSetting[] = [
-  { key: 'RateLimiting:Enabled', kind: 'bool', requiresRestart: true },
-  { key: 'RateLimiting:IpLimit', kind: 'int', requiresRestart: true, min: 1, max: 1_000_000 },
-  { key: 'RateLimiting:IpWindow', kind: 'int', requiresRestart: true, min: 1, max: 86_400 },
-  { key: 'RateLimiting:TokenLimit', kind: 'int', requiresRestart: true, min: 1, max: 1_000_000 },
-  { key: 'RateLimiting:TokenWindow', kind: 'int', requiresRestart: true, min: 1, max: 86_400 },
-  { key: 'Caching:Enabled', kind: 'bool', requiresRestart: true },
-  { key: 'Caching:DefaultDurationSeconds', kind: 'int', requiresRestart: true, min: 0, max: 2_592_000 },
-  { key: 'SqlConnectionPooling:Enabled', kind: 'bool', requiresRestart: true },
-  { key: 'SqlConnectionPooling:MinPoolSize', kind: 'int', requiresRestart: true, min: 0, max: 1000 },
-  { key: 'SqlConnectionPooling:MaxPoolSize', kind: 'int', requiresRestart: true, min: 1, max: 1000 },
-  { key: 'Logging:MinLevel', kind: 'choice', requiresRestart: false, choices: LOG_LEVELS },
-  { key: 'HealthChecks:Enabled', kind: 'bool', requiresRestart: true },
-  { key: 'HealthChecks:CacheTimeSeconds', kind: 'int', requiresRestart: true, min: 0, max: 3600 },
-  { key: 'Environment:ServerName', kind: 'text', requiresRestart: true, maxLength: 100 },
-  { key: 'WebUi:SecureCookies', kind: 'bool', requiresRestart: false },
-  { key: 'WebUi:PublicOrigins', kind: 'originlist', requiresRestart: false },
-  { key: 'ForwardedHeaders:KnownProxies', kind: 'iplist', requiresRestart: true },
-  { key: 'ForwardedHeaders:KnownNetworks', kind: 'cidrlist', requiresRestart: true },
-];
+function kindOf(spec: SettingSpec): WritableKind {
+  switch (spec.type) {
+    case 'boolean':
+      return 'bool';
+    case 'integer':
+      return 'int';
+    case 'string':
+      return spec.enum ? 'choice' : 'text';
+    case 'list':
+      if (spec.items === 'ip') return 'iplist';
+      if (spec.items === 'cidr') return 'cidrlist';
+      if (spec.items === 'origin') return 'originlist';
+  }
+  throw new Error(`Setting '${spec.key}' is marked x-writable but the console cannot edit a ${spec.type}${spec.type === 'list' ? ' without x-items' : ''}`);
+}
+
+/** The registry's settings marked `x-writable`, with their kind, restart flag and bounds. */
+export const WRITABLE_SETTINGS: readonly WritableSetting[] = settingsRegistry('settings.json')
+  .specs.filter((spec) => spec.writable)
+  .map((spec) => ({
+    key: spec.key,
+    kind: kindOf(spec),
+    requiresRestart: spec.restart,
+    ...(spec.minimum !== undefined ? { min: spec.minimum } : {}),
+    ...(spec.maximum !== undefined ? { max: spec.maximum } : {}),
+    ...(spec.enum ? { choices: spec.enum } : {}),
+    ...(spec.maxLength !== undefined ? { maxLength: spec.maxLength } : {}),
+    ...(spec.maxItems !== undefined ? { maxItems: spec.maxItems } : {}),
+  }));
 
 export function findWritable(key: string): WritableSetting | undefined {
   return WRITABLE_SETTINGS.find((setting) => setting.key.toLowerCase() === key.toLowerCase());
@@ -53,7 +63,8 @@ const fail = (error: string): Checked => ({ ok: false, error });
 function checkList(setting: WritableSetting, value: unknown, entry: (item: string) => string | null): Checked {
   const { key } = setting;
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) return fail(`'${key}' expects a list of strings`);
-  if (value.length > LIST_MAX) return fail(`'${key}' accepts at most ${LIST_MAX} entries`);
+  const max = setting.maxItems ?? LIST_MAX;
+  if (value.length > max) return fail(`'${key}' accepts at most ${max} entries`);
   const items = (value as string[]).map((item) => item.trim());
   for (const item of items) {
     const problem = entry(item);

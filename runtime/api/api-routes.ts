@@ -19,7 +19,8 @@ import { parseJsonBody } from './json-body.js';
 export const API_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'MERGE', 'QUERY', 'OPTIONS'] as const;
 
 export interface ApiRoutesOptions {
-  readonly settings: Settings;
+  /** The settings in force (the console may swap them). */
+  readonly settings: () => Settings;
   readonly holder: RouteTableHolder;
   readonly handlers: HandlerRegistry;
   readonly stages: readonly PipelineStage[];
@@ -72,7 +73,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
 
   app.decorateRequest('wharfTiming', null);
   app.decorateRequest('wharfApi', null);
-  const timed = options.settings.server.server.serverTiming;
+  const timed = options.settings().server.server.serverTiming;
   if (timed) {
     // synchronous (callback style): no promise per response
     app.addHook('onSend', (request, reply, payload, done) => {
@@ -94,7 +95,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
       request,
       reply,
       method: request.method.toUpperCase(),
-      settings: options.settings,
+      settings: options.settings(),
       routes: options.holder.current,
       handlers: options.handlers,
       timing,

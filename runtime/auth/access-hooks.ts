@@ -9,10 +9,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { admit, admitCached } from './admission.js';
 import type { AccessControl, Admission } from './admission.js';
+import type { AuthorizationRule } from '../contract/model.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     wharfAccess: Admission | null;
+    /** The endpoint's Authorization rule that applies (set by the authorize stage); null without rules. */
+    wharfRule: AuthorizationRule | null;
   }
 }
 
@@ -36,6 +39,7 @@ export function isProtectedUrl(url: string): boolean {
 export function installAccessControl(app: FastifyInstance, options: AccessHookOptions): void {
   const appliesTo = options.appliesTo ?? isApiUrl;
   if (!app.hasRequestDecorator('wharfAccess')) app.decorateRequest('wharfAccess', null);
+  if (!app.hasRequestDecorator('wharfRule')) app.decorateRequest('wharfRule', null);
   const control = options.control;
   // callback style: answered synchronously when admission needs no I/O (admitCached)
   app.addHook('onRequest', (request, reply, done) => {

@@ -11,6 +11,7 @@ describe('readAccessSettings', () => {
     expect(readAccessSettings(ConfigSource.from(undefined, 'none', {}), 'data')).toEqual({
       store: { provider: 'Sqlite', file: path.join('data', 'auth.db'), connectionString: null, timeoutMs: 2000 },
       verificationCacheSeconds: 5,
+      jwt: null,
       rateLimiting: { enabled: true, ipLimit: 100, ipWindowSeconds: 60, tokenLimit: 100, tokenWindowSeconds: 60 },
       forwardedHeaders: { knownProxies: [], knownNetworks: [] },
       redis: { url: null, keyPrefix: 'wharf:', commandTimeoutMs: 500, connectTimeoutMs: 2000 },

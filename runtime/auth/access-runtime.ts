@@ -6,6 +6,7 @@
  * Settings read here (defaults in brackets):
  *   Auth:Store:Provider [Sqlite] | Auth:Store:Path [<data>/auth.db] | Auth:Store:ConnectionString
  *   Auth:VerificationCacheSeconds [5]
+ *   Auth:Jwt:* [off]   (JWTs of an OpenID Connect provider: jwt/jwt-settings.ts)
  *   RateLimiting:Enabled [true] | IpLimit [100] | IpWindow [60] | TokenLimit [100] | TokenWindow [60]
  *   ForwardedHeaders:KnownProxies [] | ForwardedHeaders:KnownNetworks []
  *   Redis:Url [none] | Redis:KeyPrefix [wharf:]   (Url set: rate limits and revocations shared)
@@ -35,10 +36,15 @@ import { openTokenStore, readTokenStoreSettings } from './store/open-store.js';
 import type { TokenStoreSettings } from './store/open-store.js';
 import type { TokenStore } from './store/token-store.js';
 import { TokenService } from './tokens.js';
+import { JwtVerifier } from './jwt/jwt-verifier.js';
+import { readJwtSettings } from './jwt/jwt-settings.js';
+import type { JwtSettings } from './jwt/jwt-settings.js';
 
 export interface AccessSettings {
   readonly store: TokenStoreSettings;
   readonly verificationCacheSeconds: number;
+  /** null: Wharf's own tokens only. */
+  readonly jwt: JwtSettings | null;
   readonly rateLimiting: RateLimitSettings;
   readonly forwardedHeaders: ForwardedHeadersSettings;
   readonly redis: RedisSettings;
@@ -48,7 +54,8 @@ export interface AccessSettings {
 export function readAccessSettings(source: ConfigSource, dataDir: string): AccessSettings {
   const settings: AccessSettings = {
     store: readTokenStoreSettings(source, dataDir),
-    verificationCacheSeconds: source.int('Auth:VerificationCacheSeconds', 5, { min: 0, max: 60 }),
+    verificationCacheSeconds: source.int('Auth:VerificationCacheSeconds'),
+    jwt: readJwtSettings(source),
     rateLimiting: readRateLimitSettings(source),
     forwardedHeaders: readForwardedHeadersSettings(source),
     redis: readRedisSettings(source),
@@ -64,6 +71,7 @@ export interface AccessRuntime {
   readonly settings: AccessSettings;
   readonly store: TokenStore;
   readonly tokens: TokenService;
+  readonly jwt: JwtVerifier | null;
   readonly clientIp: ClientIpResolver;
   readonly limiter: RateLimiter;
   readonly cache: ResponseCache;
@@ -91,6 +99,7 @@ export async function createAccessRuntime(settings: AccessSettings, options: Acc
     const prefix = settings.redis.keyPrefix;
     let tokens: TokenService | null = null;
     if (redis) bus = startRevocationBus(redis, prefix, (id) => tokens?.forget(id));
+    await bus?.ready;
     const announce = bus ? (id: number) => bus!.announce(id) : undefined;
     tokens = new TokenService(store, {
       verificationCacheMs: settings.verificationCacheSeconds * 1000,
@@ -104,16 +113,18 @@ export async function createAccessRuntime(settings: AccessSettings, options: Acc
         : new MemoryCacheStore(settings.caching.memoryLimitBytes);
     const cache = new ResponseCache(settings.caching, cacheStore, options.onError);
     const clientIp = new ClientIpResolver(settings.forwardedHeaders);
+    const jwt = settings.jwt ? new JwtVerifier(settings.jwt, options.onError ? { onError: options.onError } : {}) : null;
     const redisConnection = redis;
     const busConnection = bus;
     return {
       settings,
       store,
       tokens,
+      jwt,
       clientIp,
       limiter,
       cache,
-      control: { tokens, clientIp, limiter },
+      control: { tokens, jwt, clientIp, limiter },
       redis,
       async close() {
         await busConnection?.close();

@@ -11,9 +11,12 @@ import type { RateDecision, RateLimiter } from '../traffic/rate-limiter.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { authenticate, authenticateCached } from './authorize.js';
 import type { TokenPrincipal, TokenService } from './tokens.js';
+import type { JwtVerifier } from './jwt/jwt-verifier.js';
 
 export interface AccessControl {
   readonly tokens: TokenService;
+  /** JWTs of the OpenID Connect provider; null or absent when Auth:Jwt:Issuer is not set. */
+  readonly jwt?: JwtVerifier | null;
   readonly clientIp: ClientIpResolver;
   /** null or disabled: no rate limits, no X-RateLimit-* headers. */
   readonly limiter: RateLimiter | null;
@@ -57,14 +60,14 @@ export function admitCached(
   const limiter = control.limiter?.enabled ? control.limiter : null;
   if (limiter !== null && !limiter.synchronous) return null;
   // verifyCached only reads the cache, so asking it before the IP count changes nothing
-  const known = authenticateCached(headers.authorization, control.tokens);
+  const known = authenticateCached(headers.authorization, control.tokens, control.jwt ?? null);
   if (known === null) return null;
   const client = control.clientIp.resolve(remoteAddress, headers['x-forwarded-for']);
   if (limiter === null) return known instanceof WharfError ? outcome(client, null, null, known) : outcome(client, known, null, null);
   const ip = limiter.checkSync('ip', client.ip);
   if (!ip.allowed) return outcome(client, null, ip, limiter.exceeded(ip));
   if (known instanceof WharfError) return outcome(client, null, ip, known);
-  const token = limiter.checkSync('token', String(known.tokenId));
+  const token = limiter.checkSync('token', known.rateKey);
   const decision = tighter(ip, token);
   return outcome(client, known, decision, token.allowed ? null : limiter.exceeded(token));
 }
@@ -83,13 +86,13 @@ export async function admit(
   }
   let principal: TokenPrincipal;
   try {
-    principal = await authenticate(headers.authorization, control.tokens);
+    principal = await authenticate(headers.authorization, control.tokens, control.jwt ?? null);
   } catch (error) {
     if (error instanceof WharfError) return outcome(client, null, decision, error);
     throw error;
   }
   if (limiter) {
-    const tokenDecision = await limiter.check('token', String(principal.tokenId));
+    const tokenDecision = await limiter.check('token', principal.rateKey);
     decision = tighter(decision, tokenDecision);
     if (!tokenDecision.allowed) return outcome(client, principal, decision, limiter.exceeded(tokenDecision));
   }

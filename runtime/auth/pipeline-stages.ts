@@ -21,7 +21,7 @@ export function authorizeStage(): PipelineStage {
       if (!principal) {
         throw new Error('Pipeline stage order: authorize runs without an admitted principal (installAccessControl missing?)');
       }
-      authorize(principal, { env: state.envSegment ?? '', method: state.method, endpoint: needMatch(state).endpoint.model });
+      state.request.wharfRule = authorize(principal, { env: state.envSegment ?? '', method: state.method, endpoint: needMatch(state).endpoint.model });
     },
   };
 }
@@ -30,6 +30,8 @@ export function cacheStage(cache: ResponseCache): PipelineStage {
   return {
     name: 'cache',
     run(state) {
+      // answers of an endpoint with Authorization rules depend on the caller's claims: never cached
+      if (needMatch(state).endpoint.model.authorization !== undefined) return undefined;
       const answered = runCacheStage(cache, state.request, state.reply, {
         env: state.envSegment ?? '',
         endpoint: needMatch(state).endpoint.model,

@@ -8,6 +8,8 @@
 import type { RedisLink } from '../traffic/redis-client.js';
 
 export interface RevocationBus {
+  /** Settles when the subscription is in place or Redis is found unreachable (see RedisLink.subscribe). */
+  readonly ready: Promise<void>;
   announce(tokenId: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -24,11 +26,12 @@ export function startRevocationBus(link: RedisLink, keyPrefix: string, onChanged
     if (/^\d+$/.test(message)) onChanged(Number(message));
   });
   return {
+    ready: subscriber.ready,
     async announce(tokenId: number): Promise<void> {
       await link.redis.publish(channel, String(tokenId));
     },
     async close(): Promise<void> {
-      subscriber.disconnect();
+      subscriber.close();
     },
   };
 }

@@ -11,9 +11,19 @@ import { isActive } from './store/token-store.js';
 import type { AuditContext, AuditRow, TokenPatch, TokenRow, TokenStore } from './store/token-store.js';
 import { hashesEqual, hashToken, issueSecret, parseLookupId } from './token-secret.js';
 
+/** The caller's identity, the same for Wharf's own tokens and JWTs of the OpenID Connect provider. */
 export interface TokenPrincipal {
+  readonly kind: 'wharf' | 'jwt';
+  /** The Wharf token's id; 0 for a JWT (never a token id: ids start at 1). */
   readonly tokenId: number;
+  /** Wharf token: its username; JWT: `sub`. */
   readonly username: string;
+  /** What the per-token rate limit counts on: the token id, or a JWT's `iss` + `sub`. */
+  readonly rateKey: string;
+  /** The scope names as granted (`read`, `orders.read`, ...), for Authorization rules. */
+  readonly grantedScopes: readonly string[];
+  /** `@claims.x` of Authorization rules: a JWT's payload; a Wharf token's `username` and `scope`. */
+  readonly claims: Readonly<Record<string, unknown>>;
   readonly allowedScopes: string;
   readonly allowedEnvironments: string;
   readonly scopes: ScopeSet;
@@ -97,9 +107,14 @@ export function isFullAccess(row: Pick<TokenRow, 'allowedScopes' | 'allowedEnvir
 }
 
 export function principalOf(row: TokenRow): TokenPrincipal {
+  const grantedScopes = splitList(row.allowedScopes);
   return {
+    kind: 'wharf',
     tokenId: row.id,
     username: row.username,
+    rateKey: String(row.id),
+    grantedScopes,
+    claims: Object.freeze({ sub: row.username, username: row.username, scope: grantedScopes.join(' ') }),
     allowedScopes: row.allowedScopes,
     allowedEnvironments: row.allowedEnvironments,
     scopes: parseScopes(row.allowedScopes),

@@ -20,9 +20,9 @@ export interface CacheSettings {
 
 export function readCacheSettings(source: ConfigSource): CacheSettings {
   return {
-    enabled: source.bool('Caching:Enabled', true),
-    provider: source.choice('Caching:Provider', CACHE_PROVIDERS, 'Memory'),
-    defaultDurationSeconds: source.int('Caching:DefaultDurationSeconds', 300, { min: 0, max: 86_400 * 30 }),
-    memoryLimitBytes: source.int('Caching:MemoryCacheSizeLimitMB', 64, { min: 1, max: 16_384 }) * 1024 * 1024,
+    enabled: source.bool('Caching:Enabled'),
+    provider: source.choice('Caching:Provider', CACHE_PROVIDERS),
+    defaultDurationSeconds: source.int('Caching:DefaultDurationSeconds'),
+    memoryLimitBytes: source.int('Caching:MemoryCacheSizeLimitMB') * 1024 * 1024,
   };
 }

@@ -98,7 +98,8 @@ export class ResponseCache {
     const kept: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
       const lower = name.toLowerCase();
-      if (NOT_STORED.has(lower) || lower.startsWith('x-ratelimit-') || value === undefined) continue;
+      // access-control-*: CORS answers the requesting origin (runtime/traffic/cors.ts), never another's
+      if (NOT_STORED.has(lower) || lower.startsWith('x-ratelimit-') || lower.startsWith('access-control-') || value === undefined) continue;
       kept[lower] = Array.isArray(value) ? value.join(', ') : String(value);
     }
     const entry: CachedResponse = { status, headers: kept, body, etag: etag ?? etagOf(body) };

@@ -21,6 +21,7 @@ import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { transformBody } from '../transforms/response-transforms.js';
 import { boundedMap } from './bounded-map.js';
 import { callStep } from './step-call.js';
+import { stepRequestBase } from './step-authorization.js';
 import type { StepCallResult, StepRequestBase } from './step-call.js';
 import { arrayLimitProblems, stepInput } from './step-input.js';
 import type { TemplateContext } from './templates.js';
@@ -84,6 +85,7 @@ export function createCompositeHandler(client: UpstreamClient): EndpointHandler<
     try {
       for (const step of ctx.endpoint.model.steps) {
         const endpoint = targetOf(ctx, step);
+        const stepRequest = stepRequestBase(stepBase, endpoint, step, request.wharfAccess?.principal ?? null);
         const problems: ErrorDetail[] = [];
         const input = stepInput(step, body, context, problems);
         if (problems.length > 0) throw new WharfError('COMPOSITE_VALIDATION_FAILED', undefined, { details: problems });
@@ -92,7 +94,7 @@ export function createCompositeHandler(client: UpstreamClient): EndpointHandler<
           input.items,
           concurrency,
           async (item) => {
-            const result = await callStep(client, endpoint, step.method, item, stepBase);
+            const result = await callStep(client, endpoint, step.method, item, stepRequest);
             if (!result.ok) failed ??= result;
             return result.ok ? result.value : undefined;
           },

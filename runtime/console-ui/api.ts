@@ -63,7 +63,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 /** The live event stream (SSE); `handler` gets each event's name and parsed data. */
 export function subscribe(handler: (event: string, data: unknown) => void): () => void {
   const source = new EventSource('/ui/api/events');
-  const names = ['health', 'endpoint_reload', 'token_created', 'token_revoked', 'environments_changed', 'settings_changed', 'log'];
+  const names = ['health', 'endpoint_reload', 'token_created', 'token_revoked', 'environments_changed', 'settings_changed', 'log', 'traffic'];
   const listeners = names.map((name) => {
     const listener = (e: MessageEvent) => {
       let data: unknown = e.data;

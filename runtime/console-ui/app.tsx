@@ -18,6 +18,7 @@ import { ValidatorPage } from './pages/validator.js';
 import { Badge } from './ui.js';
 
 interface Session {
+  readonly authenticated: boolean;
   readonly username: string | null;
   readonly role: 'administrator' | 'viewer' | null;
 }
@@ -48,9 +49,10 @@ export function App() {
   const [health, setHealth] = useState('unknown');
   const [lastReload, setLastReload] = useState<string | null>(null);
   const [eventTick, setEventTick] = useState(0);
+  const [trafficTick, setTrafficTick] = useState(0);
   const [theme, toggleTheme] = useTheme();
 
-  const load = () => api<Session>('GET', '/auth/session').then((s) => setSession(s), () => setSession(null));
+  const load = () => api<Session>('GET', '/auth/session').then((s) => setSession(s.authenticated ? s : null), () => setSession(null));
   useEffect(() => {
     void load();
     return onSignedOut(() => setSession(null));
@@ -69,7 +71,9 @@ export function App() {
     return subscribe((event, data) => {
       if (event === 'health') setHealth(String((data as { status?: unknown })?.status ?? 'unknown'));
       if (event === 'endpoint_reload') setLastReload(new Date().toISOString().replace('T', ' ').slice(0, 19) + ' UTC');
-      setEventTick((t) => t + 1);
+      // a live traffic reading redraws the charts only; the other pages wait for real events
+      if (event === 'traffic') setTrafficTick((t) => t + 1);
+      else setEventTick((t) => t + 1);
     });
   }, [session]);
 
@@ -94,14 +98,14 @@ export function App() {
         <ul>{ROUTES.map(([r, label]) => <li key={r}><a href={`#/${r}`} aria-current={route === r ? 'page' : undefined}>{label}</a></li>)}</ul>
       </nav>
       <main id="main">
-        {route === 'overview' ? <OverviewPage health={health} lastReload={lastReload} /> : null}
+        {route === 'overview' ? <OverviewPage health={health} lastReload={lastReload} trafficTick={trafficTick} theme={theme} /> : null}
         {route === 'endpoints' ? <EndpointsPage lastReload={lastReload} /> : null}
         {route === 'validator' ? <ValidatorPage /> : null}
         {route === 'environments' ? <EnvironmentsPage canWrite={canWrite} /> : null}
         {route === 'settings' ? <SettingsPage canWrite={canWrite} /> : null}
         {route === 'tokens' ? <TokensPage canWrite={canWrite} eventTick={eventTick} /> : null}
         {route === 'logs' ? <LogsPage eventTick={eventTick} /> : null}
-        {route === 'health' ? <HealthPage health={health} /> : null}
+        {route === 'health' ? <HealthPage health={health} eventTick={trafficTick} theme={theme} /> : null}
       </main>
     </>
   );

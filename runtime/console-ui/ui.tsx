@@ -40,10 +40,10 @@ export function useApi<T>(load: () => Promise<T>, deps: readonly unknown[] = [])
   return { data, error, reload: () => setTick((t) => t + 1) };
 }
 
-export function Field(props: { label: string; id: string; error?: string | null; hint?: string; children: ComponentChildren }) {
+export function Field(props: { label: string; id: string; error?: string | null; hint?: string; badges?: ComponentChildren; children: ComponentChildren }) {
   return (
     <div class="field">
-      <label for={props.id}>{props.label}</label>
+      {props.badges ? <div class="label-row"><label for={props.id}>{props.label}</label>{props.badges}</div> : <label for={props.id}>{props.label}</label>}
       {props.children}
       {props.hint ? <small id={`${props.id}-hint`} class="muted">{props.hint}</small> : null}
       {props.error ? <small id={`${props.id}-error`} class="error" role="alert">{props.error}</small> : null}

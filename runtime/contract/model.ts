@@ -18,6 +18,33 @@ export interface ResponseTransforms {
   readonly mask: readonly string[];
 }
 
+/**
+ * One claims-based rule of an endpoint's `Authorization.Rules` (SQL, Static, Proxy), compiled at build time.
+ * The first rule whose scopes the token holds and whose methods include the request's applies.
+ */
+export interface AuthorizationRule {
+  /** Scopes the token must all hold (`*` holds every scope). */
+  readonly scopes: readonly string[];
+  /** null = every method of the endpoint. */
+  readonly methods: readonly HttpMethod[] | null;
+  /** The RowFilter as written (messages); null = none. */
+  readonly rowFilter: string | null;
+  /**
+   * The RowFilter parsed at build time: the OData filter AST of runtime/sql/odata/ast.ts (members
+   * resolved to database columns) where a value may also be `{kind: 'claim', name}` (`@claims.name`).
+   * Opaque here; runtime/auth/rules binds the claims per request.
+   */
+  readonly rowFilterAst: unknown;
+  /** Exposed column names this rule narrows AllowedColumns to; null = no narrowing. */
+  readonly columns: readonly string[] | null;
+  /** Proxy: upstream header -> claim name. */
+  readonly forwardClaims: Readonly<Record<string, string>>;
+}
+
+export interface EndpointAuthorization {
+  readonly rules: readonly AuthorizationRule[];
+}
+
 interface EndpointBase {
   /** Stable unique id: `${kind}:${routePath}`, e.g. `sql:Inventory/Products`. */
   readonly id: string;
@@ -43,6 +70,11 @@ interface EndpointBase {
   readonly documentation: Documentation;
   /** Effective methods: configured methods within the kind's column of the method matrix. */
   readonly methods: readonly HttpMethod[];
+  /**
+   * Claims-based rules (SQL, Static, Proxy). The one optional field of the model, left out when an
+   * endpoint has no rules so that projects without rules keep byte-identical generated/ output.
+   */
+  readonly authorization?: EndpointAuthorization;
 }
 
 export interface SqlColumn {
@@ -102,6 +134,10 @@ export interface SqlEndpoint extends EndpointBase {
   readonly relationships: readonly SqlRelationship[];
   /** Per-endpoint cache duration override in seconds; null = server default. */
   readonly cacheDurationSeconds: number | null;
+  /** Rows one batch write (a JSON array body, Table mode) may hold; null = the server's Sql:MaxBatchRows. */
+  readonly maxBatchRows: number | null;
+  /** How nextLink pages: `Skip` ($skip, the spec's default) or `Keyset` (an opaque $skiptoken). */
+  readonly paging: 'Skip' | 'Keyset';
 }
 
 export interface DeletePattern {

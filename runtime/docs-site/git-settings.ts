@@ -6,9 +6,11 @@
  *   Git:Root      folder inside the repository holding the docs, default the repository root
  *   Git:Username, Git:Password   HTTP(S) credentials (GIT_USERNAME, GIT_PASSWORD)
  *   Git:Cron      schedule, cron syntax (5 fields, or 6 with seconds), default every 5 minutes
- * Environment variables win over the file. The password is never logged or written to disk.
+ * Registered in schemas/settings.schema.json; `Git__*` variables win over the GIT_* ones, which win
+ * over the file; booleans are true or false. The password is never logged or written to disk.
  */
-import { pick, settingsFileSection } from './settings.js';
+import { join } from 'node:path';
+import { readSettingsSource } from '../settings/load-settings.js';
 
 export const DEFAULT_GIT_CRON = '*/5 * * * *';
 
@@ -24,17 +26,14 @@ export interface GitSettings {
 }
 
 export function readGitSettings(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): GitSettings {
-  const file = settingsFileSection(cwd, 'Git');
+  const source = readSettingsSource(join(cwd, 'environments'), env);
   const value = (key: string): string | null => {
-    const fromEnv = env[`Git__${key}`] ?? env[`GIT_${key.toUpperCase()}`];
-    const raw = fromEnv ?? pick(file, key);
-    if (typeof raw === 'boolean') return String(raw);
-    return typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : null;
+    const text = source.string(`Git:${key}`).trim();
+    return text === '' ? null : text;
   };
   const url = value('Url');
-  const enabled = value('Enabled');
   return {
-    enabled: enabled === null ? url !== null : !/^(false|0|no|off)$/i.test(enabled),
+    enabled: source.optionalBool('Git:Enabled') ?? url !== null,
     url,
     branch: value('Branch'),
     root: (value('Root') ?? '').replace(/\\/g, '/').replace(/^\/+|\/+$/g, ''),

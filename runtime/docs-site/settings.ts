@@ -1,10 +1,11 @@
 /**
- * Docs server settings (section `Docs`): environment variables with `__` as separator
- * (`Docs__BasePath`, `Docs__Themes__PrimaryColor`) win over `environments/settings.json` key
- * `Docs`; keys match case-insensitively. Command-line flags are applied by the CLI on top.
+ * Docs server settings (section `Docs`, registered in schemas/settings.schema.json): environment
+ * variables with `__` as separator (`Docs__BasePath`, `Docs__Themes__PrimaryColor`) win over
+ * `environments/settings.json` key `Docs`; keys match case-insensitively. Command-line flags are
+ * applied by the CLI on top.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readSettingsSource } from '../settings/load-settings.js';
 
 export type ThemeValues = Readonly<Record<string, string | boolean>>;
 
@@ -34,72 +35,24 @@ export function normalizeBasePath(value: string | null | undefined): string {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
-export type Section = Record<string, unknown>;
-
-/** A key of a settings section, matched case-insensitively. */
-export function pick(section: Section, key: string): unknown {
-  const hit = Object.keys(section).find((k) => k.toLowerCase() === key.toLowerCase());
-  return hit === undefined ? undefined : section[hit];
-}
-
-function parseBool(value: unknown, fallback: boolean): boolean {
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'string') return !/^(false|0|no|off)$/i.test(value.trim());
-  return fallback;
-}
-
-function fromEnv(env: NodeJS.ProcessEnv): Section {
-  const section: Section = {};
-  for (const [name, value] of Object.entries(env)) {
-    const parts = name.split('__');
-    if (parts[0]?.toLowerCase() !== 'docs' || parts.length < 2 || value === undefined) continue;
-    let target = section;
-    for (const part of parts.slice(1, -1)) {
-      const existing = pick(target, part);
-      const next: Section = typeof existing === 'object' && existing !== null ? (existing as Section) : {};
-      target[part] = next;
-      target = next;
-    }
-    target[parts[parts.length - 1] ?? ''] = value;
-  }
-  return section;
-}
-
-/** Section `name` of environments/settings.json ({} when the file or section is missing). */
-export function settingsFileSection(cwd: string, name: string): Section {
-  try {
-    const json: unknown = JSON.parse(readFileSync(join(cwd, 'environments', 'settings.json'), 'utf8'));
-    const section = typeof json === 'object' && json !== null ? pick(json as Section, name) : undefined;
-    return typeof section === 'object' && section !== null ? (section as Section) : {};
-  } catch {
-    return {};
-  }
-}
-
+/** The docs site's settings: section `Docs` of the settings the gateway reads too (one loader, one grammar). */
 export function readDocsSettings(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): DocsSettings {
-  const file = settingsFileSection(cwd, 'Docs');
-  const vars = fromEnv(env);
-  const get = (key: string): unknown => pick(vars, key) ?? pick(file, key);
+  const source = readSettingsSource(join(cwd, 'environments'), env);
   const str = (key: string): string | null => {
-    const v = get(key);
-    return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+    const value = source.string(key).trim();
+    return value === '' ? null : value;
   };
-  const envThemes = pick(vars, 'Themes');
-  const fileThemes = pick(file, 'Themes');
-  const themes =
-    envThemes || fileThemes
-      ? ({ ...((fileThemes as Section | undefined) ?? {}), ...((envThemes as Section | undefined) ?? {}) } as ThemeValues)
-      : null;
+  const themes = source.map('Docs:Themes');
   return {
-    rootPath: str('RootPath') ?? 'docs',
-    defaultPage: (str('DefaultPage') ?? 'index').replace(/^\/+|\/+$/g, '').replace(/\.md$/i, '').toLowerCase() || 'index',
-    enableHotReload: parseBool(get('EnableHotReload'), true),
-    basePath: normalizeBasePath(str('BasePath')),
-    contentSecurityPolicy: str('ContentSecurityPolicy'),
-    baseUrl: str('PublicBaseUrl'),
-    themes,
+    rootPath: str('Docs:RootPath') ?? 'docs',
+    defaultPage: (str('Docs:DefaultPage') ?? 'index').replace(/^\/+|\/+$/g, '').replace(/\.md$/i, '').toLowerCase() || 'index',
+    enableHotReload: source.bool('Docs:EnableHotReload'),
+    basePath: normalizeBasePath(str('Docs:BasePath')),
+    contentSecurityPolicy: str('Docs:ContentSecurityPolicy'),
+    baseUrl: str('Docs:PublicBaseUrl'),
+    themes: themes as ThemeValues | null,
     themeDir: join(cwd, 'wwwroot', 'theme'),
-    builtInTheme: (str('Theme') ?? 'default').toLowerCase(),
+    builtInTheme: (str('Docs:Theme') ?? 'default').toLowerCase(),
   };
 }
 

@@ -90,6 +90,11 @@ export const ERROR_REGISTRY = {
     message: "Token is not allowed to call {method} on '{endpoint}'",
   },
   AUTH_STORE_UNAVAILABLE: { area: 'auth', status: 503, message: 'The token store is not available. Retry shortly.' },
+  AUTH_JWKS_UNAVAILABLE: {
+    area: 'auth',
+    status: 503,
+    message: "The identity provider's signing keys are not available. Retry shortly.",
+  },
 
   // traffic: rate limits per client IP and per token (429, with Retry-After and X-RateLimit-*)
   TRAFFIC_RATE_LIMITED: {
@@ -141,6 +146,8 @@ export const ERROR_REGISTRY = {
   // sql writes: validation before any SQL runs (details list every failure), constraint conflicts
   SQL_VALIDATION_FAILED: { area: 'sql', status: 422, message: 'Validation failed' },
   SQL_CONFLICT: { area: 'sql', status: 409, message: '{reason}' },
+  // sql batch writes: more rows than Sql:MaxBatchRows / the endpoint's MaxBatchRows, or values than the database takes
+  SQL_BATCH_TOO_LARGE: { area: 'sql', status: 413, message: '{reason}' },
 
   // webhook: inbound payloads stored in a table
   WEBHOOK_ID_NOT_CONFIGURED: { area: 'webhook', status: 404, message: "Webhook ID '{id}' is not configured." },
@@ -254,6 +261,7 @@ export const ERROR_REGISTRY = {
   // settings: environments/settings.json, environment variables, environments/<name>/settings.json
   SETTINGS_FILE_INVALID: { area: 'settings', status: 500, message: '{file} is not valid JSON: {reason}' },
   SETTINGS_INVALID_VALUE: { area: 'settings', status: 500, message: "Setting '{key}' (from {source}) {reason}" },
+  SETTINGS_UNKNOWN_KEY: { area: 'settings', status: 500, message: "Setting '{key}' (from {source}) is not a known setting.{suggestion}" },
   SETTINGS_ENVIRONMENT_INVALID: { area: 'settings', status: 500, message: '{file}: {reason}' },
   SETTINGS_LISTEN_ADDRESS: { area: 'settings', status: 500, message: '{source} {reason}' },
 

@@ -1,20 +1,12 @@
 /**
  * FileStorage:* settings (the only reader of these keys):
- *   StorageDirectory   root of every Files endpoint; default `<dataDir>/files`; relative = against cwd
- *   MaxFileSizeBytes   upload limit when the endpoint sets none; default 52428800 (50 MB)
- *   BlockedExtensions  refused on every endpoint; default list below (reference notes)
+ *   StorageDirectory   root of every Files endpoint; '' (the default) = `<dataDir>/files`; relative = against cwd
+ *   MaxFileSizeBytes   upload limit when the endpoint sets none
+ *   BlockedExtensions  refused on every endpoint
+ * Defaults and ranges: schemas/settings.schema.json.
  */
 import path from 'node:path';
 import type { ConfigSource } from '../settings/config-source.js';
-
-export const DEFAULT_MAX_FILE_SIZE_BYTES = 52_428_800;
-
-export const DEFAULT_BLOCKED_EXTENSIONS: readonly string[] = [
-  '.exe', '.dll', '.bat', '.sh', '.cmd', '.msi', '.vbs', '.ps1', '.scr', '.wsf', '.hta', '.cpl', '.msc',
-  '.pif', '.reg', '.com', '.vbe', '.wsh', '.php', '.php3', '.php4', '.php5', '.phtml', '.asp', '.aspx',
-  '.ashx', '.asmx', '.jsp', '.jspx', '.cgi', '.pl', '.py', '.rb', '.jar', '.bin', '.elf', '.app', '.dmg',
-  '.run', '.docm', '.xlsm', '.pptm',
-];
 
 export interface FileStorageSettings {
   /** Absolute. */
@@ -30,11 +22,11 @@ export function normalizeExtension(extension: string): string {
 }
 
 export function readFileStorageSettings(source: ConfigSource, dataDir: string): FileStorageSettings {
-  const configured = source.string('FileStorage:StorageDirectory', '');
-  const blocked = source.stringList('FileStorage:BlockedExtensions') ?? DEFAULT_BLOCKED_EXTENSIONS;
+  const configured = source.string('FileStorage:StorageDirectory');
+  const blocked = source.stringList('FileStorage:BlockedExtensions') ?? [];
   return {
     storageDirectory: configured === '' ? path.resolve(dataDir, 'files') : path.resolve(configured),
-    maxFileSizeBytes: source.int('FileStorage:MaxFileSizeBytes', DEFAULT_MAX_FILE_SIZE_BYTES, { min: 1 }),
+    maxFileSizeBytes: source.int('FileStorage:MaxFileSizeBytes'),
     blockedExtensions: new Set(blocked.map(normalizeExtension)),
   };
 }

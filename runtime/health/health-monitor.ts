@@ -3,6 +3,8 @@
  * read the cached report and never wait for a probe (only the very first request after start may
  * wait for the first run). A change of the overall status is published to the listeners of
  * onChange (the log line; the console subscribes for its SSE `health` event): health knows no reader.
+ * The last HISTORY_SIZE runs are kept, per check, as {at, status, ms} for the console's Health
+ * page (GET /ui/api/health `history`).
  */
 import type { CheckResult, HealthCheck, HealthStatus } from './health-check.js';
 import { formatDuration, runCheck, worst } from './health-check.js';
@@ -17,8 +19,19 @@ export interface HealthReport {
   readonly totalDuration: string;
 }
 
+/** One check in one run: when (ms since the epoch), its status, how long it took (ms). */
+export interface CheckSample {
+  readonly at: number;
+  readonly status: HealthStatus;
+  readonly ms: number;
+}
+
+/** Runs kept per check (120 at the default 30 s refresh: the last hour). */
+export const HISTORY_SIZE = 120;
+
 export class HealthMonitor {
   private report: HealthReport | null = null;
+  private readonly samples = new Map<string, CheckSample[]>();
   private running: Promise<HealthReport> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
@@ -65,6 +78,11 @@ export class HealthMonitor {
     return this.report ? Promise.resolve(this.report) : this.refresh();
   }
 
+  /** Each check's last runs, oldest first. */
+  history(): Record<string, readonly CheckSample[]> {
+    return Object.fromEntries([...this.samples].map(([name, list]) => [name, [...list]]));
+  }
+
   private async runAll(): Promise<HealthReport> {
     const started = performance.now();
     const results = await Promise.all(this.checks.map((check) => runCheck(check)));
@@ -76,6 +94,13 @@ export class HealthMonitor {
     };
     const previous = this.report?.status ?? null;
     this.report = report;
+    const at = Date.parse(report.timestamp);
+    for (const result of results) {
+      let list = this.samples.get(result.name);
+      if (!list) this.samples.set(result.name, (list = []));
+      list.push({ at, status: result.status, ms: Number.parseFloat(result.duration) });
+      if (list.length > HISTORY_SIZE) list.shift();
+    }
     if (previous !== report.status) for (const listener of this.listeners) listener(report.status, previous);
     return report;
   }

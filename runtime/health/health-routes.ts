@@ -27,10 +27,6 @@ import { redisCheck, tokenStoreCheck } from './shared-component-checks.js';
 export const HEALTH_CACHE_SECONDS = 15;
 export const DETAILS_CACHE_SECONDS = 60;
 
-export interface HealthRouteOptions {
-  readonly env: Readonly<Record<string, string | undefined>>;
-}
-
 declare module 'fastify' {
   interface FastifyInstance {
     wharfHealth: HealthMonitor;
@@ -63,9 +59,9 @@ function writtenFolders(runtime: WharfRuntime): string[] {
   return folders;
 }
 
-export async function healthRoutes(app: FastifyInstance, options: HealthRouteOptions): Promise<void> {
+export async function healthRoutes(app: FastifyInstance): Promise<void> {
   const runtime = app.wharf;
-  const settings = readHealthSettings(runtime.settings.server, options.env);
+  const settings = readHealthSettings(runtime.settings.server);
   // a caller-built access runtime (tests) may have no store and no Redis link
   const store = runtime.access.store as TokenStore | undefined;
   const checks = settings.enabled

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { createTestServer } from '../testing/test-server.js';
 
-async function get(settings: Record<string, unknown>, method: 'GET' | 'HEAD' = 'GET') {
+async function get(settings: Record<string, unknown>, method: 'GET' | 'HEAD' = 'GET', openapi?: unknown) {
   const server = await createTestServer({
-    generated: { endpoints: [{ kind: 'sql', routePath: 'Inventory/Products' }, { kind: 'proxy', routePath: 'Weather' }] },
+    generated: { endpoints: [{ kind: 'sql', routePath: 'Inventory/Products' }, { kind: 'proxy', routePath: 'Weather' }], ...(openapi ? { openapi } : {}) },
     serverSettings: { Environment: { ServerName: 'acme <gw>', AllowedEnvironments: ['demo'] }, ...settings },
   });
   try {
@@ -23,6 +23,12 @@ describe('GET /', () => {
     for (const href of ['/docs', '/ui', '/openapi.json', '/health/live', '/health/ready']) expect(response.body).toContain(`<a href="${href}">`);
     expect(response.body).toContain('<title>acme &lt;gw&gt; · Wharf</title>');
     expect(response.body).toContain('serving 2 endpoints under <code>/api/{env}/…</code>');
+  });
+
+  it('names the OpenAPI version of the document it serves', async () => {
+    const response = await get({}, 'GET', { openapi: '3.2.0', info: { title: 'fixture', version: '1' }, paths: {} });
+    expect(response.body).toContain('the OpenAPI 3.2.0 document, for clients and generators');
+    expect(response.body).not.toContain('3.1');
   });
 
   it('answers HEAD like GET, without a body', async () => {

@@ -12,13 +12,13 @@ import { requireReferenceToken } from '../reference/reference-access.js';
 export const LANDING_PAGE_KEY = 'Features:LandingPage';
 
 export function readLandingPage(source: ConfigSource): boolean {
-  return source.bool(LANDING_PAGE_KEY, true);
+  return source.bool(LANDING_PAGE_KEY);
 }
 
 const LINKS: ReadonlyArray<readonly [string, string, string]> = [
   ['/docs', 'API reference', 'every endpoint, try requests with your token'],
   ['/ui', 'Console', 'tokens, environments, settings'],
-  ['/openapi.json', 'OpenAPI', 'the OpenAPI 3.1 document, for clients and generators'],
+  ['/openapi.json', 'OpenAPI', 'the OpenAPI{version} document, for clients and generators'],
   ['/health/live', 'Liveness', 'the probe an orchestrator polls'],
   ['/health/ready', 'Readiness', 'the probe a load balancer polls (503 while the instance stops)'],
 ];
@@ -26,8 +26,26 @@ const LINKS: ReadonlyArray<readonly [string, string, string]> = [
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-export function landingHtml(serverName: string, endpoints: number): string {
-  const items = LINKS.map(([href, title, what]) => `<li><a href="${href}">${title}</a> <span>${what}</span></li>`).join('\n');
+const versions = new WeakMap<Buffer, string | null>();
+
+/** The `openapi` field of the document served (parsed once per loaded document), or null. */
+export function openapiVersion(bytes: Buffer | undefined): string | null {
+  if (bytes === undefined) return null;
+  let version = versions.get(bytes);
+  if (version === undefined) {
+    try {
+      const field = (JSON.parse(bytes.toString('utf8')) as { openapi?: unknown }).openapi;
+      version = typeof field === 'string' && /^\d+(\.\d+){0,2}$/.test(field) ? field : null;
+    } catch {
+      version = null;
+    }
+    versions.set(bytes, version);
+  }
+  return version;
+}
+
+export function landingHtml(serverName: string, endpoints: number, version: string | null = null): string {
+  const items = LINKS.map(([href, title, what]) => `<li><a href="${href}">${title}</a> <span>${what.replace('{version}', version ? ` ${escapeHtml(version)}` : '')}</span></li>`).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -71,6 +89,6 @@ export async function landingRoute(app: FastifyInstance, options: LandingOptions
       .header('cache-control', 'no-cache')
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'")
       .header('x-content-type-options', 'nosniff')
-      .send(landingHtml(options.serverName, options.holder.current.size));
+      .send(landingHtml(options.serverName, options.holder.current.size, openapiVersion(options.holder.current.openapi?.bytes)));
   });
 }

@@ -11,7 +11,7 @@ export const METRICS_PATH = '/metrics';
 
 export function metricsRoute(app: FastifyInstance, metrics: WharfMetrics): void {
   app.get(METRICS_PATH, async (request, reply) => {
-    const principal = await authenticate(request.headers.authorization, app.wharf.access.tokens);
+    const principal = await authenticate(request.headers.authorization, app.wharf.access.tokens, app.wharf.access.jwt);
     if (!principal.scopes.all) throw new WharfError('AUTH_SCOPE_DENIED', { method: 'GET', endpoint: METRICS_PATH });
     reply.header('content-type', metrics.registry.contentType);
     reply.header('cache-control', 'no-store');

@@ -5,11 +5,20 @@
  * process metrics. Counting happens in one synchronous onResponse hook from facts the request
  * already carries (resolved endpoint id, X-Cache, X-RateLimit-Resource), so the hot path gains no
  * await; requests and latency are counted in place per series (request-series.ts) and handed to
- * prom-client when scraped.
+ * prom-client when scraped. The same hook feeds the console's last hour of traffic
+ * (traffic-history.ts, `app.wharfTraffic`).
  */
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { RequestSeries } from './request-series.js';
+import { TrafficHistory } from './traffic-history.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The last hour of traffic for the console; absent when Metrics:Enabled is false. */
+    wharfTraffic?: TrafficHistory;
+  }
+}
 
 /** Seconds; the pipeline answers in well under a millisecond, the database decides the rest. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -22,6 +31,8 @@ export interface WharfMetrics {
 
 export function installMetrics(app: FastifyInstance): WharfMetrics {
   const registry = new Registry();
+  const history = new TrafficHistory(LATENCY_BUCKETS);
+  app.decorate('wharfTraffic', history);
   collectDefaultMetrics({ register: registry });
   const requests = new RequestSeries(
     registry,
@@ -90,6 +101,8 @@ export function installMetrics(app: FastifyInstance): WharfMetrics {
     const hit = reply.getHeader('x-cache');
     if (hit === 'HIT') cache.inc({ result: 'hit' });
     else if (hit === 'MISS') cache.inc({ result: 'miss' });
+    // the console's own requests stay out of the charts it draws
+    if (!endpoint.startsWith('/ui')) history.record(endpoint, status, reply.elapsedTime / 1000, hit === 'HIT' ? 'hit' : hit === 'MISS' ? 'miss' : null);
     if (status === 429) rateLimited.inc({ resource: String(reply.getHeader('x-ratelimit-resource') ?? 'unknown') });
     done();
   });

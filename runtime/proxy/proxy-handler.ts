@@ -3,6 +3,7 @@
  * -> the upstream response streamed back (proxy-response.ts). When every attempt failed: 502, 504
  * or 403 with a traceId; which URL failed how is logged under the same id, never sent.
  */
+import { claimHeaders } from './claim-headers.js';
 import type { FastifyRequest } from 'fastify';
 import type { EndpointKind } from '../contract/index.js';
 import type { EndpointHandler, HandlerContext } from '../handlers/handler-context.js';
@@ -51,6 +52,7 @@ export function upstreamRequestOf<K extends EndpointKind>(ctx: HandlerContext<K>
     proto: request.protocol === 'https' ? 'https' : 'http',
     requestId: String(request.id),
     environmentHeaders: ctx.environment.headers,
+    claimHeaders: claimHeaders(request.wharfRule ?? null, request.wharfAccess?.principal?.claims ?? {}),
     signal,
   };
 }

@@ -40,7 +40,7 @@ const PUBLIC_BASE_URL = 'Proxy:PublicBaseUrl';
 
 /** `http(s)://host[:port][/prefix]` without query, fragment or credentials; '' when absent. */
 function publicBaseUrl(source: ConfigSource): string {
-  const raw = source.string(PUBLIC_BASE_URL, '').trim();
+  const raw = source.string(PUBLIC_BASE_URL).trim();
   if (raw === '') return '';
   let url: URL | null = null;
   try {
@@ -60,17 +60,17 @@ function publicBaseUrl(source: ConfigSource): string {
 
 export function readProxySettings(source: ConfigSource): ProxySettings {
   return {
-    connectTimeoutMs: source.int('Proxy:ConnectTimeoutMs', 5_000, { min: 1 }),
-    headersTimeoutMs: source.int('Proxy:HeadersTimeoutMs', 30_000, { min: 1 }),
-    bodyTimeoutMs: source.int('Proxy:BodyTimeoutMs', 30_000, { min: 1 }),
-    maxConnectionsPerOrigin: source.int('Proxy:MaxConnectionsPerOrigin', 64, { min: 1, max: 10_000 }),
-    keepAliveTimeoutMs: source.int('Proxy:KeepAliveTimeoutMs', 4_000, { min: 1 }),
-    replayBodyLimitBytes: source.int('Proxy:ReplayBodyLimitBytes', 1024 * 1024, { min: 0 }),
-    circuitFailureThreshold: source.int('Proxy:CircuitBreaker:ConsecutiveFailures', 5, { min: 0 }),
-    circuitOpenMs: source.int('Proxy:CircuitBreaker:OpenMs', 30_000, { min: 1 }),
-    compositeArrayConcurrency: source.int('Proxy:CompositeArrayConcurrency', 4, { min: 1, max: 64 }),
-    compositeMaxArrayItems: source.int('Proxy:CompositeMaxArrayItems', 1000, { min: 1, max: 100_000 }),
+    connectTimeoutMs: source.int('Proxy:ConnectTimeoutMs'),
+    headersTimeoutMs: source.int('Proxy:HeadersTimeoutMs'),
+    bodyTimeoutMs: source.int('Proxy:BodyTimeoutMs'),
+    maxConnectionsPerOrigin: source.int('Proxy:MaxConnectionsPerOrigin'),
+    keepAliveTimeoutMs: source.int('Proxy:KeepAliveTimeoutMs'),
+    replayBodyLimitBytes: source.int('Proxy:ReplayBodyLimitBytes'),
+    circuitFailureThreshold: source.int('Proxy:CircuitBreaker:ConsecutiveFailures'),
+    circuitOpenMs: source.int('Proxy:CircuitBreaker:OpenMs'),
+    compositeArrayConcurrency: source.int('Proxy:CompositeArrayConcurrency'),
+    compositeMaxArrayItems: source.int('Proxy:CompositeMaxArrayItems'),
     publicBaseUrl: publicBaseUrl(source),
-    bufferLimitBytes: source.int('Proxy:BufferLimitBytes', 16 * 1024 * 1024, { min: 64 * 1024, max: 256 * 1024 * 1024 }),
+    bufferLimitBytes: source.int('Proxy:BufferLimitBytes'),
   };
 }

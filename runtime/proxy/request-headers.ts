@@ -64,6 +64,8 @@ export interface ForwardingFacts {
   readonly hasBody: boolean;
   /** The endpoint's ForwardCookies: the client's cookies (minus the gateway's) are forwarded. */
   readonly forwardCookies: boolean;
+  /** Authorization rule ForwardClaims (claim-headers.ts): the client's value dropped, the claim's sent (null: none). */
+  readonly claimHeaders?: Readonly<Record<string, string | null>>;
 }
 
 export function upstreamRequestHeaders(client: IncomingHttpHeaders, facts: ForwardingFacts): Record<string, string | string[]> {
@@ -85,6 +87,10 @@ export function upstreamRequestHeaders(client: IncomingHttpHeaders, facts: Forwa
   if (accept === '' || accept === '*/*') headers['accept'] = facts.contentType;
   if (!facts.hasBody) delete headers['content-type'];
   else if (mediaTypeOf(client['content-type']) !== mediaTypeOf(facts.contentType)) headers['content-type'] = facts.contentType;
+  for (const [name, value] of Object.entries(facts.claimHeaders ?? {})) {
+    delete headers[name];
+    if (value !== null) headers[name] = value;
+  }
   for (const [name, value] of Object.entries(facts.environmentHeaders)) headers[name.toLowerCase()] = value;
   return headers;
 }

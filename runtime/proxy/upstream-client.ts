@@ -30,6 +30,8 @@ export interface UpstreamRequest {
   readonly proto: 'http' | 'https';
   readonly requestId: string;
   readonly environmentHeaders: Readonly<Record<string, string>>;
+  /** ForwardClaims of the request's Authorization rule (claim-headers.ts). */
+  readonly claimHeaders?: Readonly<Record<string, string | null>>;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -76,6 +78,7 @@ export class UpstreamClient {
       environmentHeaders: request.environmentHeaders,
       hasBody: body !== undefined,
       forwardCookies: endpoint.forwardCookies,
+      ...(request.claimHeaders ? { claimHeaders: request.claimHeaders } : {}),
     });
     // Wharf may read the body (URL rewriting, transforms, cache): ask for it uncompressed; with
     // ResponseTransforms, as JSON whatever the client asked for (proxy-response.ts refuses the rest).

@@ -1,5 +1,5 @@
 /**
- * `Auth:ReferenceRequiresToken` (default false): the API reference (`/docs` and its assets), the
+ * `Auth:ReferenceRequiresToken` (default false, in the registry): the API reference (`/docs` and its assets), the
  * OpenAPI document (`/openapi.json`) and the landing page (`/`) need a bearer token with scope
  * `read` or `*` (401 without a valid token, 403 for a token without either). Off, they are open
  * (docs/security.md says why that is the default); spec 1 leaves only `/health/live` open.
@@ -14,7 +14,7 @@ import type { ConfigSource } from '../settings/config-source.js';
 export const REFERENCE_TOKEN_KEY = 'Auth:ReferenceRequiresToken';
 
 export function readReferenceRequiresToken(source: ConfigSource): boolean {
-  return source.bool(REFERENCE_TOKEN_KEY, false);
+  return source.bool(REFERENCE_TOKEN_KEY);
 }
 
 /** `*`, or `read` among the method scopes (a token with only endpoint patterns is not enough). */
@@ -24,7 +24,7 @@ export function scopeReadsReference(scopes: ScopeSet): boolean {
 
 export function requireReferenceToken(scope: FastifyInstance): void {
   scope.addHook('onRequest', async (request) => {
-    const principal = await authenticate(request.headers.authorization, scope.wharf.access.tokens);
+    const principal = await authenticate(request.headers.authorization, scope.wharf.access.tokens, scope.wharf.access.jwt);
     if (!scopeReadsReference(principal.scopes)) {
       throw new WharfError('AUTH_SCOPE_DENIED', { method: request.method, endpoint: request.url.split('?')[0] ?? request.url });
     }

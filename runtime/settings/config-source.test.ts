@@ -15,18 +15,19 @@ function source(env: Record<string, string> = {}, file: unknown = FILE): ConfigS
 
 describe('ConfigSource', () => {
   it.each([
-    ['nested keys', {}, (s: ConfigSource) => s.string('Environment:ServerName', 'x'), 'wharf-demo'],
-    ['case-insensitive keys', {}, (s: ConfigSource) => s.string('environment:servername', 'x'), 'wharf-demo'],
-    ['literal colon keys', {}, (s: ConfigSource) => s.int('Caching:DefaultDurationSeconds', 0), 120],
-    ['default when absent', {}, (s: ConfigSource) => s.int('Caching:Missing', 7), 7],
-    ['env var overrides with __', { RateLimiting__Enabled: 'false' }, (s: ConfigSource) => s.bool('RateLimiting:Enabled', true), false],
-    ['env var key case-insensitive', { RATELIMITING__IPLIMIT: '5' }, (s: ConfigSource) => s.int('RateLimiting:IpLimit', 0), 5],
+    ['nested keys', {}, (s: ConfigSource) => s.string('Environment:ServerName'), 'wharf-demo'],
+    ['case-insensitive keys', {}, (s: ConfigSource) => s.string('environment:servername'), 'wharf-demo'],
+    ['literal colon keys', {}, (s: ConfigSource) => s.int('Caching:DefaultDurationSeconds'), 120],
+    ['default when absent (from the registry)', {}, (s: ConfigSource) => s.int('Caching:MemoryCacheSizeLimitMB'), 64],
+    ['env var overrides with __', { RateLimiting__Enabled: 'false' }, (s: ConfigSource) => s.bool('RateLimiting:Enabled'), false],
+    ['env var key case-insensitive', { RATELIMITING__IPLIMIT: '5' }, (s: ConfigSource) => s.int('RateLimiting:IpLimit'), 5],
     ['list from file', {}, (s: ConfigSource) => s.stringList('Environment:AllowedEnvironments'), ['demo', 'test']],
     ['list index override', { Environment__AllowedEnvironments__0: 'prod' }, (s: ConfigSource) => s.stringList('Environment:AllowedEnvironments'), ['prod', 'test']],
     ['list index added', { Environment__AllowedEnvironments__2: 'qa' }, (s: ConfigSource) => s.stringList('Environment:AllowedEnvironments'), ['demo', 'test', 'qa']],
     ['comma list replaces', { Environment__AllowedEnvironments: 'a, b' }, (s: ConfigSource) => s.stringList('Environment:AllowedEnvironments'), ['a', 'b']],
     ['empty list stays empty', {}, (s: ConfigSource) => s.stringList('Logging:Sinks'), []],
-    ['absent list is null', {}, (s: ConfigSource) => s.stringList('Nope:List'), null],
+    ['absent list is its registry default', {}, (s: ConfigSource) => s.stringList('ForwardedHeaders:KnownProxies'), []],
+    ['absent list without default is null', {}, (_s: ConfigSource) => source({}, {}).stringList('Environment:AllowedEnvironments'), null],
     ['variables without __ are ignored', { PATH: '/bin' }, (s: ConfigSource) => s.entry('PATH'), undefined],
   ] as const)('%s', (_name, env, read, want) => {
     expect(read(source(env))).toEqual(want);
@@ -45,12 +46,57 @@ describe('ConfigSource', () => {
   });
 
   it.each([
+    ['a misspelt section in the file', {}, { RateLimting: { Enabled: false } }, "Setting 'RateLimting:Enabled' (from environments/settings.json) is not a known setting. Did you mean 'RateLimiting:Enabled'?"],
+    ['a misspelt key in the file', {}, { Server: { BodyLimitByte: 1 } }, "Setting 'Server:BodyLimitByte' (from environments/settings.json) is not a known setting. Did you mean 'Server:BodyLimitBytes'?"],
+    ['an unknown key of a known section in a variable', { Metrics__Enable: 'true' }, {}, "Setting 'Metrics:Enable' (from environment variable Metrics__Enable) is not a known setting. Did you mean 'Metrics:Enabled'?"],
+    ['a misspelt section in a variable', { RateLimting__Enabled: 'false' }, {}, "Setting 'RateLimting:Enabled' (from environment variable RateLimting__Enabled) is not a known setting. Did you mean 'RateLimiting:Enabled'?"],
+    ['a bad legacy variable', { HEALTHCHECK_DISK_WARNING: '101' }, {}, "Setting 'HealthChecks:DiskSpaceWarningThreshold' (from environment variable HEALTHCHECK_DISK_WARNING) must be 100 or less"],
+    ['a Docs value the docs site would have read as true', { Docs__EnableHotReload: 'nope' }, {}, "Setting 'Docs:EnableHotReload' (from environment variable Docs__EnableHotReload) must be true or false"],
+  ] as const)('%s stops with the key, its source and a suggestion', (_name, env, file, message) => {
+    expect(() => source(env, file)).toThrow(message);
+  });
+
+  it.each([
+    ['variables of other processes are not ours', { Health__Port: '9000', DeadLetters__RetentionDays: '3' }],
+    ['variables of unrelated programs are ignored', { DOTNET__CLI: '1', npm_config__x: 'y', DB__HOST: 'x', WEB__PORT: '1', __CF_USER_TEXT_ENCODING: '0x0' }],
+  ] as const)('%s', (_name, env) => {
+    expect(source(env).int('RateLimiting:IpLimit')).toBe(100);
+  });
+
+  it('legacy variables sit above the file and below Section__Key', () => {
+    const file = { HealthChecks: { CacheTimeSeconds: 10 } };
+    expect(source({}, file).int('HealthChecks:CacheTimeSeconds')).toBe(10);
+    expect(source({ HEALTHCHECK_CACHE_TIME: '20' }, file).int('HealthChecks:CacheTimeSeconds')).toBe(20);
+    expect(source({ HEALTHCHECK_CACHE_TIME: '20', HealthChecks__CacheTimeSeconds: '40' }, file).int('HealthChecks:CacheTimeSeconds')).toBe(40);
+  });
+
+  it('reading a key that is not registered throws (a setting added without its registry entry)', () => {
+    expect(() => source().int('Caching:Missing')).toThrow("Setting 'Caching:Missing' is read but not registered in schemas/settings.schema.json");
+  });
+
+  it('the sync file has its own keys and overrides', () => {
+    const sync = ConfigSource.from({ Health: { Port: 1 } }, 'environments/sync.json', { Health__Port: '9000', RateLimiting__Enabled: 'nope' }, 'sync.json');
+    expect(sync.int('Health:Port')).toBe(9000);
+    expect(() => ConfigSource.from({}, 'environments/sync.json', { Health__Port: '70000' }, 'sync.json')).toThrow(
+      "Setting 'Health:Port' (from environment variable Health__Port) must be 65535 or less",
+    );
+  });
+
+  it.each([
     ['default', {}, 2],
     ['default below a short timeout', { Server__ShutdownTimeoutSeconds: '2' }, 1],
     ['default with the shortest timeout', { Server__ShutdownTimeoutSeconds: '1' }, 0],
     ['set', { Server__ShutdownDelaySeconds: '5', Server__ShutdownTimeoutSeconds: '30' }, 5],
   ] as const)('Server:ShutdownDelaySeconds: %s', (_name, env, want) => {
     expect(readServerSettings(source(env)).server.shutdownDelaySeconds).toBe(want);
+  });
+
+  it.each([
+    ['not below the timeout', { Server__ShutdownDelaySeconds: '10' }, "Setting 'Server:ShutdownDelaySeconds' (from environment variable Server__ShutdownDelaySeconds) must be less than Server:ShutdownTimeoutSeconds"],
+    ['above the registry range', { Server__ShutdownDelaySeconds: '3601', Server__ShutdownTimeoutSeconds: '3600' }, "Setting 'Server:ShutdownDelaySeconds' (from environment variable Server__ShutdownDelaySeconds) must be 3600 or less"],
+    ['not a whole number', { Server__ShutdownDelaySeconds: 'soon' }, "Setting 'Server:ShutdownDelaySeconds' (from environment variable Server__ShutdownDelaySeconds) must be a whole number"],
+  ] as const)('Server:ShutdownDelaySeconds %s is refused', (_name, env, message) => {
+    expect(() => readServerSettings(source(env))).toThrow(message);
   });
 
   it('names the file when the bad value comes from it', () => {

@@ -2,13 +2,13 @@
  * Everything the server reads from environments/: server settings (settings.json, then the console's
  * settings.overrides.json, then `__` environment variable overrides) and the environment folders. Errors name the file or key at fault.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { WharfError } from '../errors/wharf-error.js';
 import { displayPath } from '../load/display-path.js';
 import { ConfigSource } from './config-source.js';
 import { loadEnvironments } from './environments.js';
-import { mergeSettings, readOverrides } from './overrides-file.js';
+import { mergeSettings, overridesPath } from './overrides-file.js';
 import type { EnvironmentMap } from './environments.js';
 import { readServerSettings } from './server-settings.js';
 import type { ServerSettings } from './server-settings.js';
@@ -25,27 +25,39 @@ export interface LoadSettingsOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-async function readSettingsJson(file: string): Promise<unknown> {
+function readJson(file: string): unknown {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
   } catch (error) {
     throw new WharfError('SETTINGS_FILE_INVALID', { file: displayPath(file), reason: (error as Error).message });
   }
 }
 
+/**
+ * environments/settings.json, then the console's settings.overrides.json, then the legacy and
+ * `Section__Key` variables, checked once against the registry: the one reader of the settings of
+ * the gateway and of `wharf docs serve`.
+ */
+export function readSettingsSource(environmentsDir: string, env: Readonly<Record<string, string | undefined>> = process.env): ConfigSource {
+  const dir = path.resolve(environmentsDir);
+  const file = path.join(dir, 'settings.json');
+  const overrides = readJson(overridesPath(dir));
+  if (overrides !== undefined && (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))) {
+    throw new WharfError('SETTINGS_FILE_INVALID', { file: displayPath(overridesPath(dir)), reason: 'it must hold a JSON object' });
+  }
+  return ConfigSource.from(mergeSettings(readJson(file), overrides), displayPath(file), env);
+}
+
 export async function loadSettings(options: LoadSettingsOptions = {}): Promise<Settings> {
   const dir = path.resolve(options.environmentsDir ?? 'environments');
-  const file = path.join(dir, 'settings.json');
-  const json = mergeSettings(await readSettingsJson(file), await readOverrides(dir));
-  const source = ConfigSource.from(json, displayPath(file), options.env ?? process.env);
-  const server = readServerSettings(source);
+  const server = readServerSettings(readSettingsSource(dir, options.env ?? process.env));
   const environments = await loadEnvironments(dir, displayPath(dir));
   return { server, environments };
 }

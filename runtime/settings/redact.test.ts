@@ -35,15 +35,26 @@ describe('redact', () => {
     expect(masked).toEqual(secret ? { Url: CONNECTION_STRING_MASK, note: CONNECTION_STRING_MASK } : { Url: value, note: value });
   });
 
+  // Settings the registry knows, through the settings dump (ConfigSource refuses unknown keys and
+  // malformed values, so each gets a value of its type); names it does not know (headers, other
+  // programs' keys in a log line) through redact(), the same judgement by the key's own part.
+  it.each([
+    ['RateLimiting:TokenLimit', '7', false],
+    ['RateLimiting:TokenWindow', '60', false],
+    ['Redis:KeyPrefix', 'value-1', false],
+    ['Auth:Store:Provider', 'Postgres', false],
+    ['Auth:VerificationCacheSeconds', '5', false],
+    ['Auth:Store:ConnectionString', 'value-1', true],
+    ['WebUi:SeedPassword', 'value-1', true],
+    ['WebUi:AdminApiKey', 'value-1', true],
+  ])('%s (registered) is secret by its name: %s', (key, value, secret) => {
+    const source = ConfigSource.from({}, 'f', { [key.split(':').join('__')]: value });
+    expect(redactSettingsSource(source)[key]).toBe(secret ? (key.endsWith('ConnectionString') ? CONNECTION_STRING_MASK : SECRET_MASK) : value);
+  });
+
   it.each([
     ['RateLimiting:TokenLimit', false],
-    ['RateLimiting:TokenWindow', false],
-    ['Redis:KeyPrefix', false],
     ['Auth:Store:Provider', false],
-    ['Auth:VerificationCacheSeconds', false],
-    ['Auth:Store:ConnectionString', true],
-    ['WebUi:SeedPassword', true],
-    ['WebUi:AdminApiKey', true],
     ['Oidc:ClientSecret', true],
     ['Upstream:AccessToken', true],
     ['Jwt:SigningKey', true],
@@ -52,9 +63,7 @@ describe('redact', () => {
     ['Proxy:BasicAuth', true],
     ['Secrets:ApiKeys:0', true],
   ])('%s is secret by its name: %s', (key, secret) => {
-    const [section, ...rest] = key.split(':');
-    const source = ConfigSource.from({}, 'f', { [[section, ...rest].join('__')]: 'value-1' });
-    expect(redactSettingsSource(source)[key]).toBe(secret ? (key.endsWith('ConnectionString') ? CONNECTION_STRING_MASK : SECRET_MASK) : 'value-1');
+    expect((redact({ [key]: 'value-1' }) as Record<string, unknown>)[key]).toBe(secret ? SECRET_MASK : 'value-1');
   });
 
   it('the startup log shows RateLimiting:TokenLimit and hides a password-only Redis URL', async () => {
@@ -75,6 +84,11 @@ describe('redact', () => {
   it('flat settings keep keys and mask secret values', () => {
     const source = ConfigSource.from({ WebUi: { AdminApiKey: 'abc' }, RateLimiting: { TokenLimit: 5 } }, 'f', {});
     expect(redactSettingsSource(source)).toEqual({ 'RateLimiting:TokenLimit': 5, 'WebUi:AdminApiKey': SECRET_MASK });
+  });
+
+  it('a setting the registry marks x-secret is masked whatever its name (Redis:Url)', () => {
+    const source = ConfigSource.from({ Redis: { Url: 'redis://cache.internal:6379/0' }, Environment: { ServerName: 'w' }, Auth: { Store: { ConnectionString: 'Host=db' } } }, 'f', {});
+    expect(redactSettingsSource(source)).toEqual({ 'Auth:Store:ConnectionString': CONNECTION_STRING_MASK, 'Environment:ServerName': 'w', 'Redis:Url': SECRET_MASK });
   });
 
   it('the server logs neither connection strings nor secret headers', async () => {

@@ -11,8 +11,10 @@
  *   information (`scheme://user:pass@`, `scheme://:pass@` as in `redis://:secret@host`,
  *   `scheme://token@`), a URL with a credential query parameter (`?password=`), or a key=value
  *   connection string with `Password=`/`Pwd=`.
+ * Settings dumps also mask every setting the registry marks `x-secret` (e.g. Redis:Url, Git:Password).
  */
 import type { ConfigSource } from './config-source.js';
+import { resolveKey } from './registry.js';
 
 export const CONNECTION_STRING_MASK = '<CONNECTION_STRING>';
 export const SECRET_MASK = '<REDACTED>';
@@ -75,9 +77,23 @@ export function redact<T>(value: T): unknown {
   return redactValue(null, value, new WeakSet());
 }
 
-/** The flat settings as `{ "A:B": value }`, redacted, for a startup log line or a dump. */
+/**
+ * The flat settings as `{ "A:B": value }`, redacted, for a startup log line or a dump: a setting
+ * the registry marks `x-secret` is always masked (whatever its name: `<CONNECTION_STRING>` when it is
+ * a connection string or carries credentials, else `<REDACTED>`), the rest through redact().
+ */
 export function redactSettingsSource(source: ConfigSource): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const entry of source.all()) out[entry.key] = redactValue(entry.key, entry.value, new WeakSet());
+  for (const entry of source.all()) {
+    const spec = resolveKey(entry.key)?.spec;
+    const secret = spec?.secret === true && entry.value !== null && entry.value !== '';
+    if (!secret) {
+      out[entry.key] = redactValue(entry.key, entry.value, new WeakSet());
+      continue;
+    }
+    // a connection string, or a value carrying credentials (`redis://:pw@host`), shows as one; other secrets as <REDACTED>
+    const connection = CONNECTION_STRING_NAME.test(leaf(entry.key)) || carriesCredentials(String(entry.value));
+    out[entry.key] = connection ? CONNECTION_STRING_MASK : SECRET_MASK;
+  }
   return out;
 }

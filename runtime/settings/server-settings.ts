@@ -1,5 +1,6 @@
 /**
- * Typed server settings with their defaults: the only place a setting key is spelled.
+ * Typed server settings. Defaults and ranges live in the registry (schemas/settings.schema.json,
+ * see registry.ts); this reader only names keys and shapes the value.
  * Other areas read their own keys from `ServerSettings.source`, each key in exactly one reader:
  * RateLimiting:*, Caching:*, Auth:*, Redis:*, ForwardedHeaders:* belong to access control
  * (runtime/auth/access-runtime.ts readAccessSettings and the readers it calls).
@@ -67,15 +68,13 @@ export interface ServerSettings {
   readonly source: ConfigSource;
 }
 
-const MIB = 1024 * 1024;
-
 export function readServerSettings(source: ConfigSource): ServerSettings {
   const sqlPooling = {
-    enabled: source.bool('SqlConnectionPooling:Enabled', true),
-    minPoolSize: source.int('SqlConnectionPooling:MinPoolSize', 5, { min: 0, max: 1000 }),
-    maxPoolSize: source.int('SqlConnectionPooling:MaxPoolSize', 100, { min: 1, max: 1000 }),
-    commandTimeoutSeconds: source.int('SqlConnectionPooling:CommandTimeout', 30, { min: 1, max: 3600 }),
-    connectionTimeoutSeconds: source.int('SqlConnectionPooling:ConnectionTimeout', 5, { min: 1, max: 600 }),
+    enabled: source.bool('SqlConnectionPooling:Enabled'),
+    minPoolSize: source.int('SqlConnectionPooling:MinPoolSize'),
+    maxPoolSize: source.int('SqlConnectionPooling:MaxPoolSize'),
+    commandTimeoutSeconds: source.int('SqlConnectionPooling:CommandTimeout'),
+    connectionTimeoutSeconds: source.int('SqlConnectionPooling:ConnectionTimeout'),
   };
   if (sqlPooling.minPoolSize > sqlPooling.maxPoolSize) {
     throw new WharfError('SETTINGS_INVALID_VALUE', {
@@ -84,9 +83,9 @@ export function readServerSettings(source: ConfigSource): ServerSettings {
       reason: 'cannot exceed SqlConnectionPooling:MaxPoolSize',
     });
   }
-  const shutdownTimeoutSeconds = source.int('Server:ShutdownTimeoutSeconds', 10, { min: 1, max: 3600 });
-  // default 2 s, but always below the timeout (a timeout of 1 or 2 s keeps working as before)
-  const shutdownDelaySeconds = source.int('Server:ShutdownDelaySeconds', Math.min(2, shutdownTimeoutSeconds - 1), { min: 0, max: 3600 });
+  const shutdownTimeoutSeconds = source.int('Server:ShutdownTimeoutSeconds');
+  // absent: 2 s, but always below the timeout (a timeout of 1 or 2 s keeps working as before)
+  const shutdownDelaySeconds = source.optionalInt('Server:ShutdownDelaySeconds') ?? Math.min(2, shutdownTimeoutSeconds - 1);
   if (shutdownDelaySeconds >= shutdownTimeoutSeconds) {
     throw new WharfError('SETTINGS_INVALID_VALUE', {
       key: 'Server:ShutdownDelaySeconds',
@@ -96,33 +95,33 @@ export function readServerSettings(source: ConfigSource): ServerSettings {
   }
   return {
     environment: {
-      serverName: source.string('Environment:ServerName', 'wharf'),
+      serverName: source.string('Environment:ServerName'),
       allowedEnvironments: source.stringList('Environment:AllowedEnvironments'),
     },
     server: {
-      bodyLimitBytes: source.int('Server:BodyLimitBytes', 10 * MIB, { min: 1024, max: 1024 * MIB }),
-      disabledRetryAfterSeconds: source.int('Server:DisabledRetryAfterSeconds', 300, { min: 1, max: 86_400 }),
+      bodyLimitBytes: source.int('Server:BodyLimitBytes'),
+      disabledRetryAfterSeconds: source.int('Server:DisabledRetryAfterSeconds'),
       shutdownTimeoutSeconds,
       shutdownDelaySeconds,
-      handlerTimeoutSeconds: source.int('Server:HandlerTimeoutSeconds', 60, { min: 1, max: 3600 }),
-      headersTimeoutSeconds: source.int('Server:HeadersTimeoutSeconds', 10, { min: 1, max: 600 }),
-      bodyTimeoutSeconds: source.int('Server:BodyTimeoutSeconds', 10, { min: 1, max: 3600 }),
-      minBodyBytesPerSecond: source.int('Server:MinBodyBytesPerSecond', 1024, { min: 0, max: 1024 * MIB }),
-      maxConcurrentRequests: source.int('Server:MaxConcurrentRequests', 1000, { min: 0, max: 1_000_000 }),
-      serverTiming: source.bool('Server:ServerTiming', false),
+      handlerTimeoutSeconds: source.int('Server:HandlerTimeoutSeconds'),
+      headersTimeoutSeconds: source.int('Server:HeadersTimeoutSeconds'),
+      bodyTimeoutSeconds: source.int('Server:BodyTimeoutSeconds'),
+      minBodyBytesPerSecond: source.int('Server:MinBodyBytesPerSecond'),
+      maxConcurrentRequests: source.int('Server:MaxConcurrentRequests'),
+      serverTiming: source.bool('Server:ServerTiming'),
     },
     sqlPooling,
-    metrics: { enabled: source.bool('Metrics:Enabled', true), listenAddress: source.string('Metrics:ListenAddress', '').trim() },
+    metrics: { enabled: source.bool('Metrics:Enabled'), listenAddress: source.string('Metrics:ListenAddress').trim() },
     logging: {
-      minLevel: source.choice('Logging:MinLevel', LOG_LEVELS, 'info'),
-      sinks: source.stringList('Logging:Sinks') ?? ['console'],
+      minLevel: source.choice('Logging:MinLevel', LOG_LEVELS),
+      sinks: source.stringList('Logging:Sinks') ?? [],
     },
     healthChecks: {
-      enabled: source.bool('HealthChecks:Enabled', true),
-      cacheTimeSeconds: source.int('HealthChecks:CacheTimeSeconds', 30, { min: 0 }),
-      proxyTimeoutMs: source.int('HealthChecks:ProxyTimeout', 10_000, { min: 1 }),
-      diskSpaceWarningThreshold: source.int('HealthChecks:DiskSpaceWarningThreshold', 15, { min: 0, max: 100 }),
-      diskSpaceCriticalThreshold: source.int('HealthChecks:DiskSpaceCriticalThreshold', 5, { min: 0, max: 100 }),
+      enabled: source.bool('HealthChecks:Enabled'),
+      cacheTimeSeconds: source.int('HealthChecks:CacheTimeSeconds'),
+      proxyTimeoutMs: source.int('HealthChecks:ProxyTimeout'),
+      diskSpaceWarningThreshold: source.int('HealthChecks:DiskSpaceWarningThreshold'),
+      diskSpaceCriticalThreshold: source.int('HealthChecks:DiskSpaceCriticalThreshold'),
     },
     source,
   };

@@ -18,6 +18,16 @@ import { allowHeader, mediaType } from '../pipeline/stages.js';
 import { handleSqlWrite, writeMethodOf } from './write-handler.js';
 import { WriteRequestError } from './write-body.js';
 import { SqlRequestError } from './errors.js';
+import { DEFAULT_MAX_BATCH_ROWS } from './batch-handler.js';
+import type { SqlSettings } from './sql-settings.js';
+import { SkipTokenSealer } from './keyset-token.js';
+import { sqlRuleScope } from './rule-scope.js';
+import type { SqlRuleScope } from './rule-scope.js';
+
+/** The endpoint as the request's Authorization rule sees it (the model itself without rules). */
+function scopeOf(ctx: HandlerContext<'sql'>): SqlRuleScope {
+  return sqlRuleScope(ctx.endpoint.model, ctx.request.wharfRule ?? null, ctx.request.wharfAccess?.principal?.claims ?? {}, ctx.endpoint.route.columnsByName);
+}
 
 function segmentsOf(ctx: HandlerContext<'sql'>): readonly string[] {
   const t = ctx.target;
@@ -84,24 +94,27 @@ function failed(ctx: HandlerContext<'sql'>): (error: unknown) => never {
  * A read, in plain functions and one `.then` (no async frame kept per request while the database
  * answers): the started driver and the column kinds are taken without waiting when they are known.
  */
-function read(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' | 'QUERY'): Promise<unknown> {
+function read(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' | 'QUERY', skipTokens: SkipTokenSealer): Promise<unknown> {
   const model = ctx.endpoint.model;
   const kinds = columnKindsFor(driver, model.objectType === 'TableValuedFunction' ? null : { schema: model.schema, object: model.objectName });
-  if (kinds instanceof Promise) return kinds.then((known) => readWith(ctx, driver, method, known));
-  return readWith(ctx, driver, method, kinds);
+  if (kinds instanceof Promise) return kinds.then((known) => readWith(ctx, driver, method, known, skipTokens));
+  return readWith(ctx, driver, method, kinds, skipTokens);
 }
 
-function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' | 'QUERY', columnKinds: ColumnKinds): Promise<unknown> {
+function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' | 'QUERY', columnKinds: ColumnKinds, skipTokens: SkipTokenSealer): Promise<unknown> {
   const env = ctx.environment;
   const request = new ReadRequest(method, ctx.request.url, segmentsOf(ctx), (ctx.request.query ?? {}) as Record<string, unknown>, ctx.request.body);
   const timing = ctx.timing;
   timing.start('sql');
-  return handleSqlRead(ctx.endpoint.model, request, {
+  const scope = scopeOf(ctx);
+  return handleSqlRead(scope.endpoint, request, {
     driver,
     compiler: compilerFor(env.provider),
-    columnsByName: ctx.endpoint.route.columnsByName,
+    ...(scope.columnsByName ? { columnsByName: scope.columnsByName } : {}),
     columnKinds,
+    skipTokens,
     resolveEndpoint: sqlEndpointsOf(ctx.routes),
+    rowFilter: scope.rowFilter,
   }).then(
     (response) => {
       timing.end('sql');
@@ -118,14 +131,15 @@ function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' |
   );
 }
 
-export function createSqlHandler(drivers: SqlDrivers): EndpointHandler<'sql'> {
+export function createSqlHandler(drivers: SqlDrivers, settings: SqlSettings = { maxBatchRows: DEFAULT_MAX_BATCH_ROWS, skipTokenSecret: '' }): EndpointHandler<'sql'> {
+  const skipTokens = new SkipTokenSealer(settings.skipTokenSecret);
   return (ctx) => {
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
-    if (method !== 'GET' && method !== 'QUERY') return write(drivers, ctx);
+    if (method !== 'GET' && method !== 'QUERY') return write(drivers, ctx, settings);
     const env = ctx.environment;
     const driver = drivers.ready(env.name);
-    if (driver) return read(ctx, driver, method);
-    return drivers.get(env.name, env).then((started) => read(ctx, started, method), failed(ctx));
+    if (driver) return read(ctx, driver, method, skipTokens);
+    return drivers.get(env.name, env).then((started) => read(ctx, started, method, skipTokens), failed(ctx));
   };
 }
 
@@ -133,12 +147,13 @@ function writeError(error: WriteRequestError): WharfError {
   switch (error.status) {
     case 404: return new WharfError('SQL_NOT_FOUND', { reason: error.message });
     case 409: return new WharfError('SQL_CONFLICT', { reason: error.message });
+    case 413: return new WharfError('SQL_BATCH_TOO_LARGE', { reason: error.message });
     case 422: return new WharfError('SQL_VALIDATION_FAILED', undefined, error.details ? { details: error.details } : undefined);
     default: return new WharfError('SQL_BAD_REQUEST', { reason: error.message });
   }
 }
 
-async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>): Promise<unknown> {
+async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>, settings: SqlSettings): Promise<unknown> {
   const method = writeMethodOf(ctx.method);
   // unreachable with a valid build (the compiler keeps write methods off table-valued functions)
   if (method === null || ctx.endpoint.model.objectType === 'TableValuedFunction') {
@@ -157,13 +172,14 @@ async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>): Promise<u
   const columnKinds = await columnKindsFor(driver, model.writeMode === 'Table' ? { schema: model.schema, object: model.objectName } : null);
   ctx.timing.start('sql');
   try {
-    const response = await handleSqlWrite(model, {
+    const scope = scopeOf(ctx);
+    const response = await handleSqlWrite(scope.endpoint, {
       method,
       body: Buffer.isBuffer(body) ? undefined : body,
       pathId: segments[0] ?? null,
       query: (ctx.request.query ?? {}) as Record<string, unknown>,
       endpointPath: endpointPath(ctx.request.url, segments.length),
-    }, { driver, compiler: compilerFor(env.provider), columnKinds });
+    }, { driver, compiler: compilerFor(env.provider), columnKinds, rowFilter: scope.rowFilter, maxBatchRows: settings.maxBatchRows });
     ctx.reply.code(response.status).headers(response.headers);
     return response.body;
   } catch (error) {

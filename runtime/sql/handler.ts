@@ -7,18 +7,23 @@
  * runtime to answer with the spec's 500 and traceId.
  */
 import { normalizeExpandedTimestamps } from './expanded-timestamps.js';
+import { readAggregate } from './aggregate-read.js';
+import { keysetBinding, keysetPlan, takeKeysetValues } from './keyset.js';
+import { SkipTokenSealer } from './keyset-token.js';
 import type { SqlEndpoint } from '../contract/model.js';
 import { literalValue, type SqlCompiler, type CompiledQuery } from './compile/compiler.js';
 import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
 import { SqlRequestError } from './errors.js';
 import { functionArgs } from './function-args.js';
-import { optionPrefix, readUrl } from './links.js';
+import { keysetUrl, optionPrefix, readUrl } from './links.js';
 import { ODataError } from './odata/errors.js';
 import type { ColumnMap } from './odata/filter-parser.js';
 import { hiddenColumns, hiddenMessage, type HiddenColumns } from './odata/hidden-columns.js';
 import { ODATA_LIMITS } from './odata/limits.js';
 import { checkFilterTypes, type ColumnKinds, type ValueKind } from './odata/type-check.js';
 import { parseQueryOptions, type RawOptions } from './odata/options.js';
+import type { FilterExpr, ODataQuery } from './odata/ast.js';
+import { andFilter } from './rule-scope.js';
 import { dbColumn, keyLiteral, planById, planCount, planRead, type FunctionArg, type PlanInput, type TypedValue } from './plan.js';
 import { optionsFromQueryBody, optionsFromQueryString } from './read-request.js';
 import { parseRecordKey } from './record-key.js';
@@ -54,6 +59,17 @@ export interface SqlReadDeps {
   readonly columnsByName?: ColumnMap;
   /** db column -> value kind from the database catalogue (column-types.ts); absent = not checked. */
   readonly columnKinds?: ColumnKinds;
+  /** The Authorization rule's RowFilter, claims bound (rule-scope.ts): ANDed to the read; such reads skip the query cache. */
+  readonly rowFilter?: FilterExpr | null;
+  /** Seals and opens `$skiptoken`s of keyset paging (Sql:SkipTokenSecret); default a per-process key. */
+  readonly skipTokens?: SkipTokenSealer;
+}
+
+/** Keyset tokens of reads without their own sealer (tests calling handleSqlRead directly). */
+const PROCESS_SKIP_TOKENS = new SkipTokenSealer('');
+
+function keysetMode(endpoint: SqlEndpoint, isFunction: boolean): boolean {
+  return endpoint.paging === 'Keyset' && !isFunction;
 }
 
 export function columnMap(endpoint: SqlEndpoint): ColumnMap {
@@ -152,6 +168,22 @@ function parseJsonColumns(rows: Row[], columns: readonly string[]): void {
   }
 }
 
+/**
+ * The client's query with its $filter type-checked, then the rule's RowFilter ANDed (one place for
+ * lists and reads by key). $expand into an endpoint with Authorization rules is refused: its rows and
+ * columns depend on the caller too, and expanded rows are not filtered by them.
+ */
+function withRowFilter(query: ODataQuery, deps: SqlReadDeps, targets: ReadonlyMap<string, SqlEndpoint>): ODataQuery {
+  if (query.filter && deps.columnKinds) checkFilterTypes(query.filter, deps.columnKinds);
+  for (const item of query.expand) {
+    if (targets.get(item.name)?.authorization !== undefined) {
+      throw new SqlRequestError(400, `$expand: '${item.name}' cannot be expanded: its endpoint has Authorization rules (read it on its own)`);
+    }
+  }
+  const rowFilter = deps.rowFilter ?? null;
+  return rowFilter === null ? query : { ...query, filter: andFilter(query.filter, rowFilter) };
+}
+
 /** parse -> plan -> compile of a list read (the part the query cache keeps for tables and views). */
 function compileList(
   endpoint: SqlEndpoint,
@@ -162,14 +194,23 @@ function compileList(
   pageSize: number,
   isFunction: boolean,
 ): CompiledRead {
-  const query = parseQueryOptions(raw, parseContext(endpoint, deps, targets, isFunction));
-  if (query.filter && deps.columnKinds) checkFilterTypes(query.filter, deps.columnKinds);
+  const query = withRowFilter(parseQueryOptions(raw, parseContext(endpoint, deps, targets, isFunction)), deps, targets);
   const args: FunctionArg[] | null = isFunction ? functionArgs(endpoint.functionParameters, req.segments, req.query) : null;
   const input: PlanInput = { endpoint, query, args, relationTargets: targets, pageSize };
+  let plan = planRead(input);
+  let keyset: CompiledRead['keyset'] = null;
+  if (keysetMode(endpoint, isFunction)) {
+    keyset = { count: plan.orderBy.length, binding: keysetBinding(endpoint.id, raw.orderby) };
+    const key = endpoint.primaryKey === null ? null : dbColumn(endpoint, endpoint.primaryKey);
+    const values = raw.skiptoken === undefined ? null
+      : (deps.skipTokens ?? PROCESS_SKIP_TOKENS).open(raw.skiptoken, keyset.binding, keyset.count);
+    plan = keysetPlan(plan, key, values);
+  }
   return {
     query,
     linkPrefix: optionPrefix(raw),
-    list: deps.compiler.compileRead(planRead(input)),
+    list: deps.compiler.compileRead(plan),
+    keyset,
     count: query.count ? deps.compiler.compileCount(planCount(input)) : null,
   };
 }
@@ -178,8 +219,15 @@ function compileList(
 function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, isFunction: boolean): Promise<SqlReadResponse> {
   const raw: RawOptions = req.method === 'QUERY' ? optionsFromQueryBody(req.body, req.query) : optionsFromQueryString(req.query);
   const pageSize = deps.pageSize ?? ODATA_LIMITS.defaultTop;
+  if (raw.apply !== undefined) return aggregateList(endpoint, req, deps, raw, pageSize, isFunction);
+  if (raw.skiptoken !== undefined) {
+    if (!keysetMode(endpoint, isFunction)) throw new SqlRequestError(400, '$skiptoken is only accepted by endpoints with "Paging": "Keyset"');
+    if (raw.skip !== undefined) throw new SqlRequestError(400, '$skip cannot be combined with $skiptoken');
+  }
   let compiled: CompiledRead;
-  if (isFunction) compiled = compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, true);
+  // a RowFilter binds the caller's claims, a token's values are parameters of their own: such a page
+  // is compiled, not cached
+  if (isFunction || deps.rowFilter || raw.skiptoken !== undefined) compiled = compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, isFunction);
   else {
     compiled = listReads.get(endpoint, deps.compiler, optionsKey(raw, pageSize), () =>
       compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, false),
@@ -205,6 +253,16 @@ function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps,
   );
 }
 
+/** `$apply` (aggregate-read.ts): tables and views only. */
+function aggregateList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, raw: RawOptions, pageSize: number, isFunction: boolean): Promise<SqlReadResponse> {
+  if (isFunction) throw new SqlRequestError(400, '$apply is not supported on table-valued function endpoints');
+  return readAggregate({
+    endpoint, raw, method: req.method, path: req.endpointPath, query: req.query,
+    columns: deps.columnsByName ?? columnMap(endpoint), hidden: hiddenOf(endpoint), kinds: deps.columnKinds,
+    pageSize, driver: deps.driver, compiler: deps.compiler, rowFilter: deps.rowFilter ?? null,
+  });
+}
+
 function listResponse(
   endpoint: SqlEndpoint,
   req: SqlReadRequest,
@@ -220,6 +278,7 @@ function listResponse(
   const rows = listResult.rows;
   const hasMore = rows.length > top && top > 0;
   if (rows.length > top) rows.length = top;
+  const keyset = compiled.keyset ? takeKeysetValues(rows, compiled.keyset.count) : null;
   parseJsonColumns(rows, list.jsonColumns);
   const value = shapeResult(rows, endpoint, deps, query.expand);
   const path = isFunction && req.segments.length > 0 ? `${req.endpointPath}/${req.segments.map(encodeURIComponent).join('/')}` : req.endpointPath;
@@ -235,7 +294,9 @@ function listResponse(
       success: true,
       count: value.length,
       value,
-      nextLink: hasMore ? readUrl(path, linkPrefix, top, query.skip + top, req.query) : null,
+      nextLink: !hasMore ? null
+        : keyset === null ? readUrl(path, linkPrefix, top, query.skip + top, req.query)
+          : keysetUrl(path, linkPrefix, top, (deps.skipTokens ?? PROCESS_SKIP_TOKENS).seal(keyset, compiled.keyset!.binding), req.query),
     },
   };
 }
@@ -283,8 +344,9 @@ const KEY_PLACEHOLDER: TypedValue = { type: 'string', value: '\u0000key' };
 /** parse -> plan -> compile of a read by key, with a placeholder key (query-cache.ts withKey puts the real one in). */
 function compileById(endpoint: SqlEndpoint, deps: SqlReadDeps, raw: RawOptions): CompiledById {
   const targets = relationTargets(endpoint, deps);
-  const query = parseQueryOptions(raw, parseContext(endpoint, deps, targets, false));
-  const compiled = deps.compiler.compileRead(planById({ endpoint, query, args: null, relationTargets: targets, pageSize: 1 }, KEY_PLACEHOLDER));
+  const query = withRowFilter(parseQueryOptions(raw, parseContext(endpoint, deps, targets, false)), deps, targets);
+  const plan = planById({ endpoint, query, args: null, relationTargets: targets, pageSize: 1 }, KEY_PLACEHOLDER);
+  const compiled = deps.compiler.compileRead({ ...plan, where: andFilter(plan.where, deps.rowFilter ?? null) });
   const keyIndex = compiled.params.findIndex((p) => p.value === KEY_PLACEHOLDER.value);
   if (keyIndex < 0) throw new Error(`the read by key of ${endpoint.id} compiled without its key parameter`);
   return { query, compiled, keyIndex };
@@ -299,7 +361,7 @@ function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps):
   const { keyName, keyColumn, refusal } = byIdShape(endpoint);
   if (refusal !== null) throw new SqlRequestError(400, refusal);
   const cacheKey = `${keyPart(raw.select)}\u0000${keyPart(raw.expand)}`;
-  const read = byIdReads.get(endpoint, deps.compiler, cacheKey, () => compileById(endpoint, deps, raw));
+  const read = deps.rowFilter ? compileById(endpoint, deps, raw) : byIdReads.get(endpoint, deps.compiler, cacheKey, () => compileById(endpoint, deps, raw));
   const id = req.segments[0] as string;
   const key = parseRecordKey(id);
   checkKeyKind(keyName, key, deps.columnKinds?.get(keyColumn));

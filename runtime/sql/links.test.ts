@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { optionPrefix, readUrl } from './links.js';
+import { keysetUrl, optionPrefix, readUrl } from './links.js';
 
 describe('readUrl (nextLink / Content-Location)', () => {
   it.each([
@@ -10,5 +10,12 @@ describe('readUrl (nextLink / Content-Location)', () => {
       '/api/demo/P?$top=2&$skip=2&MinPrice=4%2000&multi=a&multi=b'],
   ] as const)('%s', (_n, g, want) => {
     expect(readUrl('/api/demo/P', optionPrefix(g.raw), g.top, g.skip, g.extra)).toBe(want);
+  });
+});
+
+describe('keysetUrl', () => {
+  it('puts $skiptoken where $skip would be, the options before it and function parameters after', () => {
+    expect(keysetUrl('/api/demo/Inventory/ProductPages', '$orderby=Price%20desc&', 2, 'abc_-1', { CategoryId: '3', $top: '2' }))
+      .toBe('/api/demo/Inventory/ProductPages?$orderby=Price%20desc&$top=2&$skiptoken=abc_-1&CategoryId=3');
   });
 });

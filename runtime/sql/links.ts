@@ -1,6 +1,6 @@
 /**
  * nextLink and Content-Location: relative GET URLs that reproduce a read. Option order is fixed:
- * $filter, $orderby, $select, $expand, $count, $top, $skip, then other (function) parameters in
+ * $apply, $filter, $orderby, $select, $expand, $count, $top, $skip, then other (function) parameters in
  * request order. Values are percent-encoded; `$` and `,` stay readable.
  */
 import type { RawOptions } from './odata/options.js';
@@ -15,6 +15,7 @@ export function optionPrefix(raw: RawOptions): string {
   const add = (key: string, value: string | undefined): void => {
     if (value !== undefined) out += `${key}=${enc(value)}&`;
   };
+  add('$apply', raw.apply);
   add('$filter', raw.filter);
   add('$orderby', raw.orderby);
   add('$select', raw.select);
@@ -30,7 +31,16 @@ export function readUrl(
   skip: number,
   extra: Readonly<Record<string, unknown>>,
 ): string {
-  let url = `${path}?${prefix}$top=${top}&$skip=${skip}`;
+  return pageUrl(path, prefix, `$top=${top}&$skip=${skip}`, extra);
+}
+
+/** nextLink of a keyset page: the options, `$top`, then the opaque `$skiptoken` in place of `$skip`. */
+export function keysetUrl(path: string, prefix: string, top: number, token: string, extra: Readonly<Record<string, unknown>>): string {
+  return pageUrl(path, prefix, `$top=${top}&$skiptoken=${token}`, extra);
+}
+
+function pageUrl(path: string, prefix: string, page: string, extra: Readonly<Record<string, unknown>>): string {
+  let url = `${path}?${prefix}${page}`;
   for (const key in extra) {
     if (key.startsWith('$')) continue;
     const value = extra[key];
@@ -40,3 +50,4 @@ export function readUrl(
   }
   return url;
 }
+

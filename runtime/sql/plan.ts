@@ -6,6 +6,7 @@
 import type { SqlEndpoint } from '../contract/model.js';
 import type { FilterExpr, Literal, ODataQuery } from './odata/ast.js';
 import { ODATA_LIMITS } from './odata/limits.js';
+import type { KeysetCondition } from './keyset.js';
 
 /** Types a parameter can carry; mssql maps them to explicit driver types. */
 export type ParamType =
@@ -30,6 +31,8 @@ export interface ColumnRef {
   readonly column: string;
   /** Output name (the exposed name). */
   readonly name: string;
+  /** Selected as its exact text where the dialect can (keyset values: no precision lost on the way). */
+  readonly asText?: boolean;
 }
 
 export type FunctionArg =
@@ -67,6 +70,8 @@ export interface ReadPlan {
   /** Rows to skip and rows to fetch (page size + 1 to detect a next page); null = unpaged. */
   readonly page: { readonly skip: number; readonly fetch: number } | null;
   readonly expand: readonly ExpandPlan[];
+  /** Keyset paging: only rows after the previous page's last row (keyset.ts); ANDed with `where`. */
+  readonly keyset?: KeysetCondition | null;
 }
 
 export interface CountPlan {

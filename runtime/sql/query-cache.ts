@@ -18,6 +18,8 @@ export interface CompiledRead {
   readonly linkPrefix: string;
   readonly list: CompiledQuery;
   readonly count: CompiledQuery | null;
+  /** Keyset paging: how many ordering values the rows carry, and what the next token is bound to. */
+  readonly keyset?: { readonly count: number; readonly binding: string } | null;
 }
 
 export interface CompiledById {

@@ -5,7 +5,7 @@
 import { ODataError } from './odata/errors.js';
 import { readRawOptions, type RawOptions } from './odata/options.js';
 
-const BODY_FIELDS = ['select', 'filter', 'orderby', 'top', 'skip'] as const;
+const BODY_FIELDS = ['select', 'filter', 'orderby', 'top', 'skip', 'apply'] as const;
 
 export function optionsFromQueryString(query: Readonly<Record<string, unknown>>): RawOptions {
   return readRawOptions(query);

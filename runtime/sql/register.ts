@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { SqlDrivers } from './drivers/factory.js';
 import { createSqlHandler } from './fastify-handler.js';
+import { readSqlSettings } from './sql-settings.js';
 
 export interface RegisterSqlOptions {
   /** Where the embedded demo database is cached; default `<cwd>/.wharf`. */
@@ -24,7 +25,7 @@ export function registerSqlEndpoints(app: FastifyInstance, options: RegisterSqlO
     requestTimeoutMs: pooling.commandTimeoutSeconds * 1000,
     connectionTimeoutMs: pooling.connectionTimeoutSeconds * 1000,
   });
-  app.wharf.handlers.register('sql', createSqlHandler(drivers));
+  app.wharf.handlers.register('sql', createSqlHandler(drivers, readSqlSettings(app.wharf.settings.server.source)));
   app.addHook('onClose', () => drivers.close());
   return drivers;
 }

@@ -26,7 +26,7 @@ export const MAX_VALUE_DEPTH = 32;
 export class WriteRequestError extends Error {
   override readonly name = 'WriteRequestError';
   constructor(
-    readonly status: 400 | 404 | 409 | 422,
+    readonly status: 400 | 404 | 409 | 413 | 422,
     message: string,
     readonly details?: readonly ErrorDetail[],
   ) {

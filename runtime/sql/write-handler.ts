@@ -5,14 +5,19 @@
  * Success bodies: `{success:true, message, result, id}`; POST 201 with Location, else 200.
  */
 import type { SqlEndpoint } from '../contract/model.js';
-import { applyTransforms } from '../transforms/response-transforms.js';
 import type { SqlCompiler } from './compile/compiler.js';
 import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
 import type { ColumnKinds } from './odata/type-check.js';
 import type { TypedValue } from './plan.js';
 import { validateWrite, WriteRequestError, type ValidWrite, type WriteInput, type WriteMethod } from './write-body.js';
 import { writeFailure } from './write-errors.js';
+import { shapeRow } from './written-row.js';
+import { isBatchBody } from './batch-body.js';
+import { handleSqlBatch, type SqlBatchResponse } from './batch-handler.js';
 import { planDelete, planInsert, planProcedure, planUpdate } from './write-plan.js';
+import type { ColumnValue } from './write-plan.js';
+import type { BoolExpr, FilterExpr } from './odata/ast.js';
+import { evaluate } from './odata/evaluate.js';
 
 export interface SqlWriteRequest extends WriteInput {
   /** URL path of the endpoint without id (`/api/demo/Inventory/Items`), for Location. */
@@ -37,16 +42,6 @@ export function writeMethodOf(method: string): WriteMethod | null {
   return method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE' ? method : null;
 }
 
-/** A database row (db column names) as the client sees it: exposed names, transforms applied. */
-function shapeRow(endpoint: SqlEndpoint, row: Row | undefined): Row | null {
-  if (!row) return null;
-  const out: Row = {};
-  for (const [name, value] of Object.entries(row)) {
-    out[endpoint.columns.find((c) => c.db === name)?.name ?? name] = value;
-  }
-  return applyTransforms(out, endpoint.responseTransforms);
-}
-
 function respond(method: WriteMethod, req: SqlWriteRequest, result: unknown, id: TypedValue['value'] | undefined): SqlWriteResponse {
   const key = id === undefined ? null : id;
   const headers: Record<string, string> = {};
@@ -54,23 +49,56 @@ function respond(method: WriteMethod, req: SqlWriteRequest, result: unknown, id:
   return { status: method === 'POST' ? 201 : 200, headers, body: { success: true, message: MESSAGES[method], result, id: key } };
 }
 
+function filterColumns(e: BoolExpr, into: Set<string>): Set<string> {
+  const value = (v: unknown): void => {
+    const node = v as { kind: string; column?: string; args?: unknown[] };
+    if (node.kind === 'member' && node.column !== undefined) into.add(node.column);
+    if (node.kind === 'call') node.args?.forEach(value);
+  };
+  switch (e.kind) {
+    case 'logical': filterColumns(e.left, into); filterColumns(e.right, into); break;
+    case 'not': filterColumns(e.operand, into); break;
+    case 'compare': value(e.left); value(e.right); break;
+    case 'in': case 'match': value(e.operand); break;
+  }
+  return into;
+}
+
+/**
+ * The written values must lie inside the rule's RowFilter (422 otherwise): an insert always, an
+ * update when it sets a column the filter reads (evaluated on the values it sets, so a filter over
+ * several columns needs all of them in such an update).
+ */
+function checkInside(endpoint: SqlEndpoint, rowFilter: FilterExpr, values: readonly ColumnValue[], always: boolean): void {
+  const columns = filterColumns(rowFilter, new Set());
+  if (!always && !values.some((v) => columns.has(v.column))) return;
+  const row: Record<string, unknown> = {};
+  for (const v of values) row[endpoint.columns.find((c) => c.db === v.column)?.name ?? v.column] = v.value.value;
+  if (evaluate(rowFilter, row) === true) return;
+  const field = endpoint.columns.find((c) => columns.has(c.db))?.name ?? '';
+  throw new WriteRequestError(422, 'Validation failed', [{ field, message: 'The record is outside the rows this caller may write (Authorization RowFilter)' }]);
+}
+
 async function tableWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: ValidWrite, deps: SqlWriteDeps): Promise<SqlWriteResponse> {
   const keyColumn = endpoint.primaryKey as string;
   const keyName = endpoint.columns.find((c) => c.db === keyColumn)?.name ?? keyColumn;
+  const rowFilter = deps.rowFilter ?? null;
+  if (rowFilter !== null && req.method !== 'DELETE') checkInside(endpoint, rowFilter, valid.values, req.method === 'POST');
   if (req.method === 'POST') {
     const q = deps.compiler.compileInsert(planInsert(endpoint, valid));
     const row = shapeRow(endpoint, (await deps.driver.query(q.sql, q.params))[0]);
     return respond('POST', req, row, row?.[keyName] as TypedValue['value'] | undefined);
   }
   if (req.method === 'DELETE') {
-    const q = deps.compiler.compileDelete(planDelete(endpoint, valid));
+    const plan = planDelete(endpoint, valid);
+    const q = deps.compiler.compileDelete({ ...plan, key: { ...plan.key, rowFilter } });
     const rows = await deps.driver.query(q.sql, q.params);
     if (rows.length === 0) throw new WriteRequestError(404, 'Record not found');
     return respond('DELETE', req, null, rows[0]?.[keyColumn] as TypedValue['value']);
   }
   const plan = planUpdate(endpoint, req.method, valid);
   if (plan === null) throw new WriteRequestError(400, 'The request body has no updatable columns');
-  const q = deps.compiler.compileUpdate(plan);
+  const q = deps.compiler.compileUpdate({ ...plan, key: { ...plan.key, rowFilter } });
   const row = shapeRow(endpoint, (await deps.driver.query(q.sql, q.params))[0]);
   if (row === null) throw new WriteRequestError(404, 'Record not found');
   return respond(req.method, req, row, row[keyName] as TypedValue['value']);
@@ -105,10 +133,25 @@ export interface SqlWriteDeps {
   readonly compiler: SqlCompiler;
   /** db column -> value kind from the database catalogue (column-types.ts); absent = type not checked. */
   readonly columnKinds?: ColumnKinds;
+  /** An Authorization rule's RowFilter, claims bound (rule-scope.ts); Table mode only. */
+  readonly rowFilter?: FilterExpr | null;
+  /** Sql:MaxBatchRows: rows one batch write may hold (batch-handler.ts); default 1000. */
+  readonly maxBatchRows?: number;
 }
 
-export async function handleSqlWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, deps: SqlWriteDeps): Promise<SqlWriteResponse> {
+export async function handleSqlWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, deps: SqlWriteDeps): Promise<SqlWriteResponse | SqlBatchResponse> {
+  if (endpoint.writeMode === 'Table' && isBatchBody(req.body) && (req.method === 'POST' || (req.method === 'DELETE' && req.pathId === null))) {
+    // a batch is one statement without the per-row RowFilter checks: refused under a rule rather than unchecked
+    if (deps.rowFilter) throw new WriteRequestError(400, 'Batch writes are not available to callers under an Authorization RowFilter: write one record per request');
+    try {
+      return await handleSqlBatch(endpoint, req.method, req.body, deps);
+    } catch (error) {
+      throw writeFailure(endpoint, error, req.method === 'DELETE') ?? error;
+    }
+  }
   const valid = validateWrite(endpoint, req, deps.columnKinds);
+  // the compiler refuses a RowFilter over procedure writes; this keeps it that way at run time
+  if (deps.rowFilter && endpoint.writeMode !== 'Table') throw new WriteRequestError(400, 'Authorization RowFilter cannot apply to procedure writes');
   try {
     return endpoint.writeMode === 'Table' ? await tableWrite(endpoint, req, valid, deps) : await procedureWrite(endpoint, req, valid, deps);
   } catch (error) {

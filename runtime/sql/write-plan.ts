@@ -6,6 +6,7 @@
 import type { SqlEndpoint } from '../contract/model.js';
 import type { ObjectRef, ColumnRef, TypedValue } from './plan.js';
 import type { ValidWrite, WriteMethod } from './write-body.js';
+import type { FilterExpr } from './odata/ast.js';
 
 export interface ColumnValue {
   /** Database column (from AllowedColumns). */
@@ -16,6 +17,8 @@ export interface ColumnValue {
 export interface KeyMatch {
   readonly column: string;
   readonly value: TypedValue;
+  /** An Authorization rule's RowFilter (claims bound), ANDed to the key: a row outside it is not found. */
+  readonly rowFilter?: FilterExpr | null;
 }
 
 /** INSERT ... RETURNING / OUTPUT INSERTED: the written row, with the exposed names. */

@@ -25,6 +25,21 @@ import type { StaticContentCache } from './content-cache.js';
 import { accepts } from './negotiate.js';
 import { toCsv, toXml } from './serialize.js';
 import { runStaticQuery, shapeRows } from './static-query.js';
+import type { StaticRuleView } from './static-query.js';
+import { bindRowFilter } from '../auth/rules/row-filter.js';
+import type { FilterExpr } from '../sql/odata/ast.js';
+
+/** The request's Authorization rule, claims bound; null when no rule restricts rows or columns. */
+function ruleView(ctx: HandlerContext<'static'>, dataset: StaticDataset | null): StaticRuleView | null {
+  const rule = ctx.request.wharfRule;
+  if (!rule || (rule.rowFilterAst === null && rule.columns === null)) return null;
+  const first = dataset?.columns[0] ?? 'id';
+  const claims = ctx.request.wharfAccess?.principal?.claims ?? {};
+  return {
+    rowFilter: rule.rowFilterAst === null ? null : bindRowFilter(rule.rowFilterAst as FilterExpr, claims, { kind: 'member', name: first, column: first }),
+    columns: rule.columns,
+  };
+}
 import { hasTransforms } from '../transforms/response-transforms.js';
 import type { StaticDataset, StaticFormat, StaticRow } from '../contract/static-content.js';
 
@@ -78,7 +93,7 @@ export function createStaticHandler(projectRoot: string, cache: StaticContentCac
     const { dataset, version } = await cache.dataset(file, model.contentFile, format);
     try {
       options = ctx.method === 'QUERY' ? optionsFromQueryBody(ctx.request.body, query) : optionsFromQueryString(query);
-      result = runStaticQuery(dataset, options, model.responseTransforms);
+      result = runStaticQuery(dataset, options, model.responseTransforms, ruleView(ctx, dataset));
     } catch (error) {
       if (error instanceof ODataError) throw new WharfError('STATIC_BAD_REQUEST', { reason: error.message });
       throw error;
@@ -120,6 +135,12 @@ export function createStaticHandler(projectRoot: string, cache: StaticContentCac
     const filterable = staticFormatOf(model.contentType) !== null;
     const canFilter = model.enableFiltering && filterable;
     if (canFilter && (ctx.method === 'QUERY' || hasOptions(query))) return filtered(ctx, file, model);
+    // an Authorization rule with RowFilter or Columns: the records it leaves, never the whole file
+    if (ruleView(ctx, null) !== null) {
+      if (!filterable) throw new WharfError('STATIC_BAD_REQUEST', { reason: 'Authorization rules need JSON, XML or CSV content' });
+      if (hasOptions(query)) throw new WharfError('STATIC_BAD_REQUEST', { reason: FILTERING_OFF });
+      return filtered(ctx, file, model);
+    }
     if (hasOptions(query)) throw new WharfError('STATIC_BAD_REQUEST', { reason: FILTERING_OFF });
     if (ctx.method === 'QUERY') {
       // The spec's matrix: Static supports QUERY. Without filtering it answers like the equivalent

@@ -17,6 +17,8 @@ import { ThroughputMeter } from './web/throughput.js';
 export interface StartSyncOptions {
   readonly root: string;
   readonly environmentsDir?: string;
+  /** Variables for `Section__Key` overrides of environments/sync.json (`Health__Port`). Default process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   readonly config?: SyncConfig;
   readonly drivers?: ReadonlyMap<string, SqlDriver>;
   readonly onDelivered?: (batch: Batch) => void;
@@ -44,6 +46,7 @@ export async function startSync(options: StartSyncOptions): Promise<RunningSync>
     root: options.root,
     log: app.log,
     ...(options.environmentsDir ? { environmentsDir: options.environmentsDir } : {}),
+    ...(options.env ? { env: options.env } : {}),
     ...(options.config ? { config: options.config } : {}),
     ...(options.drivers ? { drivers: options.drivers } : {}),
     onDelivered: (batch) => {

@@ -85,7 +85,7 @@ function defaultModel(spec: EndpointSpec): EndpointModel {
         procedure: null,
         writeMode: 'Table', requiredColumns: [], columnValidation: [],
         responseTransforms: transforms,
-        relationships: [],
+        relationships: [], maxBatchRows: null, paging: 'Skip',
         cacheDurationSeconds: spec.cacheDurationSeconds ?? null,
       };
     }

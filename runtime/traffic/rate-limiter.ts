@@ -21,11 +21,11 @@ export interface RateLimitSettings {
 
 export function readRateLimitSettings(source: ConfigSource): RateLimitSettings {
   return {
-    enabled: source.bool('RateLimiting:Enabled', true),
-    ipLimit: source.int('RateLimiting:IpLimit', 100, { min: 1 }),
-    ipWindowSeconds: source.int('RateLimiting:IpWindow', 60, { min: 1, max: 86_400 }),
-    tokenLimit: source.int('RateLimiting:TokenLimit', 100, { min: 1 }),
-    tokenWindowSeconds: source.int('RateLimiting:TokenWindow', 60, { min: 1, max: 86_400 }),
+    enabled: source.bool('RateLimiting:Enabled'),
+    ipLimit: source.int('RateLimiting:IpLimit'),
+    ipWindowSeconds: source.int('RateLimiting:IpWindow'),
+    tokenLimit: source.int('RateLimiting:TokenLimit'),
+    tokenWindowSeconds: source.int('RateLimiting:TokenWindow'),
   };
 }
 

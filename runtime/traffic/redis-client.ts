@@ -27,12 +27,12 @@ export interface RedisSettings {
 }
 
 export function readRedisSettings(source: ConfigSource): RedisSettings {
-  const url = source.string('Redis:Url', '').trim();
+  const url = source.string('Redis:Url').trim();
   return {
     url: url === '' ? null : url,
-    keyPrefix: source.string('Redis:KeyPrefix', 'wharf:'),
-    commandTimeoutMs: source.int('Redis:CommandTimeoutMs', 500, { min: 10, max: 60_000 }),
-    connectTimeoutMs: source.int('Redis:ConnectTimeoutMs', 2000, { min: 100, max: 60_000 }),
+    keyPrefix: source.string('Redis:KeyPrefix'),
+    commandTimeoutMs: source.int('Redis:CommandTimeoutMs'),
+    connectTimeoutMs: source.int('Redis:ConnectTimeoutMs'),
   };
 }
 
@@ -49,6 +49,12 @@ function redisOptions(commandTimeoutMs: number, connectTimeoutMs: number): Redis
     connectTimeout: connectTimeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
   };
+}
+
+/** A channel subscription of the link (see RedisLink.subscribe). */
+export interface RedisSubscription {
+  readonly ready: Promise<void>;
+  close(): void;
 }
 
 export type RedisLogger = (level: 'info' | 'warn', message: string) => void;
@@ -102,20 +108,34 @@ export class RedisLink {
   }
 
   /**
-   * Subscribes to `channel` on a second connection with the same settings, without waiting for
-   * Redis: the subscription is made each time that connection is ready (at start, after every
-   * reconnection). Its errors are reported by the main connection's listener.
+   * Subscribes to `channel` on a second connection with the same settings: the subscription is
+   * made each time that connection is ready (at start, after every reconnection). Its errors are
+   * reported by the main connection's listener. `ready` settles when the first subscription is in
+   * place, or at once when Redis cannot be reached (or after the connect timeout): a caller that
+   * awaits it at start sees messages published right after, and never waits on a Redis that is down.
    */
-  subscribe(channel: string, onMessage: (message: string) => void): Redis {
+  subscribe(channel: string, onMessage: (message: string) => void): RedisSubscription {
     const subscriber = this.redis.duplicate({ autoResubscribe: false });
-    subscriber.on('error', () => undefined);
+    let settle: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => (settle = resolve));
+    const deadline = setTimeout(settle, this.redis.options.connectTimeout ?? 2000);
+    deadline.unref();
+    const done = (): void => {
+      clearTimeout(deadline);
+      settle();
+    };
+    subscriber.on('error', done);
+    subscriber.on('end', done);
     subscriber.on('ready', () => {
-      subscriber.subscribe(channel).catch((error: unknown) => this.failed(error));
+      subscriber.subscribe(channel).then(done, (error: unknown) => {
+        done();
+        this.failed(error);
+      });
     });
     subscriber.on('message', (received: string, message: string) => {
       if (received === channel) onMessage(message);
     });
-    return subscriber;
+    return { ready, close: () => subscriber.disconnect() };
   }
 
   close(): void {

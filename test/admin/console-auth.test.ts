@@ -205,7 +205,14 @@ describe('first start without a seed password', () => {
       payload: { username, password, newPassword: 'short', csrf },
     });
     expect(short.statusCode).toBe(400);
-    expect(short.json()).toEqual({ error: 'The password must be at least 10 characters long', field: 'newPassword' });
+    expect(short.json()).toEqual({ error: 'The password must be at least 12 characters long', field: 'newPassword' });
+    // one character short of the rule the form and docs state (12): refused too
+    const eleven = await server.app.inject({
+      method: 'POST', url: '/ui/api/auth/password', headers: { cookie: `gateway_csrf=${csrf}` },
+      payload: { username, password, newPassword: 'eleven-char', csrf },
+    });
+    expect(eleven.statusCode).toBe(400);
+    expect(eleven.json()).toEqual({ error: 'The password must be at least 12 characters long', field: 'newPassword' });
     const changed = await server.app.inject({
       method: 'POST', url: '/ui/api/auth/password', headers: { cookie: `gateway_csrf=${csrf}` },
       payload: { username, password, newPassword: 'a-better-password', csrf },

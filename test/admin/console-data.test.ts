@@ -81,7 +81,7 @@ describe('console data routes', () => {
         { ...common('composite', 'Orders/Checkout', ['POST']), type: 'composite', url: 'http://127.0.0.1:9' },
         { ...common('proxy', 'Remote/Weather', ['GET', 'POST']), type: 'proxy', url: 'http://127.0.0.1:9/upstream' },
       ],
-      static: [{ ...common('static', 'Reference/Countries', ['GET']), content_type: 'application/json' }],
+      static: [{ ...common('static', 'Reference/Countries', ['GET', 'QUERY']), content_type: 'application/json' }],
       files: [{ ...common('files', 'Docs', ['GET', 'POST', 'DELETE']), allowed_extensions: [] }],
       webhooks: [{ ...common('webhook', 'Hooks/Incoming', ['POST']), schema: 'dbo', object_name: 'Webhooks', webhook_ids: [] }],
     });
@@ -265,7 +265,7 @@ describe('console data routes', () => {
         webui_auth_enabled: true, admin_accounts: 1, https_enabled: false, secure_cookies: false, client_ip: '198.51.100.7',
         behind_proxy: true, forwarded_ignored: false, console_public: true, trusted_proxies_configured: true, csrf_protection: true,
       });
-      expect(body['features']).toEqual({ oidc: false, openapi: true, traffic_logging: false, landing_page: false, oidc_providers: 0 });
+      expect(body['features']).toEqual({ oidc: false, openapi: true, traffic_logging: false, landing_page: true, oidc_providers: 0 });
       expect(body['deployment']).toEqual({ public_origins: ['https://console.example.com'], known_proxies: ['127.0.0.1'], known_networks: [] });
       expect(body['writable']).toContainEqual({ key: 'RateLimiting:IpLimit', kind: 'int', requires_restart: true, min: 1, max: 1_000_000 });
       expect(body['writable']).toContainEqual({ key: 'Logging:MinLevel', kind: 'choice', requires_restart: false, choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] });
@@ -360,6 +360,9 @@ describe('console data routes', () => {
       const seen: unknown[] = [];
       const stop = server.app.wharfConsole.events.subscribe((event) => seen.push([event.name, event.data]));
       expect((await server.inject({ method: 'GET', url: '/api/staging/Inventory/Products' })).statusCode).toBe(400);
+      const old = server.app.wharf.settings;
+      const oldAllowed = old.server.environment.allowedEnvironments;
+      const oldNames = [...old.environments.keys()];
       const response = await send('PATCH', '/ui/api/environments', {
         allowed_environments: ['demo', 'prod', 'staging'],
         environments: {
@@ -385,6 +388,11 @@ describe('console data routes', () => {
       expect(seen).toEqual([['environments_changed', { environments: ['prod', 'staging'] }]]);
       expect((await server.inject({ method: 'GET', url: '/api/staging/Inventory/Products' })).statusCode).toBe(200);
       expect(server.logs.text()).not.toContain('s3cret-staging');
+      // A new settings value was swapped in; the one shared before is not edited in place (it is frozen).
+      expect(server.app.wharf.settings).not.toBe(old);
+      expect(Object.isFrozen(server.app.wharf.settings.server.environment)).toBe(true);
+      expect(old.server.environment.allowedEnvironments).toBe(oldAllowed);
+      expect([...old.environments.keys()]).toEqual(oldNames);
     });
   });
 });

@@ -32,6 +32,8 @@ beforeAll(async () => {
   copy = await mkdtemp(path.join(tmpdir(), 'wharf-dist-'));
   await cp(path.join(REPO_ROOT, 'runtime'), path.join(copy, 'runtime'), { recursive: true });
   await cp(path.join(REPO_ROOT, 'scripts'), path.join(copy, 'scripts'), { recursive: true });
+  // the settings registry's schemas are embedded in the bundle
+  await cp(path.join(REPO_ROOT, 'schemas'), path.join(copy, 'schemas'), { recursive: true });
   await cp(path.join(REPO_ROOT, 'package.json'), path.join(copy, 'package.json'));
   await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(copy, 'node_modules'));
   dist = (await import(pathToFileURL(path.join(copy, 'scripts', 'runtime-dist.mjs')).href)) as RuntimeDist;
@@ -83,5 +85,10 @@ describe('the compiled runtime', () => {
     expect(await dist.isDistCurrent()).toBe(false);
     expect((await dist.buildRuntime()).upToDate).toBe(false);
     expect(await dist.isDistCurrent()).toBe(true);
+    // the settings registry is embedded: a schema edit makes the bundle stale too
+    const schema = path.join(copy, 'schemas', 'settings.schema.json');
+    await writeFile(schema, `${await readFile(schema, 'utf8')}\n`);
+    expect(await dist.isDistCurrent()).toBe(false);
+    expect((await dist.buildRuntime()).upToDate).toBe(false);
   }, 60_000);
 });

@@ -156,12 +156,13 @@ describe('a gateway started while Redis is down', () => {
       expect(body.status).toBe('Degraded');
       expect(body.checks.map((c) => [c.name, c.status])).toEqual([
         ['Database', 'Healthy'],
+        ['DatabaseSchema', 'Healthy'], // the demo ships endpoints/database.snapshot.json
         ['Diskspace', 'Healthy'],
         ['ProxyEndpoints', 'Healthy'],
         ['TokenStore', 'Healthy'],
         ['Redis', 'Degraded'],
       ]);
-      expect(body.checks[4]).toMatchObject({
+      expect(body.checks.find((c) => c.name === 'Redis')).toMatchObject({
         description: 'Redis is unreachable: rate limits are per instance and the Redis cache is bypassed',
         data: { connection: 'Configured' },
       });

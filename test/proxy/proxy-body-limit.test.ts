@@ -49,7 +49,8 @@ beforeAll(async () => {
     const body = Buffer.from(rowsJson(Number(url.searchParams.get('rows'))));
     if (url.searchParams.get('chunked') !== '1') {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
-      return res.end(body);
+      res.end(body);
+      return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });
     for (let at = 0; at < body.length; at += 8192) {

@@ -19,6 +19,8 @@ interface EntityJson {
   AllowedColumns: string[];
   AllowedMethods?: string[];
   Relationships?: { Name: string; Target: string; LocalColumn: string; TargetColumn: string; Multiplicity?: 'ToOne' | 'ToMany' }[];
+  MaxBatchRows?: number;
+  Paging?: 'Skip' | 'Keyset';
   FunctionParameters?: { Name: string; SqlType: string; Source: 'Path' | 'Query'; Position?: number; Required?: boolean; DefaultValue?: string; ValidationPattern?: string }[];
   ResponseTransforms?: { Remove?: string[]; Rename?: Record<string, string>; Mask?: string[] };
   Procedure?: string;
@@ -82,6 +84,8 @@ function model(file: string): SqlEndpoint {
       name: r.Name, targetId: `sql:${r.Target}`, localColumn: r.LocalColumn, targetColumn: r.TargetColumn, multiplicity: r.Multiplicity ?? 'ToOne',
     })),
     cacheDurationSeconds: null,
+    maxBatchRows: e.MaxBatchRows ?? null,
+    paging: e.Paging ?? 'Skip',
   };
 }
 

@@ -41,10 +41,12 @@ export interface SqlTestServerOptions {
   readonly rateLimiting?: boolean;
   /** Only these of the environments (default all three; benchmarks serve `pg` alone, as a production deployment would). */
   readonly environments?: readonly ('pg' | 'demo' | 'down')[];
+  /** Project to compile (default the sample project, ROOT). */
+  readonly root?: string;
 }
 
 export async function startSqlTestServer(pgUrl: string, closedPort: number, options: SqlTestServerOptions = {}): Promise<SqlTestServer> {
-  const result = await compile({ root: ROOT, docs: false });
+  const result = await compile({ root: options.root ?? ROOT, docs: false });
   if (!result.outputs) throw new Error(`compile failed: ${JSON.stringify(result.diagnostics.slice(0, 3))}`);
   const dir = await mkdtemp(path.join(tmpdir(), 'wharf-sql-http-'));
   const generatedDir = path.join(dir, 'generated');
@@ -65,7 +67,7 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
     Environment: { ServerName: 'test', AllowedEnvironments: Object.keys(environments) },
     // measured and tested: the SQL path itself, not the response cache or the limiter
     // (benchmarks may turn the limiter on, with budgets no run exhausts)
-    RateLimiting: options.rateLimiting ? { Enabled: true, IpLimit: 100_000_000, TokenLimit: 100_000_000 } : { Enabled: false },
+    RateLimiting: options.rateLimiting ? { Enabled: true, IpLimit: 1_000_000, IpWindow: 1, TokenLimit: 1_000_000, TokenWindow: 1 } : { Enabled: false },
     Caching: { Enabled: options.caching === true },
     ...options.settings,
   }));

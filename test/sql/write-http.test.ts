@@ -117,7 +117,9 @@ const cases: Array<[string, { given: Given; want: Want }]> = [
   }],
   ['empty body', { given: { method: 'POST', path: W, payload: {} }, want: { status: 400, unchanged: true, body: { success: false, error: 'Request body cannot be empty' } } }],
   ['no body at all', { given: { method: 'POST', path: W, contentType: null }, want: { status: 400, unchanged: true, body: { success: false, error: 'Request body cannot be empty' } } }],
-  ['body is not an object', { given: { method: 'POST', path: W, payload: '[1,2]' }, want: { status: 400, unchanged: true, body: { success: false, error: 'Request body must be a JSON object' } } }],
+  // an array is a batch on a Table-mode endpoint (batch-http.test.ts); a procedure endpoint takes one object
+  ['body is not an object', { given: { method: 'POST', path: 'Sales/Orders', payload: '[1,2]' }, want: { status: 400, unchanged: true, body: { success: false, error: 'Request body must be a JSON object' } } }],
+  ['body is a JSON string', { given: { method: 'POST', path: W, payload: '"Code"' }, want: { status: 400, unchanged: true, body: { success: false, error: 'Request body must be a JSON object' } } }],
   ['not JSON: 415', {
     given: { method: 'POST', path: W, contentType: 'text/plain', payload: 'Code=NL-003' },
     want: { status: 415, unchanged: true, body: { success: false, error: "Content-Type 'text/plain' is not supported." } },

@@ -301,3 +301,44 @@ describe('ResponseTransforms', () => {
     expect(res.json()).toEqual({ success: false, error });
   });
 });
+
+describe('$apply (aggregation) over JSON content, in memory', () => {
+  it('groupby with aggregates, $orderby on an alias, paged with nextLink', async () => {
+    const apply = 'filter(population gt 20000000)/groupby((region),aggregate(population with sum as people,population with max as largest,code with countdistinct as codes,$count as countries))';
+    const res = await get(`/api/demo/Ref/Countries?$apply=${encodeURIComponent(apply)}&$orderby=people desc&$top=2`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      success: true,
+      count: 2,
+      value: [
+        { region: 'Europe', people: 151300000, largest: 83200000, codes: 2, countries: 2 },
+        { region: 'Asia', people: 124500000, largest: 124500000, codes: 1, countries: 1 },
+      ],
+      nextLink: `/api/demo/Ref/Countries?$apply=${encodeURIComponent(apply).replace(/%2C/g, ',').replace(/%24/g, '$')}&$orderby=people%20desc&$top=2&$skip=2`,
+    });
+    const next = await get(res.json().nextLink);
+    expect(next.json().value).toEqual([{ region: 'Africa', people: 55100000, largest: 55100000, codes: 1, countries: 1 }]);
+    expect(next.json().nextLink).toBeNull();
+  });
+
+  it('aggregate without groupby: one row', async () => {
+    const res = await get(`/api/demo/Ref/Countries?$apply=${encodeURIComponent('aggregate(population with average as avg,$count as n)')}`);
+    expect(res.json()).toEqual({ success: true, count: 1, value: [{ avg: 69760000, n: 5 }], nextLink: null });
+  });
+
+  it.each([
+    ['groupby((region),aggregate(population with median as m))', "$apply: unknown aggregation method 'median'; use sum, average, min, max, countdistinct at position 44"],
+    ['groupby((region)', "$apply: expected ')', found the end at position 17"],
+    ['groupby((colour))', "$apply: unknown column 'colour' at position 10"],
+  ])('$apply=%s is a 400', async (apply, error) => {
+    const res = await get(`/api/demo/Ref/Countries?$apply=${encodeURIComponent(apply)}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error });
+  });
+
+  it('a masked field cannot be aggregated', async () => {
+    const res = await get(`/api/demo/Ref/Masked?$apply=${encodeURIComponent('aggregate(population with sum as p)')}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error: "$apply: column 'population' is masked in responses and cannot be aggregated at position 11" });
+  });
+});

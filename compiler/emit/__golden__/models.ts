@@ -62,6 +62,8 @@ export const products: SqlEndpoint = {
     { name: 'Category', targetId: 'sql:Inventory/Categories', localColumn: 'CategoryId', targetColumn: 'CategoryId', multiplicity: 'ToOne' },
   ],
   cacheDurationSeconds: null,
+  maxBatchRows: null,
+  paging: 'Skip',
 };
 
 export const byCategory: SqlEndpoint = {
@@ -91,6 +93,8 @@ export const byCategory: SqlEndpoint = {
   responseTransforms: noTransforms,
   relationships: [],
   cacheDurationSeconds: 60,
+  maxBatchRows: null,
+  paging: 'Skip',
 };
 
 export const customers: SqlEndpoint = {
@@ -119,6 +123,8 @@ export const customers: SqlEndpoint = {
   responseTransforms: { remove: [], rename: {}, mask: ['Email'] },
   relationships: [],
   cacheDurationSeconds: null,
+  maxBatchRows: null,
+  paging: 'Skip',
 };
 
 export const auditTrail: SqlEndpoint = {

@@ -64,6 +64,17 @@ export const ODATA_PARAMETERS = {
   },
   Skip: { name: '$skip', description: 'Number of rows to skip; not negative.', schema: { type: 'integer', minimum: 0 } },
   Count: { name: '$count', description: 'Also return the total number of matching rows.', schema: { type: 'boolean' } },
+  SkipToken: {
+    name: '$skiptoken',
+    description: 'Keyset paging (`Paging: Keyset`): the opaque token of the `nextLink`; it starts the page after the previous page\'s last row. Not with `$skip`; an altered token, or one of another endpoint or `$orderby`, is a 400.',
+    schema: { type: 'string' },
+  },
+  Apply: {
+    name: '$apply',
+    description:
+      'Aggregation: `filter(...)` transformations, then `groupby((Col,...),aggregate(Col with sum|average|min|max|countdistinct as Alias, $count as Alias))` or `aggregate(...)`; `$orderby`, `$top` and `$skip` then apply to the result. Not with `$select`, `$filter`, `$expand` or `$count`. Masked or removed columns are refused.',
+    schema: { type: 'string' },
+  },
   Expand: {
     name: '$expand',
     description: 'Comma-separated navigation properties to include (SQL tables and views).',

@@ -114,9 +114,9 @@ describe('openapi.json', () => {
   });
 
   const paramCases: [string, { path: string; method: string; want: string[] }][] = [
-    ['SQL table GET: OData with $expand; masked/removed columns inline $filter and $orderby', { path: '/api/{env}/Inventory/Products', method: 'GET', want: ['Select', '$filter', '$orderby', 'Top', 'Skip', 'Count', 'Expand'] }],
+    ['SQL table GET: OData with $expand and $apply; masked/removed columns inline $filter and $orderby', { path: '/api/{env}/Inventory/Products', method: 'GET', want: ['Select', '$filter', '$orderby', 'Top', 'Skip', 'Count', 'Expand', 'Apply'] }],
     ['TVF GET: OData without $expand, plus Query parameters', { path: '/api/{env}/Inventory/ProductsByCategory/{CategoryId}', method: 'GET', want: ['Select', 'Filter', 'OrderBy', 'Top', 'Skip', 'Count', 'MinPrice'] }],
-    ['Static with EnableFiltering', { path: '/api/{env}/Reference/Countries', method: 'GET', want: ['Select', 'Filter', 'OrderBy', 'Top', 'Skip', 'Count'] }],
+    ['Static with EnableFiltering (and $apply)', { path: '/api/{env}/Reference/Countries', method: 'GET', want: ['Select', 'Filter', 'OrderBy', 'Top', 'Skip', 'Count', 'Apply'] }],
     ['Static without filtering', { path: '/api/{env}/Reference/Logo', method: 'GET', want: [] }],
     ['Proxy with SupportsOData', { path: '/api/{env}/Shipping/Shipments', method: 'GET', want: ['Select', 'Filter', 'OrderBy', 'Top', 'Skip', 'Count'] }],
     ['Proxy POST', { path: '/api/{env}/Shipping/Shipments', method: 'POST', want: [] }],

@@ -10,6 +10,7 @@ import type { DbSnapshot } from '../../../runtime/contract/db-snapshot.js';
 import { itemSchema, listSchema, writeBodySchema } from '../route-schemas.js';
 import { columnTypesOf } from '../column-types.js';
 import { errorResponses, ref } from './components.js';
+import { batchCreateBody, batchCreateResult, batchDeleteBody, batchDeleteResult, takesBatches } from './sql-batch.js';
 import type { ErrorStatus } from './components.js';
 import { BY_ID, basePath, jsonBody, jsonResponse, odataParameters, ODATA_READ, pathParameter, schemaPrefix } from './operation-spec.js';
 import type { KindOperations, OperationSpec } from './operation-spec.js';
@@ -52,7 +53,7 @@ export function sqlOperations(model: SqlEndpoint, snapshot: DbSnapshot | null = 
   const pathParams = tvf ? functionPathParameters(model.functionParameters) : [];
   const collection = basePath(model) + pathParams.map((p) => `/{${p.name}}`).join('');
   const readParams = [
-    ...odataParameters(tvf ? ODATA_READ : [...ODATA_READ, 'Expand'], hiddenNames(model)),
+    ...odataParameters(tvf ? ODATA_READ : [...ODATA_READ, 'Expand', 'Apply', ...(model.paging === 'Keyset' ? ['SkipToken' as const] : [])], hiddenNames(model)),
     ...functionQueryParameters(model.functionParameters),
   ];
   const has = (m: HttpMethod): boolean => model.methods.includes(m);
@@ -80,9 +81,12 @@ export function sqlOperations(model: SqlEndpoint, snapshot: DbSnapshot | null = 
   }
   if (has('POST')) {
     add('POST', collection, false, {
-      requestBody: jsonBody(ref('schemas', names.create)),
+      requestBody: jsonBody(takesBatches(model) ? batchCreateBody(model, ref('schemas', names.create)) : ref('schemas', names.create)),
       responses: {
-        201: { ...jsonResponse('Record created.', writeResult('Record created successfully')), headers: location() },
+        201: {
+          ...jsonResponse('Record created.', takesBatches(model) ? batchCreateResult(writeResult('Record created successfully')) : writeResult('Record created successfully')),
+          headers: location(),
+        },
         ...errorResponses(WRITE_ERRORS),
       },
     });
@@ -106,6 +110,7 @@ export function sqlOperations(model: SqlEndpoint, snapshot: DbSnapshot | null = 
     if (has('DELETE')) {
       const responses = { 200: jsonResponse('Record deleted.', writeResult('Record deleted successfully')), ...errorResponses(DELETE_ERRORS) };
       add('DELETE', byId, true, { responses });
+      const batch = takesBatches(model);
       ops.push({
         path: basePath(model),
         pathParameters: [],
@@ -113,8 +118,11 @@ export function sqlOperations(model: SqlEndpoint, snapshot: DbSnapshot | null = 
         variant: { id: 'byQuery', label: 'delete (id parameter)' },
         notes: [],
         operation: {
-          parameters: [{ name: 'id', in: 'query', required: true, description: keyDescription(model), schema: { type: 'string' } }],
-          responses,
+          parameters: [{ name: 'id', in: 'query', required: !batch, description: keyDescription(model), schema: { type: 'string' } }],
+          ...(batch ? { requestBody: { ...jsonBody(batchDeleteBody(model)), required: false } } : {}),
+          responses: batch
+            ? { ...responses, 200: jsonResponse('Record(s) deleted.', batchDeleteResult(writeResult('Record deleted successfully'))) }
+            : responses,
         },
       });
     }

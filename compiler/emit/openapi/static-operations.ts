@@ -22,7 +22,7 @@ export function staticOperations(model: StaticEndpoint): KindOperations {
       variant: null,
       notes: [],
       operation: {
-        ...(model.enableFiltering ? { parameters: odataParameters(ODATA_READ) } : {}),
+        ...(model.enableFiltering ? { parameters: odataParameters([...ODATA_READ, 'Apply']) } : {}),
         responses: { ...ok, ...errorResponses(ERRORS) },
       },
     });

@@ -21,7 +21,7 @@ import type { EntityContext } from '../../stages.js';
 import { pointer } from '../pointer.js';
 import { error, warning } from '../report.js';
 import type { EntityRule } from '../rule.js';
-import { closest } from '../suggest.js';
+import { closest } from '../../../runtime/contract/suggest.js';
 
 const SNAPSHOT = 'endpoints/database.snapshot.json';
 

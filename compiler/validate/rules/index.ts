@@ -2,6 +2,7 @@
 import type { Rule } from '../rule.js';
 import { allowedColumnsRule } from './allowed-columns.js';
 import { databaseSnapshotRule } from './database-snapshot.js';
+import { authorizationRulesRule } from './authorization-rules.js';
 import { compositeStepsRule } from './composite-steps.js';
 import { duplicateRouteRule } from './duplicate-route.js';
 import { endpointNameRule } from './endpoint-name.js';
@@ -21,6 +22,7 @@ import { tableValuedFunctionRule } from './table-valued-function.js';
 import { webhookNamespaceRule } from './webhook-namespace.js';
 import { writeColumnsRule } from './write-columns.js';
 import { writeStrategyRule } from './write-strategy.js';
+import { pagingBatchRule } from './paging-batch.js';
 
 export const RULES: readonly Rule[] = [
   namespaceSegmentRule,
@@ -36,8 +38,10 @@ export const RULES: readonly Rule[] = [
   primaryKeyRule,
   writeStrategyRule,
   writeColumnsRule,
+  pagingBatchRule,
   relationshipsRule,
   databaseSnapshotRule,
+  authorizationRulesRule,
   staticContentRule,
   compositeStepsRule,
   filesBaseDirectoryRule,

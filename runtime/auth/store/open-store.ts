@@ -32,12 +32,12 @@ export function defaultTokenStoreFile(dataDir: string): string {
 }
 
 export function readTokenStoreSettings(source: ConfigSource, dataDir: string): TokenStoreSettings {
-  const connection = source.string('Auth:Store:ConnectionString', '').trim();
+  const connection = source.string('Auth:Store:ConnectionString').trim();
   return {
-    provider: source.choice('Auth:Store:Provider', TOKEN_STORE_PROVIDERS, 'Sqlite'),
-    file: source.string('Auth:Store:Path', defaultTokenStoreFile(dataDir)),
+    provider: source.choice('Auth:Store:Provider', TOKEN_STORE_PROVIDERS),
+    file: source.string('Auth:Store:Path') || defaultTokenStoreFile(dataDir),
     connectionString: connection === '' ? null : connection,
-    timeoutMs: source.int('Auth:Store:CommandTimeoutMs', 2000, { min: 100, max: 60_000 }),
+    timeoutMs: source.int('Auth:Store:CommandTimeoutMs'),
   };
 }
 

@@ -36,12 +36,16 @@ export function LogsPage(props: { eventTick: number }) {
   return (
     <Page title="Logs" actions={<label class="inline"><input type="checkbox" checked={live} onChange={(e) => setLive((e.target as HTMLInputElement).checked)} /> Live tail</label>}>
       <form class="filters" onSubmit={(e) => (e.preventDefault(), setApplied(search), setPage(1))}>
-        <label for="log-level">Level</label>
-        <select id="log-level" value={level} onChange={(e) => (setLevel((e.target as HTMLSelectElement).value), setPage(1))}>
-          {LEVELS.map((l) => <option key={l} value={l}>{l || 'all'}</option>)}
-        </select>
-        <label for="log-search">Search</label>
-        <input id="log-search" type="search" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
+        <div class="filter">
+          <label for="log-level">Level</label>
+          <select id="log-level" value={level} onChange={(e) => (setLevel((e.target as HTMLSelectElement).value), setPage(1))}>
+            {LEVELS.map((l) => <option key={l} value={l}>{l || 'all'}</option>)}
+          </select>
+        </div>
+        <div class="filter grow">
+          <label for="log-search">Search</label>
+          <input id="log-search" type="search" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
+        </div>
         <button type="submit">Filter</button>
       </form>
       <ErrorNote error={error} />
@@ -49,10 +53,10 @@ export function LogsPage(props: { eventTick: number }) {
       {data && data.logs.length === 0 ? <Empty>No log entries match.</Empty> : null}
       {data && data.logs.length > 0 ? (
         <div class="table-wrap">
-          <table class="table logs">
+          <table class="table logs stack">
             <caption class="sr-only">Log entries</caption>
             <thead><tr><th scope="col">Time (UTC)</th><th scope="col">Level</th><th scope="col">Message</th><th scope="col">Source</th></tr></thead>
-            <tbody>{data.logs.map((l, i) => <tr key={`${l.timestamp}-${i}`}><td class="nowrap">{l.timestamp}</td><td><Badge status={l.level} /></td><td class="wrap">{l.message}</td><td>{l.source}</td></tr>)}</tbody>
+            <tbody>{data.logs.map((l, i) => <tr key={`${l.timestamp}-${i}`}><td data-label="Time (UTC)" class="nowrap">{l.timestamp}</td><td data-label="Level"><Badge status={l.level} /></td><td data-label="Message" class="wrap message">{l.message}</td><td data-label="Source">{l.source}</td></tr>)}</tbody>
           </table>
         </div>
       ) : null}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
-import { Badge, ErrorNote, Field, Loading, Page, useApi } from '../ui.js';
+import { ErrorNote, Field, Loading, Page, useApi } from '../ui.js';
 
 interface Writable {
   readonly key: string;
@@ -10,18 +10,22 @@ interface Writable {
   readonly max?: number;
   readonly choices?: readonly string[];
 }
-type Dump = Readonly<Record<string, unknown>> & { writable: readonly Writable[] };
-
-/** The value in force for a colon key, found in the grouped dump (`RateLimiting:IpLimit` -> rate_limiting.ip_limit). */
-function current(dump: Dump, key: string): unknown {
-  const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-  const [section, name] = key.split(':') as [string, string];
-  const groups: Record<string, string> = { RateLimiting: 'rate_limiting', Caching: 'caching', SqlConnectionPooling: 'sql_pooling', Logging: 'logging', WebUi: 'security', ForwardedHeaders: 'deployment', Environment: 'environment', HealthChecks: 'health_checks' };
-  const group = dump[groups[section] ?? snake(section)] as Record<string, unknown> | undefined;
-  if (!group) return undefined;
-  const aliases: Record<string, string> = { IpWindow: 'ip_window_seconds', TokenWindow: 'token_window_seconds', PublicOrigins: 'public_origins', KnownProxies: 'known_proxies', KnownNetworks: 'known_networks', SecureCookies: 'secure_cookies' };
-  return group[aliases[name] ?? snake(name)];
+interface Effective {
+  readonly value: unknown;
+  readonly source: 'default' | 'file' | 'environment' | 'console';
+  readonly pending?: unknown;
 }
+type Dump = Readonly<Record<string, unknown>> & { writable: readonly Writable[]; effective: Readonly<Record<string, Effective>> };
+
+const SOURCE_TEXT: Record<Effective['source'], string> = {
+  default: 'default',
+  file: 'settings file',
+  environment: 'environment variable',
+  console: 'set in the console',
+};
+
+const shown = (value: unknown): string => (Array.isArray(value) ? value.join(', ') || '(none)' : value === null || value === '' ? '(empty)' : String(value));
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 const LIST_KINDS = new Set(['iplist', 'cidrlist', 'originlist']);
 
@@ -61,20 +65,35 @@ export function SettingsPage(props: { canWrite: boolean }) {
   return (
     <Page title="Settings">
       <form class="card" onSubmit={save}>
-        {data.writable.map((w) => (
-          <Field key={w.key} label={w.key} id={`setting-${w.key.replace(/:/g, '-')}`} error={fieldError(w.key)}
-            hint={[w.kind, w.min !== undefined ? `${w.min} to ${w.max}` : '', w.requires_restart ? 'restart required' : 'applied live'].filter(Boolean).join(' · ')}>
-            <Input w={w} value={w.key in edits ? edits[w.key] : current(data, w.key)} disabled={!props.canWrite} onChange={(v) => setEdits({ ...edits, [w.key]: v })} />
-            {w.requires_restart ? <Badge status="restart required" /> : null}
-          </Field>
-        ))}
+        <p class="muted">Each field shows the value in force and where it comes from. Only the fields you change are saved.</p>
+        {data.writable.map((w) => {
+          const id = `setting-${w.key.replace(/:/g, '-')}`;
+          const effective = data.effective[w.key];
+          const value = w.key in edits ? edits[w.key] : effective?.value;
+          return (
+            <Field key={w.key} label={w.key} id={id} error={fieldError(w.key)}
+              badges={<>
+                {effective ? <span class={`tag source-${effective.source}`}>{SOURCE_TEXT[effective.source]}</span> : null}
+                {w.requires_restart ? <span class="tag restart">restart required</span> : <span class="tag live">applied live</span>}
+                {w.key in edits ? <span class="tag changed">changed</span> : null}
+              </>}
+              hint={[w.kind, w.min !== undefined ? `${w.min} to ${w.max}` : '', effective?.pending !== undefined ? `saved ${shown(effective.pending)}, applies after a restart` : ''].filter(Boolean).join(' · ')}>
+              <Input w={w} value={value} disabled={!props.canWrite} onChange={(v) => {
+                const next = { ...edits };
+                if (same(v, effective?.value)) delete next[w.key];
+                else next[w.key] = v;
+                setEdits(next);
+              }} />
+            </Field>
+          );
+        })}
         {props.canWrite ? <button type="submit" class="primary" disabled={Object.keys(edits).length === 0}>Save {Object.keys(edits).length || ''} change{Object.keys(edits).length === 1 ? '' : 's'}</button> : <p class="muted">Viewers cannot change settings.</p>}
         <ErrorNote error={saveError && !(saveError instanceof ApiError && saveError.field) ? saveError : null} />
         {result ? <p class="ok" role="status">{result}</p> : null}
       </form>
       <details class="card">
         <summary>All settings in force</summary>
-        <pre tabIndex={0} aria-label="All settings in force">{JSON.stringify(Object.fromEntries(Object.entries(data).filter(([k]) => k !== 'writable')), null, 2)}</pre>
+        <pre tabIndex={0} aria-label="All settings in force">{JSON.stringify(Object.fromEntries(Object.entries(data).filter(([k]) => k !== 'writable' && k !== 'effective')), null, 2)}</pre>
       </details>
     </Page>
   );

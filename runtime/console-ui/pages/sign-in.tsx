@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
+import { MIN_PASSWORD_LENGTH, PASSWORD_RULE_TEXT } from '../../admin/password-rule.js';
 import { ErrorNote, Field } from '../ui.js';
 
 async function csrf(): Promise<string> {
@@ -48,8 +49,8 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
             <Field label="Username" id="username"><input id="username" autocomplete="username" required value={username} onInput={(e) => setUsername((e.target as HTMLInputElement).value)} /></Field>
             <Field label={mode === 'change' ? 'Current password' : 'Password'} id="password"><input id="password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} /></Field>
             {mode === 'change' ? (
-              <Field label="New password" id="new-password" hint="at least 12 characters" error={error instanceof ApiError && error.field === 'newPassword' ? error.message : null}>
-                <input id="new-password" type="password" autocomplete="new-password" required value={next} onInput={(e) => setNext((e.target as HTMLInputElement).value)} />
+              <Field label="New password" id="new-password" hint={PASSWORD_RULE_TEXT} error={error instanceof ApiError && error.field === 'newPassword' ? error.message : null}>
+                <input id="new-password" type="password" autocomplete="new-password" required minLength={MIN_PASSWORD_LENGTH} aria-describedby="new-password-hint" value={next} onInput={(e) => setNext((e.target as HTMLInputElement).value)} />
               </Field>
             ) : null}
           </>

@@ -104,9 +104,9 @@ function AuditList({ id }: { id: number }) {
   if (!data) return <Loading what="the audit log" />;
   if (data.length === 0) return <Empty>No audit entries.</Empty>;
   return (
-    <table class="table"><caption class="sr-only">Audit log</caption>
+    <table class="table stack"><caption class="sr-only">Audit log</caption>
       <thead><tr><th scope="col">When</th><th scope="col">Operation</th><th scope="col">Details</th><th scope="col">IP</th><th scope="col">User agent</th></tr></thead>
-      <tbody>{data.map((a, i) => <tr key={i}><td>{a.timestamp}</td><td>{a.operation}</td><td>{a.details}</td><td>{a.ip_address ?? ''}</td><td class="wrap">{a.user_agent ?? ''}</td></tr>)}</tbody>
+      <tbody>{data.map((a, i) => <tr key={i}><td data-label="When">{a.timestamp}</td><td data-label="Operation">{a.operation}</td><td data-label="Details" class="wrap">{a.details}</td><td data-label="IP">{a.ip_address ?? ''}</td><td data-label="User agent" class="wrap">{a.user_agent ?? ''}</td></tr>)}</tbody>
     </table>
   );
 }
@@ -136,19 +136,19 @@ export function TokensPage(props: { canWrite: boolean; eventTick: number }) {
       {data && data.length === 0 ? <Empty>No tokens yet.</Empty> : null}
       {data && data.length > 0 ? (
         <div class="table-wrap">
-          <table class="table">
+          <table class="table stack">
             <caption class="sr-only">Tokens</caption>
             <thead><tr><th scope="col">User</th><th scope="col">State</th><th scope="col">Scopes</th><th scope="col">Environments</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
             <tbody>
               {data.map((t) => (
                 <tr key={t.id}>
                   <th scope="row">{t.username}<br /><small class="muted">{t.description}</small></th>
-                  <td><Badge status={t.is_active ? 'active' : t.revoked_at ? 'revoked' : 'expired'} /></td>
-                  <td><code>{t.allowed_scopes}</code></td>
-                  <td><code>{t.allowed_environments}</code></td>
-                  <td>{t.created_at}</td>
-                  <td>{t.expires_at ?? 'never'}</td>
-                  <td class="actions">
+                  <td data-label="State"><Badge status={t.is_active ? 'active' : t.revoked_at ? 'revoked' : 'expired'} /></td>
+                  <td data-label="Scopes"><code>{t.allowed_scopes}</code></td>
+                  <td data-label="Environments"><code>{t.allowed_environments}</code></td>
+                  <td data-label="Created">{t.created_at}</td>
+                  <td data-label="Expires">{t.expires_at ?? 'never'}</td>
+                  <td data-label="Actions" class="actions">
                     {t.revoked_at === null ? (
                       <>
                         <button type="button" disabled={!props.canWrite} onClick={() => setEditing(t.id)}>Edit</button>

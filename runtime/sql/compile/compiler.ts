@@ -5,6 +5,10 @@
  */
 import type { BoolExpr, CompareOp, Literal, ValueExpr, ValueFunction } from '../odata/ast.js';
 import type { ColumnRef, CountPlan, ExpandPlan, FunctionArg, ObjectRef, OrderColumn, ReadPlan, TypedValue } from '../plan.js';
+import type { AggregatePlan } from '../aggregate-plan.js';
+import type { BatchDeletePlan, BatchInsertPlan } from '../batch-plan.js';
+import { aggregateCall, aggregateTail } from './aggregate-sql.js';
+import { keysetSql } from './keyset-sql.js';
 import type { DeletePlan, InsertPlan, KeyMatch, ProcedurePlan, UpdatePlan } from '../write-plan.js';
 
 export type DialectName = 'postgres' | 'mssql';
@@ -57,7 +61,13 @@ export abstract class SqlCompiler {
     const cols = plan.select.map((c) => this.selectItem(c, t));
     for (const exp of plan.expand) cols.push(`${this.expandColumn(exp, t, ctx)} AS ${this.quoteId(exp.name)}`);
     let sql = `SELECT ${cols.join(', ')} FROM ${this.source(plan.source, plan.args, ctx)} AS ${t}`;
-    if (plan.where) sql += ` WHERE ${this.bool(plan.where, ctx)}`;
+    const conditions: string[] = [];
+    if (plan.where) conditions.push(this.bool(plan.where, ctx));
+    if (plan.keyset) {
+      const k = plan.keyset;
+      conditions.push(keysetSql(k, { dialect: this.dialect, column: (c) => `${t}.${this.quoteId(c)}`, param: (i) => this.param(ctx, k.values[i] as TypedValue) }));
+    }
+    if (conditions.length > 0) sql += ` WHERE ${conditions.join(' AND ')}`;
     const tail = this.pagingTail(plan, ctx);
     if (tail) sql += ` ${tail}`;
     return { sql, params: ctx.params, jsonColumns: ctx.jsonColumns };
@@ -67,6 +77,29 @@ export abstract class SqlCompiler {
     const ctx = new CompileContext();
     let sql = `SELECT COUNT(*) AS ${this.quoteId('count')} FROM ${this.source(plan.source, plan.args, ctx)}`;
     if (plan.where) sql += ` WHERE ${this.bool(plan.where, ctx)}`;
+    return { sql, params: ctx.params, jsonColumns: [] };
+  }
+
+  /** `$apply` (aggregate-plan.ts): grouping columns by exposed name, aggregates by alias. */
+  compileAggregate(plan: AggregatePlan): CompiledQuery {
+    const ctx = new CompileContext();
+    const t = this.quoteId(BASE_ALIAS);
+    const cols = plan.groupBy.map((c) => this.selectItem(c, t));
+    for (const a of plan.aggregates) {
+      cols.push(`${aggregateCall(this.dialect, a, a.column === null ? '' : `${t}.${this.quoteId(a.column)}`)} AS ${this.quoteId(a.alias)}`);
+    }
+    let sql = `SELECT ${cols.join(', ')} FROM ${this.objectName(plan.source)} AS ${t}`;
+    if (plan.where) sql += ` WHERE ${this.bool(plan.where, ctx)}`;
+    if (plan.groupBy.length > 0) sql += ` GROUP BY ${plan.groupBy.map((c) => `${t}.${this.quoteId(c.column)}`).join(', ')}`;
+    // the result's fields by name (an output alias in both dialects' ORDER BY)
+    const order = plan.orderBy.map((o) => `${this.quoteId(o.name)} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`).join(', ');
+    // PostgreSQL takes LIMIT before OFFSET, SQL Server OFFSET before FETCH: parameters in text order
+    const page = plan.page === null ? null
+      : this.dialect === 'mssql'
+        ? { skip: this.param(ctx, { type: 'int', value: plan.page.skip }), fetch: this.param(ctx, { type: 'int', value: plan.page.fetch }) }
+        : (() => { const fetch = this.param(ctx, { type: 'int', value: plan.page.fetch }); return { fetch, skip: this.param(ctx, { type: 'int', value: plan.page.skip }) }; })();
+    const tail = aggregateTail(this.dialect, order, page);
+    if (tail) sql += ` ${tail}`;
     return { sql, params: ctx.params, jsonColumns: [] };
   }
 
@@ -107,13 +140,46 @@ export abstract class SqlCompiler {
     return { sql, params: ctx.params, jsonColumns: [] };
   }
 
+  /** One multi-row INSERT (batch-plan.ts): `DEFAULT` where a row leaves a column out. */
+  compileBatchInsert(plan: BatchInsertPlan): CompiledQuery {
+    const ctx = new CompileContext();
+    const cols = plan.columns.map((c) => this.quoteId(c)).join(', ');
+    const rows = plan.rows.map((row) => `(${row.map((v) => (v === null ? 'DEFAULT' : this.param(ctx, v))).join(', ')})`).join(', ');
+    const sql = this.clauses([
+      `INSERT INTO ${this.objectName(plan.target)} (${cols})`,
+      this.outputClause(plan.returning, 'INSERTED'),
+      `VALUES ${rows}`,
+      this.returningClause(plan.returning),
+    ]);
+    return { sql, params: ctx.params, jsonColumns: [] };
+  }
+
+  /** One DELETE of every key, or of none when one is missing (batch-plan.ts). */
+  compileBatchDelete(plan: BatchDeletePlan): CompiledQuery {
+    const ctx = new CompileContext();
+    const keyCol = this.quoteId(plan.keyColumn);
+    const key: ColumnRef[] = [{ column: plan.keyColumn, name: plan.keyColumn }];
+    const table = this.objectName(plan.target);
+    // the same placeholders twice: each key is one parameter
+    const inList = plan.keys.map((k) => this.param(ctx, k)).join(', ');
+    const count = `(SELECT COUNT(*) FROM ${table} WHERE ${keyCol} IN (${inList}))`;
+    const sql = this.clauses([
+      `DELETE FROM ${table}`,
+      this.outputClause(key, 'DELETED'),
+      `WHERE ${keyCol} IN (${inList}) AND ${count} = ${this.param(ctx, { type: 'int', value: plan.keys.length })}`,
+      this.returningClause(key),
+    ]);
+    return { sql, params: ctx.params, jsonColumns: [] };
+  }
+
   compileProcedure(plan: ProcedurePlan): CompiledQuery {
     const ctx = new CompileContext();
     return { sql: this.procedureCall(plan, ctx), params: ctx.params, jsonColumns: [] };
   }
 
   private keyWhere(key: KeyMatch, ctx: CompileContext): string {
-    return `WHERE ${this.quoteId(key.column)} = ${this.param(ctx, key.value)}`;
+    const match = `${this.quoteId(key.column)} = ${this.param(ctx, key.value)}`;
+    return key.rowFilter ? `WHERE ${match} AND ${this.bool(key.rowFilter, ctx)}` : `WHERE ${match}`;
   }
 
   private clauses(parts: readonly string[]): string {
@@ -124,8 +190,14 @@ export abstract class SqlCompiler {
     return `${this.quoteId(ref.schema)}.${this.quoteId(ref.object)}`;
   }
 
+  /** A column as its exact text (PostgreSQL `CAST(x AS text)`); unchanged where the dialect has no lossless text form. */
+  protected exactText(column: string): string {
+    return column;
+  }
+
   protected selectItem(c: ColumnRef, qualifier?: string): string {
-    const col = qualifier ? `${qualifier}.${this.quoteId(c.column)}` : this.quoteId(c.column);
+    const plain = qualifier ? `${qualifier}.${this.quoteId(c.column)}` : this.quoteId(c.column);
+    const col = c.asText ? this.exactText(plain) : plain;
     return c.column === c.name ? col : `${col} AS ${this.quoteId(c.name)}`;
   }
 

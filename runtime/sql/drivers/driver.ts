@@ -41,6 +41,8 @@ export interface ConstraintViolation {
   readonly rule: 'unique' | 'foreign_key' | 'referenced' | 'not_null' | 'check';
   readonly column: string | null;
   readonly constraint: string | null;
+  /** The refused value as the database prints it (PostgreSQL `Key (col)=(value)` of one column), when known. */
+  readonly value?: string | null;
 }
 
 export class SqlDriverError extends Error {
@@ -103,13 +105,20 @@ function keyColumn(detail: unknown): string | null {
   return first.startsWith('"') ? first.slice(1, -1).replace(/""/g, '"') : first;
 }
 
+/** The value of a one-column PostgreSQL detail `Key ("Sku")=(x) already exists.`; null for several columns. */
+function keyValue(detail: unknown): string | null {
+  if (typeof detail !== 'string') return null;
+  const m = /^Key \(([^,]+?)\)=\((.*)\) (?:already exists|is not present|is still referenced)/s.exec(detail);
+  return m ? (m[2] as string) : null;
+}
+
 function postgresViolation(code: string, e: { detail?: unknown; column?: unknown; constraint?: unknown }): ConstraintViolation | null {
   const constraint = typeof e.constraint === 'string' ? e.constraint : null;
   switch (code) {
-    case '23505': return { rule: 'unique', column: keyColumn(e.detail), constraint };
+    case '23505': return { rule: 'unique', column: keyColumn(e.detail), constraint, value: keyValue(e.detail) };
     case '23503': {
       const referenced = typeof e.detail === 'string' && e.detail.includes('is still referenced');
-      return { rule: referenced ? 'referenced' : 'foreign_key', column: keyColumn(e.detail), constraint };
+      return { rule: referenced ? 'referenced' : 'foreign_key', column: keyColumn(e.detail), constraint, value: keyValue(e.detail) };
     }
     case '23502': return { rule: 'not_null', column: typeof e.column === 'string' ? e.column : null, constraint };
     case '23514': return { rule: 'check', column: null, constraint };

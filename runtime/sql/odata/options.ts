@@ -18,6 +18,10 @@ export interface RawOptions {
   readonly skip?: string | undefined;
   readonly count?: string | undefined;
   readonly expand?: string | undefined;
+  /** `$apply` (aggregation): parsed by apply-parser.ts, not by parseQueryOptions. */
+  readonly apply?: string | undefined;
+  /** `$skiptoken` (keyset paging): read by keyset-token.ts, not by parseQueryOptions. */
+  readonly skiptoken?: string | undefined;
 }
 
 export interface ParseContext {
@@ -28,7 +32,7 @@ export interface ParseContext {
   readonly hidden?: HiddenColumns;
 }
 
-const KNOWN = ['select', 'filter', 'orderby', 'top', 'skip', 'count', 'expand'] as const;
+const KNOWN = ['select', 'filter', 'orderby', 'top', 'skip', 'count', 'expand', 'apply', 'skiptoken'] as const;
 
 /** Pick the `$` options out of a parsed query string; unknown `$` options and repeats are 400. */
 export function readRawOptions(query: Readonly<Record<string, unknown>>): RawOptions {

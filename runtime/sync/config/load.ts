@@ -15,9 +15,9 @@ import {
   SYNC_SERVICE_FILE,
   SYNC_SERVICE_SCHEMA,
 } from '../../contract/sync-config.js';
-import type { SyncConfig, SyncEnvironment } from './model.js';
-import { applyEnvOverrides } from './env-overrides.js';
-import type { ServiceSettings } from './model.js';
+import { WharfError } from '../../errors/wharf-error.js';
+import { SETTINGS_KEYWORDS } from '../../settings/registry.js';
+import type { ServiceSettings, SyncConfig, SyncEnvironment } from './model.js';
 import { normalizeEnvironment, normalizeService } from './normalize.js';
 
 export class SyncConfigError extends Error {
@@ -28,17 +28,16 @@ export class SyncConfigError extends Error {
 }
 
 const SCHEMA_DIR = new URL('../../../schemas/', import.meta.url);
-let validators: { service: ValidateFunction; environment: ValidateFunction; serviceSchema: object } | null = null;
+let validators: { service: ValidateFunction; environment: ValidateFunction } | null = null;
 
 async function schemaValidators() {
   if (validators) return validators;
   const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
+  ajv.addVocabulary([...SETTINGS_KEYWORDS]);
   const load = async (file: string) => JSON.parse(await readFile(new URL(file, SCHEMA_DIR), 'utf8')) as object;
-  const serviceSchema = await load(SYNC_SERVICE_SCHEMA);
   validators = {
-    service: ajv.compile(serviceSchema),
+    service: ajv.compile(await load(SYNC_SERVICE_SCHEMA)),
     environment: ajv.compile(await load(SYNC_ENVIRONMENT_SCHEMA)),
-    serviceSchema,
   };
   return validators;
 }
@@ -98,38 +97,42 @@ function schemaProblems(file: string, validate: ValidateFunction, doc: unknown):
     .map((e) => `${file}: ${e.instancePath || '/'} ${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` ('${String(e.params.additionalProperty)}')` : ''}`);
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-/** `doc` (the service file's document) with the `Section__Key` variables of `env` laid over it, checked. */
-async function serviceDocument(doc: unknown, label: string, env: Env, problems: string[]): Promise<unknown> {
-  const { service, serviceSchema } = await schemaValidators();
-  const { document, variables } = applyEnvOverrides(doc, serviceSchema, env);
-  const where = variables.length > 0 ? `${label} with environment variable(s) ${variables.join(', ')}` : label;
-  problems.push(...schemaProblems(where, service, document));
-  return document;
-}
-
-/** Service settings from a built-in document plus the environment's overrides (the demo's). */
-export async function serviceSettingsOf(doc: unknown, root: string, env: Env = process.env): Promise<ServiceSettings> {
-  const problems: string[] = [];
-  const document = await serviceDocument(doc, 'built-in service settings', env, problems);
-  if (problems.length > 0) throw new SyncConfigError(problems);
-  return normalizeService(document, root);
+/**
+ * Service settings from a built-in document (the demo's) with the `Section__Key` variables of `env`
+ * laid over it, through the same registry as environments/sync.json (normalizeService).
+ */
+export async function serviceSettingsOf(
+  doc: unknown,
+  root: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<ServiceSettings> {
+  try {
+    return normalizeService(doc, root, env, 'built-in service settings');
+  } catch (error) {
+    if (error instanceof WharfError) throw new SyncConfigError([error.message]);
+    throw error;
+  }
 }
 
 /**
  * Loads and validates; `root` is the project folder (relative paths resolve against it).
- * `Section__Key` variables of `env` override the service file (env-overrides.ts).
+ * `Section__Key` variables of `env` override the service file (normalizeService, through the registry).
  */
-export async function loadSyncConfig(root: string, environmentsDir = path.join(root, 'environments'), env: Env = process.env): Promise<LoadedSyncConfig> {
+export async function loadSyncConfig(
+  root: string,
+  environmentsDir = path.join(root, 'environments'),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<LoadedSyncConfig> {
   const files = await readSyncFiles(environmentsDir);
-  const { environment } = await schemaValidators();
+  const validators = await schemaValidators();
   const problems: string[] = [];
   const display = (rel: string) => path.relative(root, path.join(environmentsDir, rel)) || rel;
   let serviceDoc: unknown = {};
   const serviceText = files.get(SYNC_SERVICE_FILE);
-  if (serviceText !== undefined) serviceDoc = parse(display(SYNC_SERVICE_FILE), serviceText, problems);
-  if (serviceDoc !== undefined) serviceDoc = await serviceDocument(serviceDoc, display(SYNC_SERVICE_FILE), env, problems);
+  if (serviceText !== undefined) {
+    serviceDoc = parse(display(SYNC_SERVICE_FILE), serviceText, problems);
+    if (serviceDoc !== undefined) problems.push(...schemaProblems(display(SYNC_SERVICE_FILE), validators.service, serviceDoc));
+  }
   const environments: SyncEnvironment[] = [];
   for (const [rel, text] of files) {
     if (rel === SYNC_SERVICE_FILE) continue;
@@ -137,10 +140,19 @@ export async function loadSyncConfig(root: string, environmentsDir = path.join(r
     const doc = parse(file, text, problems);
     if (doc === undefined) continue;
     const before = problems.length;
-    problems.push(...schemaProblems(file, environment, doc));
+    problems.push(...schemaProblems(file, validators.environment, doc));
     if (problems.length === before) problems.push(...checkSyncEnvironment(doc).map((p) => `${file}: ${p.pointer} ${p.message}`));
     if (problems.length === before) environments.push(normalizeEnvironment(rel.split('/')[0] as string, file, doc));
   }
-  if (problems.length > 0) throw new SyncConfigError(problems);
-  return { config: { service: normalizeService(serviceDoc, root), environments }, fingerprint: fingerprintOf(files) };
+  let service: ServiceSettings | null = null;
+  if (problems.length === 0) {
+    try {
+      service = normalizeService(serviceDoc, root, env, display(SYNC_SERVICE_FILE));
+    } catch (error) {
+      if (!(error instanceof WharfError)) throw error;
+      problems.push(error.message);
+    }
+  }
+  if (problems.length > 0 || service === null) throw new SyncConfigError(problems);
+  return { config: { service, environments }, fingerprint: fingerprintOf(files) };
 }

@@ -3,6 +3,7 @@
  * defaults live (the schemas document the same values).
  */
 import path from 'node:path';
+import { ConfigSource } from '../../settings/config-source.js';
 import type { Destination, HttpAuth, ServiceSettings, SyncEnvironment, SyncProvider, TrackedObject } from './model.js';
 
 type Json = Record<string, unknown>;
@@ -12,35 +13,40 @@ const num = (v: unknown, fallback: number): number => (typeof v === 'number' ? v
 const str = (v: unknown, fallback: string): string => (typeof v === 'string' ? v : fallback);
 const bool = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
 
-export const DEFAULT_HEALTH_PORT = 2455;
-
-export function normalizeService(raw: unknown, root: string): ServiceSettings {
-  const json = obj(raw);
-  const health = obj(json['Health']);
-  const dead = obj(json['DeadLetters']);
-  const web = obj(json['WebHost']);
+/**
+ * The service settings of environments/sync.json with the `Section__Key` variables (`Health__Port`)
+ * laid over it, read through the settings registry (schemas/sync/service.schema.json holds every
+ * default and range). Throws SETTINGS_UNKNOWN_KEY / SETTINGS_INVALID_VALUE naming the variable.
+ */
+export function normalizeService(
+  raw: unknown,
+  root: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+  label = 'environments/sync.json',
+): ServiceSettings {
+  const source = ConfigSource.from(raw ?? {}, label, env, 'sync.json');
   return {
     health: {
-      enabled: bool(health['Enabled'], true),
-      host: str(health['Host'], '127.0.0.1'),
-      port: num(health['Port'], DEFAULT_HEALTH_PORT),
-      cacheDurationSeconds: num(health['CacheDurationSeconds'], 120),
-      firstProbeDelaySeconds: num(health['FirstProbeDelaySeconds'], 10),
-      checkIntervalMinutes: num(json['HealthCheckIntervalMinutes'], 15),
+      enabled: source.bool('Health:Enabled'),
+      host: source.string('Health:Host'),
+      port: source.int('Health:Port'),
+      cacheDurationSeconds: source.number('Health:CacheDurationSeconds'),
+      firstProbeDelaySeconds: source.number('Health:FirstProbeDelaySeconds'),
+      checkIntervalMinutes: source.number('HealthCheckIntervalMinutes'),
     },
     webHost: {
-      enabled: bool(web['Enabled'], false),
-      adminKey: typeof web['AdminKey'] === 'string' ? web['AdminKey'] : null,
+      enabled: source.bool('WebHost:Enabled'),
+      adminKey: source.optionalString('WebHost:AdminKey'),
     },
     deadLetters: {
-      replayIntervalSeconds: num(dead['ReplayIntervalSeconds'], 60),
-      maxReplayAttempts: num(dead['MaxReplayAttempts'], 5),
-      backoffBaseSeconds: num(dead['BackoffBaseSeconds'], 60),
-      backoffCapSeconds: num(dead['BackoffCapSeconds'], 6 * 3600),
-      retentionDays: num(dead['RetentionDays'], 30),
+      replayIntervalSeconds: source.number('DeadLetters:ReplayIntervalSeconds'),
+      maxReplayAttempts: source.int('DeadLetters:MaxReplayAttempts'),
+      backoffBaseSeconds: source.number('DeadLetters:BackoffBaseSeconds'),
+      backoffCapSeconds: source.number('DeadLetters:BackoffCapSeconds'),
+      retentionDays: source.number('DeadLetters:RetentionDays'),
     },
-    stateDirectory: path.resolve(root, str(json['StateDirectory'], 'data/sync')),
-    shutdownGraceSeconds: num(json['ShutdownGraceSeconds'], 10),
+    stateDirectory: path.resolve(root, source.string('StateDirectory')),
+    shutdownGraceSeconds: source.number('ShutdownGraceSeconds'),
   };
 }
 

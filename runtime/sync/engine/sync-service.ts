@@ -22,6 +22,8 @@ import { ObjectSync } from './object-sync.js';
 export interface SyncServiceOptions {
   readonly root: string;
   readonly environmentsDir?: string;
+  /** Variables for `Section__Key` overrides of environments/sync.json (`Health__Port`). Default process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   readonly log: SyncLog;
   /** Use this configuration instead of reading environments/ (no hot reload then). */
   readonly config?: SyncConfig;
@@ -67,7 +69,7 @@ export class SyncService {
   static async start(options: SyncServiceOptions): Promise<SyncService> {
     const loaded: LoadedSyncConfig = options.config
       ? { config: options.config, fingerprint: '' }
-      : await loadSyncConfig(options.root, options.environmentsDir);
+      : await loadSyncConfig(options.root, options.environmentsDir, options.env);
     const service = new SyncService(options, loaded.config, options.config ? null : loaded.fingerprint);
     service.expireDeadLetters();
     service.running = await service.launch(loaded.config);
@@ -160,7 +162,7 @@ export class SyncService {
       if (this.watcher.signal.aborted) break;
       try {
         if (fingerprintOf(await readSyncFiles(dir)) === this.fingerprint) continue;
-        const next = await loadSyncConfig(this.options.root, this.options.environmentsDir);
+        const next = await loadSyncConfig(this.options.root, this.options.environmentsDir, this.options.env);
         this.fingerprint = next.fingerprint;
         this.reloading = this.reload(next.config);
         await this.reloading;

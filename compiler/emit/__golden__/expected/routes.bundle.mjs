@@ -196,6 +196,10 @@ const sql_Inventory_Products = {
           minimum: 0,
           description: 'Rows to skip, as `$skip`.',
         },
+        apply: {
+          type: 'string',
+          description: 'Aggregation, as `$apply` (SQL tables and views, Static endpoints with filtering).',
+        },
       },
     },
     writeBody: {
@@ -426,6 +430,10 @@ const static_Reference_Countries = {
           type: 'integer',
           minimum: 0,
           description: 'Rows to skip, as `$skip`.',
+        },
+        apply: {
+          type: 'string',
+          description: 'Aggregation, as `$apply` (SQL tables and views, Static endpoints with filtering).',
         },
       },
     },

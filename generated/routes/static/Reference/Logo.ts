@@ -34,6 +34,10 @@ export default {
           minimum: 0,
           description: 'Rows to skip, as `$skip`.',
         },
+        apply: {
+          type: 'string',
+          description: 'Aggregation, as `$apply` (SQL tables and views, Static endpoints with filtering).',
+        },
       },
     },
     writeBody: null,

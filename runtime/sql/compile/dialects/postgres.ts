@@ -15,6 +15,11 @@ export class PostgresCompiler extends SqlCompiler {
     return `$${n}`;
   }
 
+  /** Keyset values: microseconds of a timestamptz and every digit of a numeric survive the token. */
+  protected override exactText(column: string): string {
+    return `CAST(${column} AS text)`;
+  }
+
   /** Decimal literals are cast so that `IntColumn gt 2.5` compares numerically instead of failing. */
   protected override literal(lit: Exclude<Literal, { type: 'null' }>, ctx: CompileContext): string {
     const p = super.literal(lit, ctx);

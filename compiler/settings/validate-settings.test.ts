@@ -1,0 +1,72 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatDiagnostic } from '../diagnostics.js';
+import { compile } from '../pipeline.js';
+import { validateSyncFile } from '../sync/validate-sync.js';
+import { validateEnvironmentFile, validateSettingsFile } from './validate-settings.js';
+
+const FILE = 'environments/settings.json';
+const lines = (doc: unknown) => validateSettingsFile(FILE, typeof doc === 'string' ? doc : JSON.stringify(doc, null, 2)).map(formatDiagnostic);
+
+describe('environments/settings.json validation', () => {
+  const cases: [string, unknown, string[]][] = [
+    ['a valid file', { $schema: '../schemas/settings.schema.json', Environment: { ServerName: 'x' }, 'RateLimiting:IpLimit': 5, Docs: { Themes: { PrimaryColor: '#111' } } }, []],
+    ['syntax error', '{"Server": {},}', ['environments/settings.json:1:15: error json-syntax: Invalid JSON: PropertyNameExpected at line 1, column 15']],
+    [
+      'a misspelt section',
+      { Environment: { ServerName: 'x' }, RateLimting: { Enabled: false } },
+      ["environments/settings.json:5:3: error settings-unknown-key at /RateLimting: 'RateLimting' is not a known setting of environments/settings.json\n    hint: did you mean 'RateLimiting'?"],
+    ],
+    [
+      'a misspelt key',
+      { Metrics: { Enable: true } },
+      ["environments/settings.json:3:5: error settings-unknown-key at /Metrics/Enable: 'Enable' is not a known setting of Metrics\n    hint: did you mean 'Enabled'?"],
+    ],
+    [
+      'values by the one grammar and the registry ranges',
+      { Metrics: { Enabled: 'yes' }, HealthChecks: { CacheTimeSeconds: 4000 }, Logging: { MinLevel: 'loud', Sinks: [1] } },
+      [
+        'environments/settings.json:3:16: error settings-value at /Metrics/Enabled: Metrics:Enabled must be true or false',
+        'environments/settings.json:6:25: error settings-value at /HealthChecks/CacheTimeSeconds: HealthChecks:CacheTimeSeconds must be 3600 or less',
+        'environments/settings.json:9:17: error settings-value at /Logging/MinLevel: Logging:MinLevel must be one of trace, debug, info, warn, error, fatal, silent',
+        'environments/settings.json:11:7: error settings-value at /Logging/Sinks/0: Logging:Sinks must be a list of strings',
+      ],
+    ],
+  ];
+  it.each(cases)('%s', (_name, doc, want) => {
+    expect(lines(doc)).toEqual(want);
+  });
+
+  it('an environment folder: unknown fields and bad values', () => {
+    const text = JSON.stringify({ Provdier: 'postgres', Provider: 'oracle' }, null, 2);
+    expect(validateEnvironmentFile('environments/prod/settings.json', 'prod', text).map(formatDiagnostic)).toEqual([
+      "environments/prod/settings.json:2:3: error settings-unknown-key at /Provdier: 'Provdier' is not a known field of an environment's settings.json\n    hint: did you mean 'Provider'?",
+      'environments/prod/settings.json:3:15: error settings-value at /Provider: Provider must be one of mssql, postgres, embedded',
+    ]);
+  });
+
+  it('an unknown key of environments/sync.json is an error with a suggestion', () => {
+    const text = JSON.stringify({ Health: { Prot: 1 } }, null, 2);
+    expect(validateSyncFile('environments/sync.json', text, 'service').map(formatDiagnostic)).toEqual([
+      "environments/sync.json:3:5: error unknown-property at /Health/Prot: 'Prot' is not a known property of Health\n    hint: did you mean 'Port'?",
+    ]);
+  });
+
+  it('wharf build fails on a settings typo, naming file:line and the suggestion', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'wharf-settings-build-'));
+    try {
+      await mkdir(path.join(root, 'environments'), { recursive: true });
+      await mkdir(path.join(root, 'endpoints'), { recursive: true });
+      await writeFile(path.join(root, 'environments', 'settings.json'), JSON.stringify({ RateLimting: { Enabled: false } }, null, 2));
+      const result = await compile({ root, docs: false });
+      expect(result.outputs).toBeNull();
+      expect(result.diagnostics.map(formatDiagnostic)).toContain(
+        "environments/settings.json:2:3: error settings-unknown-key at /RateLimting: 'RateLimting' is not a known setting of environments/settings.json\n    hint: did you mean 'RateLimiting'?",
+      );
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});

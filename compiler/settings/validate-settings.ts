@@ -1,0 +1,71 @@
+/**
+ * `wharf build` / `wharf check` validate the settings files like entity.json, with
+ * file:line:column diagnostics: environments/settings.json against the settings registry
+ * (runtime/settings/settings-document.ts: unknown keys with "did you mean", the one value grammar
+ * and the registry's ranges) and every environments/<env>/settings.json (Provider,
+ * ConnectionString, Headers: the rules of runtime/settings/environments.ts, unknown fields too).
+ * environments/sync.json and environments/<env>/sync.json: compiler/sync/validate-sync.ts.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { closest } from '../../runtime/contract/suggest.js';
+import { WharfError } from '../../runtime/errors/wharf-error.js';
+import { parseEnvironment } from '../../runtime/settings/environments.js';
+import { checkSettingsDocument } from '../../runtime/settings/settings-document.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { isJsonSyntaxError, parseJsonFile } from '../json-file.js';
+
+/** Diagnostics of environments/settings.json (`file` relative to the project root). */
+export function validateSettingsFile(file: string, text: string): Diagnostic[] {
+  const parsed = parseJsonFile(file, text);
+  if (isJsonSyntaxError(parsed)) return [parsed];
+  return checkSettingsDocument(parsed.value, 'settings.json').map((p) =>
+    parsed.diagnostic('error', p.code, p.pointer, p.message, { atKey: p.atKey, ...(p.hint ? { hint: p.hint } : {}) }),
+  );
+}
+
+const ENVIRONMENT_FIELDS = ['$schema', 'Provider', 'ConnectionString', 'Headers'];
+
+/** Diagnostics of one environments/<env>/settings.json. */
+export function validateEnvironmentFile(file: string, name: string, text: string): Diagnostic[] {
+  const parsed = parseJsonFile(file, text);
+  if (isJsonSyntaxError(parsed)) return [parsed];
+  const out: Diagnostic[] = [];
+  const doc = parsed.value;
+  if (typeof doc === 'object' && doc !== null && !Array.isArray(doc)) {
+    for (const field of Object.keys(doc)) {
+      if (ENVIRONMENT_FIELDS.includes(field)) continue;
+      const near = closest(field, ENVIRONMENT_FIELDS.slice(1));
+      out.push(parsed.diagnostic('error', 'settings-unknown-key', `/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`, `'${field}' is not a known field of an environment's settings.json`, {
+        atKey: true,
+        ...(near !== null ? { hint: `did you mean '${near}'?` } : {}),
+      }));
+    }
+  }
+  try {
+    parseEnvironment(name, file, text);
+  } catch (error) {
+    if (!(error instanceof WharfError)) throw error;
+    const reason = error.message.startsWith(`${file}: `) ? error.message.slice(file.length + 2) : error.message;
+    const field = ENVIRONMENT_FIELDS.find((f) => reason.startsWith(f));
+    const header = /^Headers\.(.+?) must/.exec(reason)?.[1];
+    out.push(parsed.diagnostic('error', 'settings-value', field ? `/${field}${header !== undefined ? `/${header}` : ''}` : '', reason));
+  }
+  return out;
+}
+
+/** Every settings file of the project's environments/ folder. */
+export async function validateSettingsFiles(root: string): Promise<Diagnostic[]> {
+  const dir = path.join(root, 'environments');
+  if (!existsSync(dir)) return [];
+  const out: Diagnostic[] = [];
+  const main = path.join(dir, 'settings.json');
+  if (existsSync(main)) out.push(...validateSettingsFile('environments/settings.json', readFileSync(main, 'utf8')));
+  const folders = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  for (const folder of folders) {
+    const file = path.join(dir, folder, 'settings.json');
+    if (existsSync(file)) out.push(...validateEnvironmentFile(`environments/${folder}/settings.json`, folder, readFileSync(file, 'utf8')));
+  }
+  return out;
+}

@@ -1,0 +1,89 @@
+/**
+ * JWT bearer tokens of the OpenID Connect provider (Auth:Jwt:*), verified with jose:
+ * signature by the provider's keys (RS256, ES256 or EdDSA only: never `none`, never HS256, so a
+ * public key can never be used as an HMAC secret), `iss`, `aud`, `exp` and `nbf` (with
+ * Auth:Jwt:ClockSkewSeconds), and a `sub`. The scopes claim (space-separated string or array)
+ * maps to the same `read` / `write` / endpoint-pattern rules as Wharf's tokens (scopes.ts).
+ */
+import { errors, jwtVerify } from 'jose';
+import type { JWTPayload } from 'jose';
+import { parseEnvironments, parseScopes } from '../scopes.js';
+import type { TokenPrincipal, Verification } from '../tokens.js';
+import { RemoteKeySet } from './key-set.js';
+import type { JwtSettings } from './jwt-settings.js';
+
+export const JWT_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
+
+/** A compact JWS: three base64url parts. Wharf's own tokens (`whf_...`) never contain a dot. */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+export function looksLikeJwt(token: string): boolean {
+  return COMPACT_JWS.test(token);
+}
+
+/** Names in a claim: a space-separated (or comma-separated) string, or an array of strings. Anything else: none. */
+export function claimNames(value: unknown): string[] {
+  const items = typeof value === 'string' ? value.split(/[\s,]+/) : Array.isArray(value) ? value.filter((item) => typeof item === 'string') : [];
+  return items.map((item: string) => item.trim()).filter((item) => item.length > 0);
+}
+
+/** OpenID Connect's own scopes: about the ID token, never endpoint patterns (they would match no endpoint and so close every one). */
+const OIDC_SCOPES: ReadonlySet<string> = new Set(['openid', 'profile', 'email', 'address', 'phone', 'offline_access']);
+
+export class JwtVerifier {
+  readonly keys: RemoteKeySet;
+
+  constructor(
+    readonly settings: JwtSettings,
+    options: { readonly onError?: (message: string, error: unknown) => void } = {},
+  ) {
+    this.keys = new RemoteKeySet({
+      issuer: settings.issuer,
+      jwksUrl: settings.jwksUrl,
+      refreshMs: settings.keysRefreshSeconds * 1000,
+      timeoutMs: settings.keysTimeoutMs,
+      cooldownMs: settings.keysCooldownSeconds * 1000,
+      ...(options.onError ? { onError: options.onError } : {}),
+    });
+  }
+
+  /** Throws JwksUnavailable when the provider's keys were never fetched. */
+  async verify(token: string): Promise<Verification> {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.keys.resolve, {
+        issuer: this.settings.issuer,
+        audience: this.settings.audience,
+        algorithms: [...JWT_ALGORITHMS],
+        clockTolerance: this.settings.clockSkewSeconds,
+        requiredClaims: ['exp', 'sub'],
+      }));
+    } catch (error) {
+      if (error instanceof errors.JWTExpired) return { ok: false, reason: 'expired' };
+      if (error instanceof errors.JOSEError) return { ok: false, reason: 'unknown' };
+      throw error;
+    }
+    if (typeof payload.sub !== 'string' || payload.sub === '') return { ok: false, reason: 'unknown' };
+    return { ok: true, principal: this.principal(payload), cached: false };
+  }
+
+  private principal(payload: JWTPayload): TokenPrincipal {
+    const grantedScopes = claimNames(payload[this.settings.scopesClaim]);
+    const claim = this.settings.environmentsClaim;
+    const environments = claim === null ? '*' : claimNames(payload[claim]).join(',');
+    const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : null;
+    return {
+      kind: 'jwt',
+      tokenId: 0,
+      username: payload.sub as string,
+      rateKey: `jwt ${payload.iss ?? ''} ${payload.sub as string}`,
+      grantedScopes,
+      claims: Object.freeze({ ...payload }),
+      allowedScopes: grantedScopes.join(','),
+      allowedEnvironments: environments,
+      scopes: parseScopes(grantedScopes.filter((scope) => !OIDC_SCOPES.has(scope)).join(',')),
+      environments: parseEnvironments(environments),
+      expiresAt,
+    };
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The provider's signing keys (JWKS), cached, for jose's jwtVerify:
+ *  - first use: discovery (`<issuer>/.well-known/openid-configuration` → jwks_uri) unless Auth:Jwt:JwksUrl, then the keys;
+ *  - keys older than Auth:Jwt:KeysRefreshSeconds are fetched again in the background while the cached ones keep serving;
+ *  - a token naming an unknown `kid` fetches the keys once (key rotation), at most once per cooldown;
+ *  - every fetch waits at most Auth:Jwt:KeysTimeoutMs; a failed fetch keeps the cached keys (outage: no stall).
+ * No keys at all (the provider was never reachable): JwksUnavailable, answered 503.
+ */
+import { createLocalJWKSet, errors } from 'jose';
+import type { JSONWebKeySet, JWTHeaderParameters, FlattenedJWSInput } from 'jose';
+
+export class JwksUnavailable extends Error {
+  override readonly name = 'JwksUnavailable';
+}
+
+export interface KeySetOptions {
+  readonly issuer: string;
+  readonly jwksUrl: string | null;
+  readonly refreshMs: number;
+  readonly timeoutMs: number;
+  /** Least time between two fetches caused by unknown kids. Default 30 s. */
+  readonly cooldownMs?: number;
+  readonly now?: () => number;
+  readonly onError?: (message: string, error: unknown) => void;
+}
+
+type LocalSet = ReturnType<typeof createLocalJWKSet>;
+
+async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'error', headers: { accept: 'application/json' } });
+  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
+  return response.json();
+}
+
+export class RemoteKeySet {
+  private local: LocalSet | null = null;
+  private fetchedAt = Number.NEGATIVE_INFINITY;
+  private lastAttempt = Number.NEGATIVE_INFINITY;
+  private pending: Promise<void> | null = null;
+  private jwksUrl: string | null;
+  private readonly now: () => number;
+  private readonly cooldownMs: number;
+
+  constructor(private readonly options: KeySetOptions) {
+    this.jwksUrl = options.jwksUrl;
+    this.now = options.now ?? Date.now;
+    this.cooldownMs = options.cooldownMs ?? 30_000;
+  }
+
+  /** The key resolver for jwtVerify. */
+  readonly resolve = async (header: JWTHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey> => {
+    if (this.local === null) await this.refresh();
+    else if (this.now() - this.fetchedAt >= this.options.refreshMs) void this.refresh().catch(() => undefined);
+    const local = this.local;
+    if (local === null) throw new JwksUnavailable('The provider keys could not be fetched');
+    try {
+      return await local(header, token);
+    } catch (error) {
+      if (!(error instanceof errors.JWKSNoMatchingKey) || this.now() - this.lastAttempt < this.cooldownMs) throw error;
+      await this.refresh().catch(() => undefined);
+      return (this.local ?? local)(header, token);
+    }
+  };
+
+  /** One fetch at a time; failures keep the keys already cached. */
+  refresh(): Promise<void> {
+    this.pending ??= this.load().finally(() => {
+      this.pending = null;
+    });
+    return this.pending;
+  }
+
+  private async load(): Promise<void> {
+    this.lastAttempt = this.now();
+    try {
+      const url = this.jwksUrl ?? (this.jwksUrl = await this.discover());
+      const jwks = (await fetchJson(url, this.options.timeoutMs)) as JSONWebKeySet;
+      if (!jwks || !Array.isArray(jwks.keys)) throw new Error(`${url} is not a JSON Web Key Set`);
+      this.local = createLocalJWKSet(jwks);
+      this.fetchedAt = this.now();
+    } catch (error) {
+      this.options.onError?.('JWT: fetching the provider keys failed (cached keys stay in use)', error);
+      if (this.local === null) throw new JwksUnavailable('The provider keys could not be fetched', { cause: error });
+    }
+  }
+
+  private async discover(): Promise<string> {
+    const base = this.options.issuer.replace(/\/+$/, '');
+    const document = (await fetchJson(`${base}/.well-known/openid-configuration`, this.options.timeoutMs)) as { jwks_uri?: unknown };
+    if (typeof document?.jwks_uri !== 'string') throw new Error('the openid-configuration has no jwks_uri');
+    return document.jwks_uri;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The per-dialect pieces of an aggregation query (compiler.ts compileAggregate): the aggregate
+ * functions (SQL Server's AVG of an integer column is an integer, so it averages a float) and the
+ * ORDER BY + paging tail over the result's fields (SQL Server needs ORDER BY for OFFSET/FETCH).
+ */
+import type { AggregateItem } from '../aggregate-plan.js';
+import type { DialectName } from './compiler.js';
+
+export function aggregateCall(dialect: DialectName, item: AggregateItem, column: string): string {
+  switch (item.method) {
+    case 'count': return 'COUNT(*)';
+    case 'countdistinct': return `COUNT(DISTINCT ${column})`;
+    case 'sum': return `SUM(${column})`;
+    case 'min': return `MIN(${column})`;
+    case 'max': return `MAX(${column})`;
+    case 'average': return dialect === 'mssql' ? `AVG(CAST(${column} AS float))` : `AVG(${column})`;
+  }
+}
+
+/** `ORDER BY <order>` plus the page; `fetch` and `skip` are placeholders already. */
+export function aggregateTail(dialect: DialectName, order: string, page: { readonly skip: string; readonly fetch: string } | null): string {
+  if (page === null) return order === '' ? '' : `ORDER BY ${order}`;
+  if (dialect === 'mssql') return `ORDER BY ${order === '' ? '(SELECT NULL)' : order} OFFSET ${page.skip} ROWS FETCH NEXT ${page.fetch} ROWS ONLY`;
+  return `${order === '' ? '' : `ORDER BY ${order} `}LIMIT ${page.fetch} OFFSET ${page.skip}`;
+}

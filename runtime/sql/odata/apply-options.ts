@@ -1,0 +1,50 @@
+/**
+ * The options that go with `$apply` (SQL and Static alike): `$orderby` over the result's fields
+ * (grouping names and aliases), `$top` and `$skip`. `$select`, `$filter` (use filter(...) inside
+ * $apply), `$expand`, `$count` and `$skiptoken` are refused with a 400. Sum and average need number
+ * columns when the column kinds are known.
+ */
+import type { OrderItem } from './ast.js';
+import { applyOutputNames, type ApplyQuery } from './apply-ast.js';
+import { parseApply } from './apply-parser.js';
+import { ODataError } from './errors.js';
+import type { ColumnMap } from './filter-parser.js';
+import type { HiddenColumns } from './hidden-columns.js';
+import { parseOrderby, parseSkip, parseTop, type RawOptions } from './options.js';
+import { checkFilterTypes, type ColumnKinds } from './type-check.js';
+
+export interface ApplyRequest {
+  readonly apply: ApplyQuery;
+  /** Over the result's fields: `member.column` is the field name. */
+  readonly orderby: readonly OrderItem[];
+  readonly top: number | null;
+  readonly skip: number;
+}
+
+const NOT_WITH_APPLY: ReadonlyArray<readonly [keyof RawOptions, string]> = [
+  ['filter', '$filter cannot be combined with $apply; put filter(...) first inside $apply'],
+  ['select', '$select cannot be combined with $apply; the result has the grouping columns and the aliases'],
+  ['expand', '$expand cannot be combined with $apply'],
+  ['count', '$count cannot be combined with $apply'],
+  ['skiptoken', '$skiptoken cannot be combined with $apply'],
+];
+
+export function parseApplyRequest(raw: RawOptions, columns: ColumnMap, hidden: HiddenColumns, kinds?: ColumnKinds): ApplyRequest {
+  for (const [key, message] of NOT_WITH_APPLY) if (raw[key] !== undefined) throw new ODataError(message);
+  const apply = parseApply(raw.apply as string, columns, hidden);
+  if (kinds) {
+    if (apply.filter) checkFilterTypes(apply.filter, kinds);
+    for (const a of apply.aggregates) {
+      if (a.kind !== 'method' || (a.method !== 'sum' && a.method !== 'average')) continue;
+      const kind = kinds.get(a.member.column);
+      if (kind !== undefined && kind !== 'number') throw new ODataError(`$apply: ${a.method} needs a number column; ${a.member.name} is a ${kind}`);
+    }
+  }
+  const outputs = Object.fromEntries(applyOutputNames(apply).map((n) => [n, n]));
+  return {
+    apply,
+    orderby: raw.orderby === undefined ? [] : parseOrderby(raw.orderby, outputs),
+    top: raw.top === undefined ? null : parseTop(raw.top),
+    skip: raw.skip === undefined ? 0 : parseSkip(raw.skip),
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * Claims-based Authorization rules of SQL endpoints through the running server (real compiler
+ * output, real pipeline), on a real PostgreSQL (`pg`) and on the embedded PGlite database (`demo`):
+ *   - Sales/MyOrders (sample project): RowFilter `CustomerId eq @claims.customer_id` with JWTs of a
+ *     real OpenID provider on loopback: only the claim's rows, no claim = no rows, admin scope = all;
+ *   - Inventory/MyWarehouses (added here): RowFilter `City eq @claims.username` with Wharf tokens,
+ *     Columns narrowing; reads, $count, $expand, by key, updates, deletes and inserts.
+ */
+import { cp, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOidcProvider } from '../setup/oidc.js';
+import type { LocalIdp } from '../setup/oidc.js';
+import { startPostgres, type TestPostgres } from '../setup/postgres.js';
+import { ROOT } from './fixtures.js';
+import { startSqlTestServer, type SqlTestServer } from './http-server.js';
+
+const AUDIENCE = 'http://wharf.test/api';
+const MY_WAREHOUSES = {
+  DatabaseSchema: 'inventory',
+  DatabaseObjectName: 'Warehouses',
+  PrimaryKey: 'WarehouseId',
+  AllowedColumns: ['WarehouseId', 'Code', 'WarehouseName;Name', 'City', 'Capacity', 'ContactCustomerId;ContactId', 'IsActive', 'Notes'],
+  AllowedMethods: ['GET', 'QUERY', 'POST', 'PATCH', 'DELETE'],
+  WriteMode: 'Table',
+  Relationships: [
+    { Name: 'Contact', Target: 'Customers', LocalColumn: 'ContactCustomerId', TargetColumn: 'CustomerId', Multiplicity: 'ToOne' },
+    { Name: 'Orders', Target: 'Sales/MyOrders', LocalColumn: 'ContactCustomerId', TargetColumn: 'CustomerId', Multiplicity: 'ToMany' },
+  ],
+  Authorization: { Rules: [{ Scopes: ['warehouses'], RowFilter: 'City eq @claims.username', Columns: ['WarehouseId', 'Code', 'Name', 'City', 'Capacity'] }] },
+};
+
+let pg: TestPostgres;
+let idp: LocalIdp;
+let server: SqlTestServer;
+let root: string;
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  idp = await startOidcProvider({
+    audience: AUDIENCE,
+    scopes: ['orders.read', 'orders.admin', 'read'],
+    clients: [
+      { client_id: 'customer7', client_secret: 'customer7-secret-customer7-secret', scope: 'orders.read', claims: { customer_id: 7 } },
+      { client_id: 'customer7text', client_secret: 'customer7-secret-customer7-secret', scope: 'orders.read', claims: { customer_id: '7' } },
+      { client_id: 'noclaim', client_secret: 'noclaim-secret-noclaim-secret-xx', scope: 'orders.read read' },
+      { client_id: 'admin', client_secret: 'admin-secret-admin-secret-admin-x', scope: 'orders.admin' },
+    ],
+  });
+  root = await mkdtemp(path.join(tmpdir(), 'wharf-rules-'));
+  for (const dir of ['endpoints', 'schemas']) await cp(path.join(ROOT, dir), path.join(root, dir), { recursive: true });
+  await mkdir(path.join(root, 'endpoints/SQL/Inventory/MyWarehouses'), { recursive: true });
+  await writeFile(path.join(root, 'endpoints/SQL/Inventory/MyWarehouses/entity.json'), JSON.stringify(MY_WAREHOUSES, null, 2));
+  server = await startSqlTestServer(pg.url, pg.port + 1, {
+    logger: false,
+    root,
+    environments: ['pg', 'demo'],
+    caching: true,
+    // a generous wait for the provider: a loaded test machine must not turn the first key fetch into a 503
+    settings: { Auth: { Jwt: { Issuer: idp.issuer, Audience: AUDIENCE, KeysTimeoutMs: 15000 } } },
+  });
+  const scopes: Record<string, string> = { customer7: 'orders.read', customer7text: 'orders.read', noclaim: 'orders.read read', admin: 'orders.admin' };
+  for (const [client, scope] of Object.entries(scopes)) tokens[client] = await idp.token(client, scope);
+  tokens['Hamburg'] = (await server.app.wharf.access.tokens.create({ username: 'Hamburg', allowedScopes: 'warehouses' })).token;
+  tokens['reader'] = (await server.app.wharf.access.tokens.create({ username: 'reader', allowedScopes: 'read' })).token;
+  tokens['all'] = (await server.app.wharf.access.tokens.create({ username: 'all', allowedScopes: '*' })).token;
+  // start both databases (the embedded one initialises for a while) before the timed tests
+  for (const env of ['pg', 'demo']) expect((await call('GET', `/api/${env}/Inventory/Warehouses?$top=1`, 'all')).statusCode).toBe(200);
+}, 180_000);
+
+afterAll(async () => {
+  await server?.close();
+  await idp?.close();
+  await pg?.stop();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+function call(method: string, url: string, token: string, payload?: unknown) {
+  return server.app.inject({
+    method: method as 'GET',
+    url,
+    headers: { authorization: `Bearer ${tokens[token]}`, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+  });
+}
+
+async function db(env: string, sql: string, params: string[] = []): Promise<Record<string, unknown>[]> {
+  const driver = server.drivers.ready(env);
+  if (!driver) throw new Error(`driver ${env} not started`);
+  return driver.query(sql, params.map((value) => ({ type: 'string' as const, value }))) as Promise<Record<string, unknown>[]>;
+}
+
+describe.each(['pg', 'demo'])('Authorization rules on %s', (env) => {
+  const orders = `/api/${env}/Sales/MyOrders`;
+  const houses = `/api/${env}/Inventory/MyWarehouses`;
+
+  it('a JWT with customer_id reads only its own orders (list, $count, by key), narrowed columns', async () => {
+    const response = await call('GET', `${orders}?$count=true&$top=1000`, 'customer7');
+    expect(response.statusCode).toBe(200);
+    const body = response.json() as { value: Record<string, unknown>[] };
+    const [{ n }] = (await db(env, 'SELECT count(*)::int AS n FROM sales."Orders" WHERE "CustomerId" = 7')) as [{ n: number }];
+    expect(n).toBeGreaterThan(0);
+    expect(body.value.length).toBe(n);
+    expect(response.headers['x-total-records']).toBe(String(n));
+    expect(new Set(body.value.map((row) => row['CustomerId']))).toEqual(new Set([7]));
+    expect(Object.keys(body.value[0]!)).toEqual(['OrderId', 'CustomerId', 'OrderDate', 'Status', 'Total']);
+    // a client filter cannot widen it
+    const widened = await call('GET', `${orders}?$filter=CustomerId eq 8 or CustomerId eq 7&$top=1000`, 'customer7');
+    expect(new Set((widened.json() as { value: Record<string, unknown>[] }).value.map((row) => row['CustomerId']))).toEqual(new Set([7]));
+    const [{ OrderId: other }] = (await db(env, 'SELECT "OrderId" FROM sales."Orders" WHERE "CustomerId" = 8 LIMIT 1')) as [{ OrderId: number }];
+    const own = body.value[0]!['OrderId'];
+    expect((await call('GET', `${orders}/${own}`, 'customer7')).statusCode).toBe(200);
+    expect((await call('GET', `${orders}/${other}`, 'customer7')).statusCode).toBe(404);
+    // the same claim as text
+    const text = await call('GET', `${orders}?$count=true&$top=1`, 'customer7text');
+    expect(text.headers['x-total-records']).toBe(String(n));
+    // $expand into a target without rules works on the filtered rows
+    const expanded = await call('GET', `${orders}?$expand=Customer&$top=2`, 'customer7');
+    expect((expanded.json() as { value: { Customer: { CustomerId: number } }[] }).value.map((row) => row.Customer.CustomerId)).toEqual([7, 7]);
+  });
+
+  it('no customer_id claim: no rows, never all rows; QUERY too; never another caller\'s cached answer', async () => {
+    const first = await call('GET', `${orders}?$count=true`, 'customer7'); // the response cache is on in this server
+    expect([first.statusCode, first.headers['x-cache']]).toEqual([200, undefined]);
+    const list = await call('GET', `${orders}?$count=true`, 'noclaim');
+    expect([list.statusCode, (list.json() as { value: unknown[] }).value, list.headers['x-total-records']]).toEqual([200, [], '0']);
+    const query = await call('QUERY', orders, 'noclaim', { filter: 'Status eq \'Paid\'' });
+    expect([query.statusCode, (query.json() as { value: unknown[] }).value]).toEqual([200, []]);
+  });
+
+  it('no matching rule: 403; the admin rule reads every row; a rule\'s Columns are enforced in $select/$filter/$orderby', async () => {
+    expect((await call('GET', orders, 'reader')).json()).toEqual({ success: false, error: "Token is not allowed to call GET on 'Sales/MyOrders'" });
+    const admin = await call('GET', `${orders}?$count=true&$top=1`, 'admin');
+    expect(admin.headers['x-total-records']).toBe('5000');
+    for (const query of ['$select=Notes', '$filter=Notes eq \'x\'', '$orderby=Notes']) {
+      expect((await call('GET', `${houses}?${query}`, 'Hamburg')).statusCode, query).toBe(400);
+    }
+    expect((await call('GET', `${houses}?$select=ContactId`, 'Hamburg')).statusCode).toBe(400);
+  });
+
+  it('Wharf token claims (username): reads, by key, $expand refused into a ruled endpoint', async () => {
+    const list = await call('GET', `${houses}?$count=true`, 'Hamburg');
+    expect(list.statusCode).toBe(200);
+    const rows = (list.json() as { value: Record<string, unknown>[] }).value;
+    expect(rows.map((row) => row['City'])).toEqual(['Hamburg']);
+    expect(Object.keys(rows[0]!)).toEqual(['WarehouseId', 'Code', 'Name', 'City', 'Capacity']);
+    const rotterdam = (await db(env, 'SELECT "WarehouseId" AS id FROM inventory."Warehouses" WHERE "City" = \'Rotterdam\''))[0]!['id'];
+    const hamburg = rows[0]!['WarehouseId'];
+    expect((await call('GET', `${houses}/${rotterdam}`, 'Hamburg')).statusCode).toBe(404);
+    expect((await call('GET', `${houses}/${hamburg}`, 'Hamburg')).statusCode).toBe(200);
+    const contact = await call('GET', `${houses}?$expand=Contact`, 'Hamburg');
+    expect(contact.statusCode).toBe(200);
+    const refused = await call('GET', `${houses}?$expand=Orders`, 'Hamburg');
+    expect([refused.statusCode, refused.json()]).toEqual([400, { success: false, error: "$expand: 'Orders' cannot be expanded: its endpoint has Authorization rules (read it on its own)" }]);
+  });
+
+  it('updates and deletes only reach rows inside the filter; inserts and moves outside it are 422', async () => {
+    const id = async (city: string) => (await db(env, 'SELECT "WarehouseId" AS id FROM inventory."Warehouses" WHERE "City" = $1', [city]))[0]!['id'];
+    const rotterdam = await id('Rotterdam');
+    const hamburg = await id('Hamburg');
+    const before = await db(env, 'SELECT * FROM inventory."Warehouses" ORDER BY "WarehouseId"');
+    expect((await call('PATCH', `${houses}/${rotterdam}`, 'Hamburg', { Capacity: 1 })).statusCode).toBe(404);
+    expect((await call('DELETE', `${houses}/${rotterdam}`, 'Hamburg')).statusCode).toBe(404);
+    const moved = await call('PATCH', `${houses}/${hamburg}`, 'Hamburg', { City: 'Rotterdam' });
+    expect([moved.statusCode, moved.json()]).toEqual([422, { success: false, error: 'Validation failed', details: [{ field: 'City', message: 'The record is outside the rows this caller may write (Authorization RowFilter)' }] }]);
+    const outside = await call('POST', houses, 'Hamburg', { Code: 'NL-009', Name: 'Elsewhere', City: 'Rotterdam' });
+    expect(outside.statusCode).toBe(422);
+    const hidden = await call('POST', houses, 'Hamburg', { Code: 'DE-008', Name: 'Hidden', City: 'Hamburg', Notes: 'x' });
+    expect(hidden.statusCode).toBe(422);
+    expect(await db(env, 'SELECT * FROM inventory."Warehouses" ORDER BY "WarehouseId"')).toEqual(before);
+
+    const patched = await call('PATCH', `${houses}/${hamburg}`, 'Hamburg', { Capacity: 8001 });
+    expect([patched.statusCode, (patched.json() as { result: Record<string, unknown> }).result['Capacity']]).toEqual([200, 8001]);
+    const created = await call('POST', houses, 'Hamburg', { Code: 'DE-009', Name: 'Hamburg South', City: 'Hamburg' });
+    expect(created.statusCode).toBe(201);
+    const newId = (created.json() as { id: number }).id;
+    expect((await call('DELETE', `${houses}/${newId}`, 'Hamburg')).statusCode).toBe(200);
+    await call('PATCH', `${houses}/${hamburg}`, 'all', { Capacity: 8000 });
+  });
+
+  it('batch writes are refused under a RowFilter (nothing stored); $apply totals only the caller\'s rows', async () => {
+    const before = await db(env, 'SELECT * FROM inventory."Warehouses" ORDER BY "WarehouseId"');
+    const batch = await call('POST', houses, 'Hamburg', [{ Code: 'DE-010', Name: 'Inside', City: 'Hamburg' }, { Code: 'NL-010', Name: 'Outside', City: 'Rotterdam' }]);
+    expect([batch.statusCode, (batch.json() as { error: string }).error]).toEqual([400, 'Batch writes are not available to callers under an Authorization RowFilter: write one record per request']);
+    const ids = (await db(env, 'SELECT "WarehouseId" AS id FROM inventory."Warehouses"')).map((row) => row['id']);
+    expect((await call('DELETE', houses, 'Hamburg', ids)).statusCode).toBe(400);
+    expect(await db(env, 'SELECT * FROM inventory."Warehouses" ORDER BY "WarehouseId"')).toEqual(before);
+
+    const totals = await call('GET', `${orders}?$apply=${encodeURIComponent('aggregate($count as n)')}`, 'customer7');
+    expect(totals.statusCode).toBe(200);
+    const [{ n }] = (await db(env, 'SELECT count(*)::int AS n FROM sales."Orders" WHERE "CustomerId" = 7')) as [{ n: number }];
+    const [{ all }] = (await db(env, 'SELECT count(*)::int AS all FROM sales."Orders"')) as [{ all: number }];
+    expect(all).toBeGreaterThan(n);
+    expect(Number((totals.json() as { value: { n: unknown }[] }).value[0]!.n)).toBe(n);
+  });
+});

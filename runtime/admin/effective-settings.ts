@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { WharfRuntime } from '../wharf-runtime.js';
-import type { ConsoleRuntime } from './console-api.js';
+import type { ConsoleRuntime } from './console-runtime.js';
 import { WRITABLE_SETTINGS } from './writable-settings.js';
 
 export type SettingOrigin = 'default' | 'file' | 'environment' | 'console';

@@ -10,6 +10,9 @@
  * reports the server process's CPU time per request (bench/process-cpu.ts), the steadier figure on
  * a shared machine, the database's CPU time per request (every `postgres` process) and the share of
  * the machine left idle (a server that keeps PostgreSQL waiting leaves the cores idle).
+ * With MSSQL_URL set (a database loaded with runtime/sql/demo/mssql.sql: 10,000 products, not
+ * grown), a second table in the same run: Wharf with an `ms` environment (its own process, the same
+ * settings) against a hand-written fastify + mssql route (sql-hand-written-mssql.ts) on that server.
  * Run alone with `npm run bench -- sql` (BENCH_DURATION=seconds per round, default 8; BENCH_ROUNDS, default 3).
  */
 import { spawn } from 'node:child_process';
@@ -22,6 +25,7 @@ import { startSqlTestServer, type SqlTestServer } from '../test/sql/http-server.
 import { load, median, type LoadResult } from './load.js';
 import { commandCpuMicros, machineTicks, processCpuMicros } from './process-cpu.js';
 import { handWrittenSql } from './sql-hand-written.js';
+import { handWrittenMssql } from './sql-hand-written-mssql.js';
 import { startPlatformatic } from './peers.js';
 
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 8);
@@ -134,13 +138,15 @@ export async function startBenchWharfInProcess(db: TestPostgres, logStream: Node
  * same process while the rounds run. `nodeArgs` go before the script (bench/sql-profile.ts: --cpu-prof);
  * `env` adds settings (`Logging__MinLevel`).
  */
-export async function startBenchWharf(db: TestPostgres, nodeArgs: readonly string[] = [], env: Readonly<Record<string, string>> = {}): Promise<BenchWharf> {
+export async function startBenchWharf(db: TestPostgres, nodeArgs: readonly string[] = [], env: Readonly<Record<string, string>> = {}, mssqlUrl?: string): Promise<BenchWharf> {
   const { buildRuntime, DIST_MAIN } = (await import(pathToFileURL(path.join(REPO, 'scripts', 'runtime-dist.mjs')).href)) as {
     buildRuntime(): Promise<unknown>;
     DIST_MAIN: string;
   };
   await buildRuntime();
-  const setup = await startSqlTestServer(db.url, db.port + 1, { logger: false, settings: BENCH_SETTINGS, environments: ['pg'] });
+  const setup = await startSqlTestServer(db.url, db.port + 1, mssqlUrl
+    ? { logger: false, settings: BENCH_SETTINGS, environments: ['ms'], mssqlUrl }
+    : { logger: false, settings: BENCH_SETTINGS, environments: ['pg'] });
   await setup.app.close(); // the project, its settings and the token stay for the process below
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, DIST_MAIN, '--root', setup.root, '--port', String(port)], { cwd: REPO, stdio: 'ignore', env: { ...process.env, ...env } });
@@ -175,6 +181,43 @@ export const WHARF_PATHS = {
 } as const;
 export const HAND_PATHS = { list: '/products?minPrice=100&categoryId=3&top=50', byKey: '/products/4242' } as const;
 
+/** Rounds of both requests over `systems` (the first is Wharf), ratios against `baseline`. */
+async function compare(systems: readonly System[], baseline: string, database: string): Promise<void> {
+  const first = (await (await fetch(systems[0]!.byKey, { headers: systems[0]!.headers })).json()) as Record<string, unknown>;
+  const baseSystem = systems.find((s) => s.name === baseline)!;
+  const hand = (await (await fetch(baseSystem.byKey, { headers: baseSystem.headers })).json()) as Record<string, unknown>;
+  console.log(`same record from ${systems[0]!.name} and ${baseline}: ${JSON.stringify(first) === JSON.stringify(hand)}`);
+  for (const kind of ['list', 'byKey'] as const) {
+    for (const s of systems) await load(s[kind], 2, CONNECTIONS, s.headers);
+    const results = new Map<string, LoadResult[]>(systems.map((s) => [s.name, []]));
+    const costs = new Map<string, RoundCosts[]>(systems.map((s) => [s.name, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? systems : [...systems].reverse();
+      for (const s of order) {
+        const { result, costs: cost } = await measuredRound(s, kind);
+        results.get(s.name)!.push(result);
+        costs.get(s.name)!.push(cost);
+      }
+    }
+    const title = kind === 'list' ? `list: $filter on two columns + $orderby + $top=50 (${database})` : `one record by key (${database})`;
+    console.log(`SQL ${title}; ${CONNECTIONS} connections, pools of ${POOL}, median of ${ROUNDS} rounds of ${DURATION_S} s; wharf (compiled runtime, own process) with token auth + rate limiting on, logging at its default level (info; 'warn' rows: Logging:MinLevel warn), cache off`);
+    const base = median(results.get(baseline)!);
+    const middleCosts = (name: string): RoundCosts => {
+      const all = costs.get(name)!;
+      return { serverUs: middle(all.map((c) => c.serverUs)), dbUs: middle(all.map((c) => c.dbUs)), idlePercent: middle(all.map((c) => c.idlePercent)) };
+    };
+    const baseCpu = middleCosts(baseline).serverUs;
+    for (const s of systems) console.log(line(s.name, median(results.get(s.name)!), s.name === baseline ? null : base, middleCosts(s.name), baseCpu));
+    const w = median(results.get(systems[0]!.name)!);
+    const target = kind === 'list' ? 0.9 : 0.8;
+    console.log(`  wharf/hand-written ${(w.rps / base.rps).toFixed(2)} (target >= ${target}), p99 ratio ${(w.p99 / Math.max(base.p99, 1)).toFixed(2)} (target <= 1.5)`);
+    if (results.has('platformatic db')) {
+      const versus = (a: string, b: string): string => (median(results.get(a)!).rps / median(results.get(b)!).rps).toFixed(2);
+      console.log(`  wharf/platformatic db ${versus('wharf', 'platformatic db')} at their default logging, ${versus('wharf warn', 'platformatic warn')} both at warn`);
+    }
+  }
+}
+
 export async function runSqlBench(): Promise<void> {
   const db = await startBenchDatabase();
   const cleanups: (() => Promise<void>)[] = [async () => db.stop()];
@@ -203,38 +246,21 @@ export async function runSqlBench(): Promise<void> {
       console.log('  (Platformatic DB not installed: `npm run bench:peers` installs it into bench/.peers; skipped)');
     }
 
-    const wharfOne = (await (await fetch(systems[0]!.byKey, { headers: systems[0]!.headers })).json()) as Record<string, unknown>;
-    const handOne = (await (await fetch(systems[1]!.byKey)).json()) as Record<string, unknown>;
-    console.log(`same record from wharf and the hand-written route: ${JSON.stringify(wharfOne) === JSON.stringify(handOne)}`);
+    await compare(systems, 'fastify + pg', 'PostgreSQL, 100,000 products');
 
-    for (const kind of ['list', 'byKey'] as const) {
-      for (const s of systems) await load(s[kind], 2, CONNECTIONS, s.headers);
-      const results = new Map<string, LoadResult[]>(systems.map((s) => [s.name, []]));
-      const costs = new Map<string, RoundCosts[]>(systems.map((s) => [s.name, []]));
-      for (let round = 0; round < ROUNDS; round++) {
-        const order = round % 2 === 0 ? systems : [...systems].reverse();
-        for (const s of order) {
-          const { result, costs: cost } = await measuredRound(s, kind);
-          results.get(s.name)!.push(result);
-          costs.get(s.name)!.push(cost);
-        }
-      }
-      const title = kind === 'list' ? 'list: $filter on two columns + $orderby + $top=50 (100,000 rows)' : 'one record by key';
-      console.log(`SQL ${title}; ${CONNECTIONS} connections, pools of ${POOL}, median of ${ROUNDS} rounds of ${DURATION_S} s; wharf (compiled runtime, own process) with token auth + rate limiting on, logging at its default level (info; 'warn' rows: Logging:MinLevel warn), cache off`);
-      const base = median(results.get('fastify + pg')!);
-      const middleCosts = (name: string): RoundCosts => {
-        const all = costs.get(name)!;
-        return { serverUs: middle(all.map((c) => c.serverUs)), dbUs: middle(all.map((c) => c.dbUs)), idlePercent: middle(all.map((c) => c.idlePercent)) };
-      };
-      const baseCpu = middleCosts('fastify + pg').serverUs;
-      for (const s of systems) console.log(line(s.name, median(results.get(s.name)!), s.name === 'fastify + pg' ? null : base, middleCosts(s.name), baseCpu));
-      const w = median(results.get('wharf')!);
-      const target = kind === 'list' ? 0.9 : 0.8;
-      console.log(`  wharf/hand-written ${(w.rps / base.rps).toFixed(2)} (target >= ${target}), p99 ratio ${(w.p99 / Math.max(base.p99, 1)).toFixed(2)} (target <= 1.5)`);
-      if (results.has('platformatic db')) {
-        const versus = (a: string, b: string): string => (median(results.get(a)!).rps / median(results.get(b)!).rps).toFixed(2);
-        console.log(`  wharf/platformatic db ${versus('wharf', 'platformatic db')} at their default logging, ${versus('wharf warn', 'platformatic warn')} both at warn`);
-      }
+    const mssqlUrl = process.env['MSSQL_URL'];
+    if (mssqlUrl) {
+      const wharfMs = await startBenchWharf(db, [], {}, mssqlUrl);
+      cleanups.unshift(() => wharfMs.close());
+      const handMs = await handWrittenMssql(mssqlUrl, POOL);
+      cleanups.unshift(() => handMs.close());
+      const ms = (p: string) => p.replace('/api/pg/', '/api/ms/');
+      await compare([
+        { name: 'wharf mssql', list: wharfMs.base + ms(WHARF_PATHS.list), byKey: wharfMs.base + ms(WHARF_PATHS.byKey), headers: { authorization: wharfMs.authorization }, pid: wharfMs.pid },
+        { name: 'fastify + mssql', list: handMs.base + HAND_PATHS.list, byKey: handMs.base + HAND_PATHS.byKey, headers: {}, pid: null },
+      ], 'fastify + mssql', 'SQL Server (MSSQL_URL), 10,000 products');
+    } else {
+      console.log('  (MSSQL_URL not set: no SQL Server rows)');
     }
   } finally {
     for (const c of cleanups) await c().catch(() => undefined);

@@ -26,6 +26,9 @@ describe('parseEnvironment', () => {
     [{ Headers: ['x'] }, 'f: Headers must be an object of header name to string value'],
     [{ Headers: { A: 1 } }, 'f: Headers.A must be a string'],
     [[], 'f: must be a JSON object'],
+    [{ Provider: 'postgres', ConnectionString: 'Host=db;Prot=5432' }, "f: ConnectionString: unknown key 'Prot' (PostgreSQL keys: Host, Port,"],
+    [{ Provider: 'mssql', ConnectionString: 'Server=db,14x3;Database=shop' }, "f: ConnectionString: Server (the port after ',') must be a whole number"],
+    [{ Provider: 'mssql', ConnectionString: 'mssql://db/shop?encrypt=maybe' }, 'f: ConnectionString: encrypt must be true, false, strict, mandatory or optional'],
   ])('%j is refused', (json, message) => {
     expect(() => parseEnvironment('x', 'f', JSON.stringify(json))).toThrow(message);
   });

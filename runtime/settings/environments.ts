@@ -6,6 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WharfError } from '../errors/wharf-error.js';
+import { connectionStringProblem } from '../sql/drivers/connection-string.js';
 
 export const DATABASE_PROVIDERS = ['mssql', 'postgres', 'embedded'] as const;
 export type DatabaseProvider = (typeof DATABASE_PROVIDERS)[number];
@@ -51,6 +52,8 @@ export function parseEnvironment(name: string, file: string, text: string): Envi
   if (provider !== 'embedded' && connectionString.trim() === '') {
     fail(file, `ConnectionString is required for Provider ${provider}`);
   }
+  const problem = connectionStringProblem(provider, connectionString);
+  if (problem) fail(file, `ConnectionString: ${problem}`);
   const headersRaw = record['Headers'] ?? {};
   if (typeof headersRaw !== 'object' || headersRaw === null || Array.isArray(headersRaw)) {
     fail(file, 'Headers must be an object of header name to string value');

@@ -47,6 +47,18 @@ const cases: [string, { error: Error; deleting?: boolean; want: WriteRequestErro
   ['mssql THROW 50000', { error: ms(50000, 'Order 12 does not exist'), want: new WriteRequestError(400, 'Order 12 does not exist') }],
   ['mssql truncation (2628)', { error: ms(2628, "String or binary data would be truncated in table 'x', column 'City'."), want: new WriteRequestError(400, 'A value does not match the type or size of its column') }],
   ['mssql anything else stays a 500', { error: ms(208, "Invalid object name 'inventory.Nope'."), want: null }],
+  // Babelfish: the same numbers with PostgreSQL's texts, and 33557097 for what it does not map
+  ['babelfish NULL into NOT NULL (515), column in double quotes', {
+    error: ms(515, 'null value in column "warehousename" of relation "warehouses" violates not-null constraint'),
+    want: new WriteRequestError(422, 'Validation failed', [{ field: 'Name', message: 'Name is required' }]) }],
+  ['babelfish referenced (547)', {
+    error: ms(547, 'update or delete on table "warehouses" violates foreign key constraint "stock_warehouseid_fkey" on table "stock"'),
+    deleting: true, want: new WriteRequestError(409, 'The record is still referenced by other records') }],
+  ['babelfish unmapped conversion error (33557097) is a value error, not a THROW', {
+    error: ms(33557097, 'invalid input syntax for type integer: "1; DROP TABLE x"'), want: new WriteRequestError(400, 'A value does not match the type or size of its column') }],
+  ['babelfish unmapped conversion error on DELETE: no such record', {
+    error: ms(33557097, 'invalid input syntax for type integer: "1 OR 1=1"'), deleting: true, want: new WriteRequestError(404, 'Record not found') }],
+  ['babelfish anything else unmapped stays a 500 (its text never reaches the client)', { error: ms(33557097, 'syntax error at or near "ALTER"'), want: null }],
 ];
 
 describe('writeFailure', () => {

@@ -5,7 +5,7 @@
  * Success bodies: `{success:true, message, result, id}`; POST 201 with Location, else 200.
  */
 import type { SqlEndpoint } from '../contract/model.js';
-import { SqlDriverError, type Row } from './drivers/driver.js';
+import { rowValue, SqlDriverError, type Row } from './drivers/driver.js';
 import type { TypedValue } from './plan.js';
 import { validateWrite, WriteRequestError, type ValidWrite, type WriteInput, type WriteMethod } from './write-body.js';
 import { writeFailure } from './write-errors.js';
@@ -93,7 +93,7 @@ async function tableWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: Va
     const q = deps.compiler.compileDelete({ ...plan, key: { ...plan.key, rowFilter } });
     const rows = await deps.driver.query(q.sql, q.params);
     if (rows.length === 0) throw new WriteRequestError(404, 'Record not found');
-    return respond('DELETE', req, null, rows[0]?.[keyColumn] as TypedValue['value']);
+    return respond('DELETE', req, null, rowValue(rows[0], keyColumn) as TypedValue['value']);
   }
   const plan = planUpdate(endpoint, req.method, valid);
   if (plan === null) throw new WriteRequestError(400, 'The request body has no updatable columns');

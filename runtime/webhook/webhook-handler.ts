@@ -12,7 +12,7 @@ import { WharfError } from '../errors/wharf-error.js';
 import type { EndpointHandler, HandlerContext } from '../handlers/handler-context.js';
 import { mediaType } from '../pipeline/stages.js';
 import { compilerFor } from '../sql/compile/dialect.js';
-import { SqlDriverError } from '../sql/drivers/driver.js';
+import { rowValue, SqlDriverError } from '../sql/drivers/driver.js';
 import type { SqlDrivers } from '../sql/drivers/factory.js';
 import type { InsertPlan } from '../sql/write-plan.js';
 
@@ -64,7 +64,7 @@ export function createWebhookHandler(drivers: SqlDrivers): EndpointHandler<'webh
     ctx.timing.start('sql');
     try {
       const rows = await driver.query(q.sql, q.params);
-      return { success: true, message: 'Webhook processed successfully.', result: null, id: rows[0]?.['Id'] ?? null };
+      return { success: true, message: 'Webhook processed successfully.', result: null, id: rowValue(rows[0], 'Id') ?? null };
     } catch (error) {
       if (error instanceof SqlDriverError && error.kind === 'connection') {
         ctx.request.log.error({ event: 'sql.connection_failed', environment: env.name, provider: env.provider, code: error.code, err: error.message }, 'database unreachable');

@@ -39,8 +39,10 @@ export interface SqlTestServerOptions {
   readonly caching?: boolean;
   /** Rate limiting on, with budgets no run exhausts (default off). */
   readonly rateLimiting?: boolean;
-  /** Only these of the environments (default all three; benchmarks serve `pg` alone, as a production deployment would). */
-  readonly environments?: readonly ('pg' | 'demo' | 'down')[];
+  /** Only these of the environments (default all; benchmarks serve `pg` alone, as a production deployment would). */
+  readonly environments?: readonly ('pg' | 'demo' | 'down' | 'ms')[];
+  /** SQL Server connection string of an environment `ms` (none without it). */
+  readonly mssqlUrl?: string;
   /** Project to compile (default the sample project, ROOT). */
   readonly root?: string;
 }
@@ -60,8 +62,9 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
     pg: { Provider: 'postgres', ConnectionString: pgUrl },
     demo: { Provider: 'embedded', ConnectionString: 'embedded://demo' },
     down: { Provider: 'postgres', ConnectionString: `postgres://postgres@127.0.0.1:${closedPort}/postgres` },
+    ...(options.mssqlUrl ? { ms: { Provider: 'mssql', ConnectionString: options.mssqlUrl } } : {}),
   };
-  const environments = Object.fromEntries(Object.entries(all).filter(([name]) => options.environments?.includes(name as 'pg') ?? true));
+  const environments = Object.fromEntries(Object.entries(all).filter(([name]) => options.environments?.includes(name as 'pg' | 'ms') ?? true));
   await mkdir(environmentsDir, { recursive: true });
   await writeFile(path.join(environmentsDir, 'settings.json'), JSON.stringify({
     Environment: { ServerName: 'test', AllowedEnvironments: Object.keys(environments) },

@@ -7,6 +7,19 @@ import type { TypedValue } from '../plan.js';
 
 export type Row = Record<string, unknown>;
 
+/**
+ * A row's value for `column`: the exact name, else the same name in another case (Babelfish
+ * answers `OUTPUT INSERTED.[Id]` as `id`). Exact names come first, so nothing changes where the
+ * database keeps the case, as SQL Server and PostgreSQL do.
+ */
+export function rowValue(row: Row | undefined, column: string): unknown {
+  if (!row) return undefined;
+  if (column in row) return row[column];
+  const lower = column.toLowerCase();
+  for (const name of Object.keys(row)) if (name.toLowerCase() === lower) return row[name];
+  return undefined;
+}
+
 export interface SqlDriver {
   readonly provider: 'mssql' | 'postgres' | 'embedded';
   query(sql: string, params: readonly TypedValue[]): Promise<Row[]>;

@@ -18,6 +18,7 @@ import pg from 'pg';
 import type { TypedValue } from '../plan.js';
 import { SlotList } from '../../lifecycle/slot-list.js';
 import { startSweep } from '../../lifecycle/sweep.js';
+import { parsePostgresConnectionString } from './connection-string.js';
 import { classifyPostgresError, CommandTimeoutError, type Row, type SqlDriver } from './driver.js';
 import { PG_TEXT_PARSERS } from './type-parsers.js';
 
@@ -117,11 +118,13 @@ interface Pending {
 export function createPgDriver(options: PgDriverOptions): SqlDriver {
   const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
   const clientTimeoutMs = statementTimeoutMs + CLIENT_TIMER_GRACE_MS;
+  // a postgres:// URL as it is, or the Host=...;Database=... keywords (connection-string.ts)
+  const connection = parsePostgresConnectionString(options.connectionString);
   const pool = new pg.Pool({
-    connectionString: options.connectionString,
+    ...connection,
     max: options.max ?? 10,
     statement_timeout: statementTimeoutMs,
-    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? connection.connectionTimeoutMillis ?? 5_000,
     types,
   });
   pool.on('error', (error) => options.onConnectionError?.(error));

@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import sql from 'mssql';
+import { parseMssqlConnectionString, parsePostgresConnectionString } from '../../sql/drivers/connection-string.js';
 import type { SqlDriver } from '../../sql/drivers/driver.js';
 import type { SyncProvider } from '../config/model.js';
 import { probeRabbitMq } from '../destinations/rabbitmq.js';
@@ -21,7 +22,7 @@ export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 async function probePostgres(connectionString: string, ms: number): Promise<void> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: ms, query_timeout: ms });
+  const client = new pg.Client({ ...parsePostgresConnectionString(connectionString), connectionTimeoutMillis: ms, query_timeout: ms });
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -32,7 +33,7 @@ async function probePostgres(connectionString: string, ms: number): Promise<void
 }
 
 async function probeMssql(connectionString: string, ms: number): Promise<void> {
-  const config = sql.ConnectionPool.parseConnectionString(connectionString) as sql.config;
+  const config = parseMssqlConnectionString(connectionString);
   const pool = new sql.ConnectionPool({ ...config, connectionTimeout: ms, requestTimeout: ms, pool: { min: 0, max: 1 } });
   pool.on('error', () => undefined);
   try {

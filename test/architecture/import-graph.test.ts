@@ -48,18 +48,14 @@ const SHARED_CHECKS: Readonly<Record<string, { readonly imports: readonly string
     reason: 'the same RowFilter parse as a diagnostic: the ODataError it catches carries the runtime\'s own message',
   },
   'compiler/settings/validate-settings.ts': {
-    imports: ['runtime/errors/wharf-error.js', 'runtime/settings/environments.js', 'runtime/settings/settings-document.js'],
-    reason: '`wharf check` checks environments/ with the loader the gateway starts with (parseEnvironment, checkSettingsDocument over the settings registry), so a file it passes is one the gateway loads; environments.ts also reads the folder (I/O), so it is no contract module',
-  },
-  'compiler/sync/validate-sync.ts': {
-    imports: ['runtime/settings/registry.js', 'runtime/settings/settings-document.js'],
-    reason: 'sync.json is checked against the same settings registry (schemas/sync/service.schema.json) the sync service reads its settings through',
+    imports: ['runtime/errors/wharf-error.js', 'runtime/settings/environments.js'],
+    reason: '`wharf check` checks environments/<env>/ with the parser the gateway starts with (parseEnvironment, which also checks connection strings with the SQL drivers\' grammar and throws the registry\'s WharfError), so a file it passes is one the gateway loads; environments.ts also reads the folder (I/O) and reaches runtime/sql/drivers, so it is no contract module',
   },
 };
 
 /** runtime/ modules allowed to import outside runtime/, edge by edge, and why (never compiler/ or generated/). */
 const RUNTIME_OUTSIDE: Readonly<Record<string, { readonly imports: readonly string[]; readonly reason: string }>> = {
-  'runtime/settings/registry.ts': {
+  'runtime/contract/settings-registry.ts': {
     imports: ['schemas/settings.schema.json', 'schemas/sync/service.schema.json'],
     reason: 'the settings registry is the settings schemas: defaults, ranges and flags are written once, in schemas/ (data shipped with the package, which the runtime already reads for sync.json), not in the compiler',
   },

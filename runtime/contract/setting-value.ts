@@ -7,7 +7,7 @@
  *   string   text (a JSON number is taken as its text); an enum matches case-insensitively
  * The reasons read after "Setting 'X' (from Y) ".
  */
-import type { SettingSpec } from './registry.js';
+import type { SettingSpec } from './settings-registry.js';
 
 export type Coerced = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string };
 

@@ -15,7 +15,7 @@
  */
 import settingsSchemaJson from '../../schemas/settings.schema.json' with { type: 'json' };
 import syncServiceSchemaJson from '../../schemas/sync/service.schema.json' with { type: 'json' };
-import { closest } from '../contract/suggest.js';
+import { closest } from './suggest.js';
 
 export type SettingsFile = 'settings.json' | 'sync.json';
 export type SettingType = 'boolean' | 'integer' | 'number' | 'string' | 'list' | 'map';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settingSpec } from './registry.js';
+import { settingSpec } from './settings-registry.js';
 import { coerceValue } from './setting-value.js';
 
 // One grammar for JSON values and variable text, whichever process reads them.

@@ -4,9 +4,9 @@
  * (compiler/settings/validate-settings.ts). Same rules as ConfigSource: the registry's keys, the
  * one value grammar (setting-value.ts), "did you mean" among the names at the same level. Pure.
  */
-import { closest } from '../contract/suggest.js';
-import { resolveKey, settingsRegistry } from './registry.js';
-import type { SettingsFile, SettingSpec } from './registry.js';
+import { closest } from './suggest.js';
+import { resolveKey, settingsRegistry } from './settings-registry.js';
+import type { SettingsFile, SettingSpec } from './settings-registry.js';
 import { coerceValue } from './setting-value.js';
 
 export interface SettingsProblem {

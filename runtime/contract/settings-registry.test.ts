@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveKey, settingSpec, settingsRegistry, suggestKey } from './registry.js';
+import { resolveKey, settingSpec, settingsRegistry, suggestKey } from './settings-registry.js';
 
 describe('settings registry', () => {
   it.each([

@@ -3,7 +3,7 @@
  * each row rendered from it (type, range, default, restart, secret, console, meaning); every key a
  * reader asks for (`source.int('A:B')` ...) is registered; the schemas compile with ajv and the
  * project's own settings files pass. A setting added in code but not in the registry fails here.
- * After changing the registry: `WRITE_SETTINGS_DOCS=1 npx vitest run runtime/settings/registry-docs.test.ts`
+ * After changing the registry: `WRITE_SETTINGS_DOCS=1 npx vitest run runtime/contract/settings-registry-docs.test.ts`
  * rewrites the two tables of docs/settings.md (then review the diff).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,8 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { SETTINGS_KEYWORDS, settingsRegistry, settingsSchema } from './registry.js';
-import type { SettingsFile, SettingSpec } from './registry.js';
+import { SETTINGS_KEYWORDS, settingsRegistry, settingsSchema } from './settings-registry.js';
+import type { SettingsFile, SettingSpec } from './settings-registry.js';
 import { checkSettingsDocument } from './settings-document.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

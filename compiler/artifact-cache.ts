@@ -1,5 +1,5 @@
 /**
- * Outputs that do not depend on the endpoints (the validator bundle, the console's assets, the
+ * Outputs that do not depend on the endpoints (the console's assets, the
  * config types) are remembered with the input files they were made from, in Wharf's own
  * `.wharf/artifacts/<name>.json` (they depend on Wharf's sources, not on a project's, so a new
  * project reuses them; like the compiled runtime in `.wharf/dist`): the SHA-256 of every input

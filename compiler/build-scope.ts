@@ -1,7 +1,8 @@
 /**
- * What a build of a root also produces besides the endpoints' files: the docs pages of docs/ and
- * the web console's and the sync dashboard's assets (generated/ui/, generated/sync-ui/); and which
- * generated/ paths it owns (prunes).
+ * What a build of a root also does besides the endpoints' files: check the docs of docs/ (nothing
+ * of them is written) and emit the web console's and the sync dashboard's assets (generated/ui/,
+ * generated/sync-ui/); and which generated/ paths it owns (prunes). It owns generated/docs/ always:
+ * older builds wrote precompiled pages there, and a build removes them.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +19,6 @@ export function buildScope(options: BuildScopeOptions): { withDocs: boolean; wit
   return {
     withDocs,
     withUi,
-    owns: (p: string) => (withDocs || !p.startsWith('docs/')) && (withUi || !(p.startsWith('ui/') || p.startsWith('sync-ui/'))),
+    owns: (p: string) => withUi || !(p.startsWith('ui/') || p.startsWith('sync-ui/')),
   };
 }

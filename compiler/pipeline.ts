@@ -34,7 +34,6 @@ import { readDbSnapshot } from './db-snapshot/read.js';
  */
 import { SKIP_CODES } from './skip-codes.js';
 import { parseAndIdentify } from './entity-contexts.js';
-import { makeValidatorBundle } from './emit/validator-bundle.js';
 
 export { SKIP_CODES };
 
@@ -42,7 +41,10 @@ export interface CompileOptions {
   readonly root: string;
   /** Kept for callers: 'build' and 'check' report the same diagnostics (reserved names are errors in both). */
   readonly mode?: 'build' | 'check';
-  /** Also precompile docs/ into generated/docs/ (default: when the project has a docs/ folder). */
+  /**
+   * Also check docs/ (broken links, missing images, bad formulas; default: when the project has a
+   * docs/ folder). Nothing of it is written: `wharf docs serve|export` build the site themselves.
+   */
   readonly docs?: boolean;
   /** Also emit the web console's assets into generated/ui/ (default true). */
   readonly consoleUi?: boolean;
@@ -66,8 +68,8 @@ export interface CompileResult {
 
 export const GENERATED_README = `# generated/
 
-Everything in this folder is written by \`npm run build\` (\`wharf build\`) from \`endpoints/\`,
-\`schemas/\` and \`docs/\`. Do not edit it by hand: CI runs \`wharf check\` and fails when these
+Everything in this folder is written by \`npm run build\` (\`wharf build\`) from \`endpoints/\`
+and \`schemas/\`. Do not edit it by hand: CI runs \`wharf check\` and fails when these
 files differ from a fresh build. Review \`openapi.json\` diffs in pull requests.
 `;
 
@@ -107,18 +109,15 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const artifacts = artifactCache(options.cacheDir === undefined ? null : TOOL_ARTIFACTS_DIR);
   const outputs: OutputFile[] = [{ path: 'README.md', content: GENERATED_README }];
   outputs.push(...(await emitAll({ models, sourceHash, root, artifacts, routeSource, dbSnapshot: db.snapshot })));
-  // Independent of the endpoints: the compiler's own rules, for the console's validate route.
-  outputs.push(...(await artifacts.get('validator-bundle', '', makeValidatorBundle)));
   if (withUi) {
     outputs.push(...(await artifacts.get('console-ui', '', makeConsoleUi)));
     outputs.push(...(await artifacts.get('sync-ui', '', makeSyncDashboardUi)));
   }
   if (withDocs) {
-    // loaded only when docs are built: markdown-it, shiki and their grammars take a while to load
+    // checked, not emitted: nothing reads precompiled pages (`wharf docs serve|export` build in
+    // memory, with the file dates the spec asks for); markdown-it and shiki load only for this
     const { buildDocsSite } = await import('./docs-site/index.js');
-    const docs = await buildDocsSite({ root, dates: 'front-matter' });
-    reported.push(...docs.diagnostics);
-    outputs.push(...docs.files.map((f) => ({ path: `docs/${f.path}`, content: f.content })));
+    reported.push(...(await buildDocsSite({ root, dates: 'front-matter' })).diagnostics);
   }
   const fatal = hasErrors(reported);
   outputs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -1259,7 +1259,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '5ee3dde530bb29d3d7beb6923f16273e65121e05fff48bbdfa514c8a7b26b7ee';
+export const sourceHash = 'adb5f6207412fb74a914caf300a9c3b5f8d5d273fecfbd5b5ece341dfcf0dd47';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -1,6 +1,7 @@
 /** Entry points of the runtime for the CLI (the composition root). */
 export { buildServer } from './server.js';
-export type { BuildServerOptions, LoggerOptions, ReloadResult, WharfRuntime } from './server.js';
+export type { BuildServerOptions, LoggerOptions } from './server.js';
+export type { ReloadResult, WharfRuntime } from './wharf-runtime.js';
 export { startServer } from './start.js';
 export type { StartServerOptions, StartedServer } from './start.js';
 export { loadSettings } from './settings/load-settings.js';

@@ -54,7 +54,6 @@ import { apiReferenceRoutes } from './reference/api-reference.js';
 import { RouteTable } from './routing/route-table.js';
 import { RouteTableHolder } from './routing/route-table-holder.js';
 import { loadSettings } from './settings/load-settings.js';
-import type { SqlDrivers } from './sql/drivers/factory.js';
 import { registerWebhookEndpoints } from './webhook/register.js';
 import { registerSqlEndpoints } from './sql/register.js';
 import { filesPathRefusal } from './files/path-refusal.js';
@@ -64,8 +63,7 @@ import { lazySchemaCompilers } from './serve/lazy-schema-compilers.js';
 import { openUpstreamClient, registerProxyEndpoints } from './proxy/register.js';
 import { registerCompositeEndpoints } from './composite/register.js';
 import type { Settings } from './settings/load-settings.js';
-import type { EnvironmentMap } from './settings/environments.js';
-import type { ServerSettings } from './settings/server-settings.js';
+import type { ReloadResult, WharfRuntime } from './wharf-runtime.js';
 import { redact, redactSettingsSource } from './settings/redact.js';
 
 export type { LoggerOptions } from './logging/logger-options.js';
@@ -92,43 +90,6 @@ export interface BuildServerOptions {
    * closes it. Default: one is opened from the settings and closed with the server.
    */
   readonly access?: AccessRuntime;
-}
-
-export interface ReloadResult {
-  readonly ok: boolean;
-  /** Why the load failed; the previous table keeps serving. */
-  readonly error?: string;
-  /** sourceHash and endpoint count of the table serving after the call. */
-  readonly sourceHash: string;
-  readonly endpoints: number;
-}
-
-export interface WharfRuntime {
-  /** The settings in force (frozen); replaceEnvironments() swaps in a new value, nothing edits it in place. */
-  readonly settings: Settings;
-  /** The console changed environments/: a new settings value with these environments (and allowed list, server name). */
-  replaceEnvironments(environments: EnvironmentMap, environment?: Partial<ServerSettings['environment']>): void;
-  readonly generatedDir: string;
-  readonly routes: RouteTableHolder;
-  readonly handlers: HandlerRegistry;
-  /** Token service, rate limiter and response cache: the CLI and the admin console reuse these. */
-  readonly access: AccessRuntime;
-  /** Absolute path of the data folder. */
-  readonly dataDir: string;
-  /** The last log lines in memory, redacted (the console's GET /ui/api/logs). */
-  readonly logs: LogRing;
-  /** Absolute path of environments/ (settings.json, the console's overrides, one folder per environment). */
-  readonly environmentsDir: string;
-  /** The SQL drivers per environment (null when a test brought its own SQL handler). */
-  sql: SqlDrivers | null;
-  /** Loads generated/ again; swaps the table only when the load succeeds. Calls run one at a time. */
-  reload(): Promise<ReloadResult>;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    wharf: WharfRuntime;
-  }
 }
 
 function describe(error: unknown): string {

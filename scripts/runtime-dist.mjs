@@ -8,6 +8,9 @@
 // Deterministic: same sources, same bytes. `stamp.json` holds a hash of the sources; the `wharf`
 // binary runs the compiled server only when that hash matches the sources on disk (plain JS here:
 // this module is loaded without any TypeScript loader).
+// The console's validator (compiler/validate/single-file.ts bundled with ajv and the schemas) is built
+// here too, into .wharf/dist/validator/ (buildValidator): it is Wharf's own code, so it belongs with
+// the compiled runtime, not in a project's generated/ (runtime/admin/validate-route.ts loads it).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -18,6 +21,10 @@ export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 export const DIST_DIR = path.join(PACKAGE_ROOT, '.wharf', 'dist');
 export const DIST_MAIN = path.join(DIST_DIR, 'runtime', 'main.js');
 const STAMP = path.join(DIST_DIR, 'stamp.json');
+/** The console's validator (POST /ui/api/endpoints/{type}/validate); runtime/admin/validate-route.ts finds it at this path. */
+export const VALIDATOR_BUNDLE = path.join(DIST_DIR, 'validator', 'validator.mjs');
+const VALIDATOR_STAMP = path.join(DIST_DIR, 'validator', 'stamp.json');
+const VALIDATOR_ENTRY = 'compiler/validate/single-file.ts';
 const RUNTIME_DIR = path.join(PACKAGE_ROOT, 'runtime');
 /** Files outside runtime/ that the bundle embeds (the settings registry imports its schemas). */
 const EMBEDDED = ['schemas/settings.schema.json', 'schemas/sync/service.schema.json'];
@@ -173,4 +180,57 @@ export async function buildRuntime() {
   const files_ = result.outputFiles.length + files.filter(isAsset).length;
   await writeAtomic(STAMP, stampText(sourceHash, files_, stats));
   return { written, files: files_, ms: Math.round(performance.now() - started), upToDate: false };
+}
+
+const sha256 = (data) => createHash('sha256').update(data).digest('hex');
+
+function fileDigest(file) {
+  try {
+    return sha256(readFileSync(file));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Bundles compiler/validate/single-file.ts (the rules of `wharf check` for one entity.json; ajv,
+ * jsonc-parser and the schemas included) into .wharf/dist/validator/validator.mjs, unless every file
+ * esbuild read last time (listed with its SHA-256 in the stamp, plus this script) is unchanged.
+ * Skipped when compiler/ is absent (an image holding only the build).
+ */
+export async function buildValidator() {
+  const started = performance.now();
+  if (!existsSync(path.join(PACKAGE_ROOT, VALIDATOR_ENTRY))) return { written: 0, ms: 0, upToDate: true, skipped: true };
+  const stamp = await readFile(VALIDATOR_STAMP, 'utf8').then(JSON.parse, () => null);
+  const self = fileDigest(fileURLToPath(import.meta.url));
+  if (stamp && stamp.self === self && Array.isArray(stamp.inputs) && existsSync(VALIDATOR_BUNDLE) && stamp.inputs.every(([rel, hash]) => fileDigest(path.join(PACKAGE_ROOT, rel)) === hash)) {
+    return { written: 0, ms: Math.round(performance.now() - started), upToDate: true, skipped: false };
+  }
+  const { build } = await import('esbuild');
+  const result = await build({
+    absWorkingDir: PACKAGE_ROOT,
+    entryPoints: [VALIDATOR_ENTRY],
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: false,
+    legalComments: 'none',
+    charset: 'utf8',
+    logLevel: 'silent',
+    metafile: true,
+    tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
+    // jsonc-parser's `main` is a UMD build with dynamic requires; its `module` build bundles cleanly.
+    mainFields: ['module', 'main'],
+    banner: { js: `// Built by wharf (scripts/runtime-dist.mjs): esbuild bundle of ${VALIDATOR_ENTRY}. Do not edit.\nimport { createRequire as __wharfCreateRequire } from 'node:module';\nconst require = __wharfCreateRequire(import.meta.url);` },
+  });
+  const [output] = result.outputFiles;
+  if (output === undefined || result.outputFiles.length !== 1) throw new Error('runtime-dist: esbuild produced no single validator bundle');
+  const written = (await writeAtomic(VALIDATOR_BUNDLE, output.contents)) ? 1 : 0;
+  const inputs = Object.keys(result.metafile.inputs)
+    .sort()
+    .map((rel) => [rel, fileDigest(path.join(PACKAGE_ROOT, rel))]);
+  await writeAtomic(VALIDATOR_STAMP, `${JSON.stringify({ self, inputs }, null, 2)}\n`);
+  return { written, ms: Math.round(performance.now() - started), upToDate: false, skipped: false };
 }

@@ -9,11 +9,12 @@
 //   reported and the server starts anyway.
 // - Every other command registers tsx and runs the CLI from the TypeScript sources (the generated
 //   route modules are not loaded through tsx: esbuild bundles them). `wharf build` then also
-//   compiles runtime/ into .wharf/dist (scripts/runtime-dist.mjs).
+//   compiles runtime/ into .wharf/dist (scripts/runtime-dist.mjs), with the console's validator
+//   (.wharf/dist/validator/), which `wharf dev` and a start from the sources also bring up to date.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildRuntime, DIST_MAIN, isDistCurrent } from './runtime-dist.mjs';
+import { buildRuntime, buildValidator, DIST_MAIN, isDistCurrent } from './runtime-dist.mjs';
 
 const argv = process.argv.slice(2);
 const [command, ...rest] = argv;
@@ -46,16 +47,19 @@ if (command === 'start') {
   } else {
     process.stderr.write('The compiled runtime (.wharf/dist) is missing or stale: run `wharf build`. Running the TypeScript sources.\n');
     process.argv.splice(3, process.argv.length - 3, ...serverArgs);
+    await buildValidator();
     await runSources();
   }
 } else {
+  if (command === 'dev') await buildValidator();
   await runSources();
   if (command === 'build' && !process.exitCode) {
     const result = await buildRuntime();
+    const validator = await buildValidator();
     process.stdout.write(
-      result.upToDate
+      result.upToDate && validator.upToDate
         ? `Compiled runtime in .wharf/dist is up to date (${result.files} files).\n`
-        : `Compiled runtime into .wharf/dist in ${result.ms} ms (${result.written} file(s) written).\n`,
+        : `Compiled runtime into .wharf/dist in ${result.ms + validator.ms} ms (${result.written + validator.written} file(s) written).\n`,
     );
   }
 }

@@ -1,17 +1,7 @@
 /** Command-line parsing for `wharf <command> [options]` (node:util parseArgs, strict), from the commands table. */
 import { parseArgs } from 'node:util';
+import type { CliArgs } from './cli-args.js';
 import { findCommand, OPTIONS } from './commands.js';
-
-export interface CliArgs {
-  readonly command: string;
-  readonly rest: string[];
-  readonly root: string;
-  readonly port: number | undefined;
-  readonly host: string | undefined;
-  readonly docs: boolean;
-  /** `check --db NAME`. */
-  readonly db?: string | undefined;
-}
 
 export function parseCli(argv: readonly string[]): CliArgs {
   const [command = 'help', ...rest] = argv;

@@ -7,7 +7,7 @@ import { buildScope } from '../build-scope.js';
 import type { CompileResult } from '../pipeline.js';
 import { writeOutputs } from '../write.js';
 
-import { consolePrinter, type Printer } from '../../runtime/serve/printer.js';
+import { consolePrinter, type Printer } from '../../runtime/contract/printer.js';
 
 export { consolePrinter, type Printer };
 

@@ -5,7 +5,7 @@
  * Handlers are imported lazily, so `wharf --help` loads nothing else.
  */
 import path from 'node:path';
-import type { CliArgs } from './args.js';
+import type { CliArgs } from './cli-args.js';
 import type { Printer } from './build-command.js';
 
 export type OptionName = 'root' | 'port' | 'host' | 'no-docs' | 'demo-upstream' | 'db';
@@ -22,7 +22,7 @@ export const OPTIONS: Readonly<Record<OptionName, CliOption>> = {
   root: { flag: '--root', value: 'DIR', description: 'project folder (default: the current directory)' },
   port: { flag: '--port', short: 'p', value: 'N', description: 'port to listen on (default: PORT, else 8080)' },
   host: { flag: '--host', value: 'H', description: 'address to listen on (default: HOST, else 127.0.0.1)' },
-  'no-docs': { flag: '--no-docs', description: 'build without the docs pages' },
+  'no-docs': { flag: '--no-docs', description: 'skip checking docs/ (broken links, missing images, bad formulas)' },
   'demo-upstream': {
     flag: '--demo-upstream',
     description: 'also run the sample upstream of endpoints/Proxy (scripts/demo-upstream.mjs) in this process; `npm start` passes it',

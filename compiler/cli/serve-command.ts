@@ -9,7 +9,7 @@ import { dataDir, projectServerOptions, serveProject } from '../../runtime/main.
 import { banner, CREATE_TOKEN_HINT, demoToken, warmEmbeddedDatabases } from '../../runtime/serve/banner.js';
 import { startServer, type StartedServer, type StartServerOptions } from '../../runtime/start.js';
 import { watchSources, type Watcher } from '../watch.js';
-import type { CliArgs } from './args.js';
+import type { CliArgs } from './cli-args.js';
 import { runBuild, type Printer } from './build-command.js';
 import { WATCHED_FOLDERS } from './watch-command.js';
 

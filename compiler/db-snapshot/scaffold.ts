@@ -111,7 +111,13 @@ function relationshipsOf(snapshot: DbSnapshot, self: string, columns: readonly s
     names.add(name.toLowerCase());
     out.push({ Name: name, Target: target.routePath, LocalColumn: local, TargetColumn: remote, Multiplicity: multiplicity });
   };
-  const serving = (key: string): ExistingEndpoint | undefined => endpoints.find((e) => e.object.toLowerCase() === key.toLowerCase());
+  // several endpoints may serve one object (Inventory/Products and its keyset-paged Inventory/ProductPages):
+  // the one named after the object wins, else the first
+  const serving = (key: string): ExistingEndpoint | undefined => {
+    const all = endpoints.filter((e) => e.object.toLowerCase() === key.toLowerCase());
+    const named = localName(key).toLowerCase();
+    return all.find((e) => e.routePath.slice(e.routePath.lastIndexOf('/') + 1).toLowerCase() === named) ?? all[0];
+  };
   for (const fk of snapshot.objects[self]?.foreignKeys ?? []) {
     const target = serving(fk.references);
     if (target && fk.columns.length === 1) add(singular(localName(fk.references)), target, fk.columns[0]!, fk.referencedColumns[0]!, 'ToOne');

@@ -39,8 +39,7 @@ export interface BuildDocsSiteOptions {
   /**
    * Where page dates come from. `files` (default, `wharf docs serve`/`export`): front matter, else
    * the last git commit, else the file time. `front-matter`: front matter only, else unknown ('');
-   * the gateway build uses it because generated/ is committed and must not change when a commit
-   * (and with it a git date) is made.
+   * the gateway build's docs check uses it (it reads no git history and writes no pages).
    */
   readonly dates?: 'files' | 'front-matter';
   /** Broken internal links, missing images and bad formulas become errors instead of warnings. */

@@ -1,144 +1,31 @@
 /**
- * The raw entity.json shapes, as the schemas in schemas/ accept them (every optional property
- * optional). Rules and normalize read schema-valid configs through these types.
+ * The raw entity.json shapes, as the schemas in schemas/ accept them: the types the build
+ * generates from those schemas (generated/types/config.ts, json-schema-to-typescript), read-only.
+ * One type per endpoint type, so a schema change reaches the rules and normalize through
+ * `npm run build` (and `npm run check` fails while it has not).
  */
-import type { HttpMethod } from '../../runtime/contract/index.js';
+import type {
+  CompositeEndpointConfig,
+  FilesEndpointConfig,
+  ProxyEndpointConfig,
+  SqlEndpointConfig,
+  StaticEndpointConfig,
+  WebhookEndpointConfig,
+} from '../../generated/types/config.js';
 
-export interface CommonConfig {
-  readonly $schema?: string;
-  readonly Namespace?: string;
-  readonly NamespaceDisplayName?: string;
-  readonly DisplayName?: string;
-  readonly AllowedEnvironments?: readonly string[];
-  readonly Enabled?: boolean;
-  readonly Hidden?: boolean;
-  readonly Deprecated?: boolean;
-  readonly Authorization?: AuthorizationConfig;
-  readonly Documentation?: {
-    readonly TagDescription?: string;
-    readonly MethodDescriptions?: Readonly<Partial<Record<HttpMethod, string>>>;
-  };
-}
+/** Read-only all the way down (arrays, tuples and nested objects). */
+type Frozen<T> = T extends (...args: never[]) => unknown ? T : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
 
-export interface AuthorizationRuleConfig {
-  readonly Scopes: readonly string[];
-  readonly Methods?: readonly HttpMethod[];
-  readonly RowFilter?: string;
-  readonly Columns?: readonly string[];
-  readonly ForwardClaims?: Readonly<Record<string, string>>;
-}
+export type SqlConfig = Frozen<SqlEndpointConfig>;
+export type ProxyConfig = Frozen<ProxyEndpointConfig>;
+export type CompositeConfig = Frozen<CompositeEndpointConfig>;
+export type StaticConfig = Frozen<StaticEndpointConfig>;
+export type WebhookConfig = Frozen<WebhookEndpointConfig>;
+export type FilesConfig = Frozen<FilesEndpointConfig>;
 
-/** SQL, Static and Proxy endpoints. */
-export interface AuthorizationConfig {
-  readonly Rules: readonly AuthorizationRuleConfig[];
-}
-
-export interface ResponseTransformsConfig {
-  readonly Remove?: readonly string[];
-  readonly Rename?: Readonly<Record<string, string>>;
-  readonly Mask?: readonly string[];
-}
-
-export interface FunctionParameterConfig {
-  readonly Name: string;
-  readonly SqlType: string;
-  readonly Source: 'Path' | 'Query';
-  readonly Position?: number;
-  readonly Required?: boolean;
-  readonly DefaultValue?: string;
-  readonly ValidationPattern?: string;
-}
-
-export interface RelationshipConfig {
-  readonly Name: string;
-  readonly Target: string;
-  readonly LocalColumn: string;
-  readonly TargetColumn: string;
-  readonly Multiplicity?: 'ToOne' | 'ToMany';
-}
-
-export interface SqlConfig extends CommonConfig {
-  readonly DatabaseObjectName: string;
-  readonly DatabaseSchema?: string;
-  readonly DatabaseObjectType?: 'Table' | 'View' | 'TableValuedFunction';
-  readonly PrimaryKey?: string;
-  readonly FunctionParameters?: readonly FunctionParameterConfig[];
-  readonly AllowedColumns: readonly string[];
-  readonly ResponseTransforms?: ResponseTransformsConfig;
-  readonly Procedure?: string;
-  readonly AllowedMethods?: readonly HttpMethod[];
-  readonly WriteMode?: 'Procedure' | 'Table';
-  readonly RequiredColumns?: readonly string[];
-  readonly ColumnValidation?: Readonly<Record<string, { readonly Regex: string; readonly ValidationMessage?: string }>>;
-  readonly Relationships?: readonly RelationshipConfig[];
-  readonly CacheDurationSeconds?: number | null;
-  readonly MaxBatchRows?: number;
-  readonly Paging?: 'Skip' | 'Keyset';
-}
-
-export interface DeletePatternConfig {
-  readonly Style?: 'PathParameter' | 'QueryParameter' | 'ODataGuid' | 'ODataKey';
-  readonly Parameter?: string;
-}
-
-export interface ProxyConfig extends CommonConfig {
-  readonly Url: string;
-  readonly Methods: readonly HttpMethod[];
-  readonly FallbackUrls?: readonly string[];
-  readonly Retry?: { readonly Attempts?: number; readonly DelayMs?: number };
-  readonly ResponseTransforms?: ResponseTransformsConfig;
-  readonly SupportsOData?: boolean;
-  readonly RewriteUrls?: boolean;
-  readonly ForwardCookies?: boolean;
-  readonly TimeoutMs?: number | null;
-  readonly CustomProperties?: {
-    readonly ContentType?: string;
-    readonly HttpMethodTranslation?: string;
-    readonly HttpMethodAppendHeaders?: string;
-  };
-  readonly DeletePatterns?: readonly DeletePatternConfig[];
-  readonly CacheDurationSeconds?: number | null;
-}
-
-export interface CompositeStepConfig {
-  readonly Name: string;
-  readonly Endpoint: string;
-  readonly Method: HttpMethod;
-  readonly IsArray?: boolean;
-  readonly ArrayProperty?: string;
-  readonly SourceProperty?: string;
-  readonly DependsOn?: string;
-  readonly TemplateTransformations?: Readonly<Record<string, string>>;
-}
-
-export interface CompositeConfig extends CommonConfig {
-  readonly Type: 'Composite';
-  readonly Url: string;
-  readonly Methods: readonly HttpMethod[];
-  readonly CompositeConfig: {
-    readonly Name: string;
-    readonly Description?: string;
-    readonly Steps: readonly CompositeStepConfig[];
-  };
-}
-
-export interface StaticConfig extends CommonConfig {
-  readonly ContentFile: string;
-  readonly ContentType?: string;
-  readonly EnableFiltering?: boolean;
-  readonly ResponseTransforms?: ResponseTransformsConfig;
-}
-
-export interface WebhookConfig extends CommonConfig {
-  readonly DatabaseObjectName: string;
-  readonly DatabaseSchema?: string;
-  readonly AllowedColumns: readonly string[];
-}
-
-export interface FilesConfig extends CommonConfig {
-  readonly StorageType: 'Local';
-  readonly BaseDirectory?: string;
-  readonly AllowedExtensions?: readonly string[];
-  readonly StorageDirectory?: string;
-  readonly MaxFileSizeBytes?: number;
-}
+/** The properties every endpoint type shares (schemas/common.schema.json). */
+export type CommonConfig = Pick<SqlConfig, keyof SqlConfig & keyof ProxyConfig & keyof CompositeConfig & keyof StaticConfig & keyof WebhookConfig & keyof FilesConfig>;
+export type ResponseTransformsConfig = NonNullable<SqlConfig['ResponseTransforms']>;
+/** Claims-based rules (schemas/common.schema.json Authorization): SQL, Static and Proxy endpoints. */
+export type AuthorizationConfig = NonNullable<SqlConfig['Authorization']>;
+export type AuthorizationRuleConfig = AuthorizationConfig['Rules'][number];

@@ -1,7 +1,7 @@
 /**
  * `wharf build` / `wharf check` validate the settings files like entity.json, with
  * file:line:column diagnostics: environments/settings.json against the settings registry
- * (runtime/settings/settings-document.ts: unknown keys with "did you mean", the one value grammar
+ * (runtime/contract/settings-document.ts: unknown keys with "did you mean", the one value grammar
  * and the registry's ranges) and every environments/<env>/settings.json (Provider,
  * ConnectionString, Headers: the rules of runtime/settings/environments.ts, unknown fields too).
  * environments/sync.json and environments/<env>/sync.json: compiler/sync/validate-sync.ts.
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { closest } from '../../runtime/contract/suggest.js';
 import { WharfError } from '../../runtime/errors/wharf-error.js';
 import { parseEnvironment } from '../../runtime/settings/environments.js';
-import { checkSettingsDocument } from '../../runtime/settings/settings-document.js';
+import { checkSettingsDocument } from '../../runtime/contract/settings-document.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { isJsonSyntaxError, parseJsonFile } from '../json-file.js';
 

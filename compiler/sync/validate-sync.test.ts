@@ -72,7 +72,7 @@ describe('environments/sync.json (service settings): WebHost', () => {
     ['the dashboard on, read-only', { WebHost: { Enabled: true } }, []],
     ['the dashboard with an admin key', { WebHost: { Enabled: true, AdminKey: 'a-long-admin-key-0123' } }, []],
     ['an admin key shorter than 16 characters', { WebHost: { AdminKey: 'short' } }, ['environments/sync.json:3:17: error schema-range at /WebHost/AdminKey: WebHost.AdminKey must NOT have fewer than 16 characters']],
-    ['an unknown WebHost key', { WebHost: { Port: 80 } }, ["environments/sync.json:3:5: warning unknown-property at /WebHost/Port: 'Port' is not a known property of WebHost"]],
+    ['an unknown WebHost key', { WebHost: { Port: 80 } }, ["environments/sync.json:3:5: error unknown-property at /WebHost/Port: 'Port' is not a known property of WebHost"]],
   ];
   it.each(cases)('%s', (_name, doc, want) => {
     expect(service(doc)).toEqual(want);

@@ -15,8 +15,8 @@ import {
   SYNC_SERVICE_FILE,
   SYNC_SERVICE_SCHEMA,
 } from '../../runtime/contract/sync-config.js';
-import { SETTINGS_KEYWORDS } from '../../runtime/settings/registry.js';
-import { checkSettingsDocument } from '../../runtime/settings/settings-document.js';
+import { SETTINGS_KEYWORDS } from '../../runtime/contract/settings-registry.js';
+import { checkSettingsDocument } from '../../runtime/contract/settings-document.js';
 import { sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isJsonSyntaxError, parseJsonFile } from '../json-file.js';
 import { pointerSegments } from '../parse.js';

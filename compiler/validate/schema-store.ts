@@ -29,7 +29,7 @@ export function loadSchemas(): ReadonlyMap<string, JsonSchema> {
 }
 
 /**
- * Uses these schemas instead of reading schemas/ (generated/validator.bundle.mjs carries them
+ * Uses these schemas instead of reading schemas/ (.wharf/dist/validator/validator.mjs carries them
  * inline, so it validates without the compiler's folder next to it).
  */
 export function provideSchemas(schemas: ReadonlyMap<string, JsonSchema>): void {

@@ -1,5 +1,5 @@
 /**
- * Entry of generated/validator.bundle.mjs: the validation `wharf check` runs, for ONE entity.json
+ * Entry of .wharf/dist/validator/validator.mjs (scripts/runtime-dist.mjs): the validation `wharf check` runs, for ONE entity.json
  * given as text, inside the project it would be saved into (the other endpoints are read from
  * disk, so project rules such as duplicate routes and relationship targets judge it the same way).
  * Reserved names are errors, as in `wharf check`. The JSON Schemas are inlined by the bundler.

@@ -483,7 +483,7 @@ export interface ResponseTransforms {
   Mask?: string[];
 }
 /**
- * Every key of the gateway, `wharf docs serve` and (in sync/service.schema.json, environments/sync.json) `wharf sync`: type, range, default, `x-restart` (a change needs a restart), `x-secret` (never shown or logged), `x-env` (legacy variables), `x-writable` (the console may change it), `x-items` (list item format: ip, cidr, origin). The one registry: runtime/settings/registry.ts reads it; docs/settings.md is tested against it.
+ * Every key of the gateway, `wharf docs serve` and (in sync/service.schema.json, environments/sync.json) `wharf sync`: type, range, default, `x-restart` (a change needs a restart), `x-secret` (never shown or logged), `x-env` (legacy variables), `x-writable` (the console may change it), `x-items` (list item format: ip, cidr, origin). The one registry: runtime/contract/settings-registry.ts reads it; docs/settings.md is tested against it.
  */
 export interface SettingsEndpointConfig {
   /**

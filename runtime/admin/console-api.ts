@@ -10,15 +10,15 @@ import { environmentNames } from '../settings/load-settings.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { MemoryCounterStore } from '../traffic/counter-store.js';
 import { readRedisSettings } from '../traffic/redis-client.js';
-import { AccountService, type FirstAdmin } from './accounts.js';
+import { AccountService } from './accounts.js';
 import { admitConsoleRequest, requireConsoleActor } from './console-access.js';
 import type { ConsoleGuardOptions } from './console-access.js';
 import { installConsoleErrors, notFound } from './console-errors.js';
 import { ConsoleEvents } from './console-events.js';
 import { readConsoleSettings } from './console-settings.js';
-import type { ConsoleSettings } from './console-settings.js';
 import { authRoutes } from './auth-routes.js';
 import { openAccountStore } from './open-account-store.js';
+import type { ConsoleRuntime } from './console-runtime.js';
 import { SessionService } from './sessions.js';
 import { SignInLimiter } from './sign-in-limiter.js';
 import { tokenRoutes } from './token-routes.js';
@@ -35,24 +35,6 @@ import { SHARED_SETTINGS_POLL_MS, SharedConsoleSettings } from './shared-console
 
 export const CONSOLE_PREFIX = '/ui/api';
 const FIRST_ADMIN_RETRY_MS = 2000;
-
-export interface ConsoleRuntime {
-  readonly accounts: AccountService;
-  readonly sessions: SessionService;
-  readonly events: ConsoleEvents;
-  settings: ConsoleSettings;
-  readonly startedAt: number;
-  /** The administrator this instance created on an empty store (null: the store had accounts). */
-  firstAdmin: FirstAdmin | null;
-  /** Console changes shared by every instance (PostgreSQL token store); null: this instance's files only. */
-  shared: SharedConsoleSettings | null;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    wharfConsole: ConsoleRuntime;
-  }
-}
 
 export async function consoleApi(app: FastifyInstance): Promise<void> {
   const runtime = app.wharf;
@@ -86,6 +68,12 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
     const stop = await events.shareOver(runtime.access.redis, readRedisSettings(runtime.settings.server.source).keyPrefix);
     app.addHook('onClose', async () => stop());
   }
+
+  // health: the monitor publishes its status changes; the console subscribes once every area is
+  // registered (health registers after the console).
+  app.addHook('onReady', async () => {
+    if (app.hasDecorator('wharfHealth')) app.wharfHealth.onChange((status) => events.emit('health', { status }));
+  });
 
   // endpoint_reload: after every successful reload of generated/ on this instance, one event per endpoint
   // type; only this instance's streams get it (the others announce their own reloads).

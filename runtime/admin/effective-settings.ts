@@ -10,8 +10,8 @@
  * this file becomes a lookup in it; the route and the page keep the same shape.
  */
 import type { FastifyInstance } from 'fastify';
-import type { WharfRuntime } from '../server.js';
-import type { ConsoleRuntime } from './console-api.js';
+import type { WharfRuntime } from '../wharf-runtime.js';
+import type { ConsoleRuntime } from './console-runtime.js';
 import { WRITABLE_SETTINGS } from './writable-settings.js';
 
 export type SettingOrigin = 'default' | 'file' | 'environment' | 'console';

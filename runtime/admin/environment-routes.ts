@@ -14,13 +14,13 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { WharfRuntime } from '../server.js';
+import type { WharfRuntime } from '../wharf-runtime.js';
 import { DATABASE_PROVIDERS, loadEnvironments, parseEnvironment } from '../settings/environments.js';
 import type { EnvironmentMap } from '../settings/environments.js';
 import { overridesPath, readOverrides, setByPath } from '../settings/overrides-file.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { writeFileAtomic } from './atomic-file.js';
-import type { ConsoleRuntime } from './console-api.js';
+import type { ConsoleRuntime } from './console-runtime.js';
 import { badRequest } from './console-errors.js';
 
 export const MASKED_CONNECTION_STRING = '<CONNECTION_STRING>';

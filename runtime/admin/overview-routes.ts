@@ -7,9 +7,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { EndpointModel } from '../contract/model.js';
-import type { WharfRuntime } from '../server.js';
-import type { ConsoleRuntime } from './console-api.js';
-import { PACKAGE_VERSION } from '../serve/package-version.js';
+import type { WharfRuntime } from '../wharf-runtime.js';
+import type { ConsoleRuntime } from './console-runtime.js';
+import { versionWithBuild } from '../serve/package-version.js';
 import { environmentNames } from '../settings/load-settings.js';
 
 
@@ -32,10 +32,6 @@ export function listingKey(model: EndpointModel): ListingKey {
   }
 }
 
-/** `0.1.0+<first 12 of the generated/ source hash>`. */
-export function versionWithBuild(sourceHash: string): string {
-  return `${PACKAGE_VERSION}+${sourceHash.slice(0, 12)}`;
-}
 
 export function listingItem(model: EndpointModel): Record<string, unknown> {
   const base = {

@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { WharfError } from '../errors/wharf-error.js';
 import type { ConsoleActor } from './console-access.js';
-import { versionWithBuild } from './overview-routes.js';
+import { versionWithBuild } from '../serve/package-version.js';
 
 export function sessionRoutes(app: FastifyInstance, guard: (request: FastifyRequest) => Promise<ConsoleActor>): void {
   app.get('/auth/session', async (request, reply) => {

@@ -11,10 +11,10 @@
 import { BlockList, isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readLandingPage } from '../landing/landing-page.js';
-import type { WharfRuntime } from '../server.js';
+import type { WharfRuntime } from '../wharf-runtime.js';
 import { mergeSettings, overridesPath, readOverrides, setByPath } from '../settings/overrides-file.js';
 import { writeFileAtomic } from './atomic-file.js';
-import type { ConsoleRuntime } from './console-api.js';
+import type { ConsoleRuntime } from './console-runtime.js';
 import { consoleReachable, requestOrigin } from './console-access.js';
 import { badRequest } from './console-errors.js';
 import { effectiveSettings } from './effective-settings.js';

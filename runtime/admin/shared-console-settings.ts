@@ -15,7 +15,7 @@
  * force; one warning line is logged until it answers again.
  */
 import type { FastifyInstance } from 'fastify';
-import type { WharfRuntime } from '../server.js';
+import type { WharfRuntime } from '../wharf-runtime.js';
 import { loadEnvironments } from '../settings/environments.js';
 import { writeSharedCache } from '../settings/shared-overrides.js';
 import type { ConsoleSettingsChange, ConsoleSettingsSnapshot, PostgresConsoleSettingsStore } from '../settings/shared-overrides.js';

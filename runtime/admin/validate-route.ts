@@ -2,16 +2,16 @@
  * POST /endpoints/{type}/validate  {content, name?, namespace?} -> {valid, errors, warnings, diagnostics}
  * The verdict and messages of `wharf check` for that entity.json at endpoints/<TypeFolder>/<namespace>/<name>/
  * in this project (the other endpoints read from disk; nothing is written). The rules come from
- * generated/validator.bundle.mjs, emitted by the compiler and loaded here at the first call: the
+ * .wharf/dist/validator/validator.mjs, the compiler's single-file validation that `wharf build`
+ * bundles beside the compiled runtime (scripts/runtime-dist.mjs), loaded here at the first call: the
  * runtime never imports compiler/ (docs/console-api.md).
  *   {type}: sql | proxy | composite | static | files (file) | webhooks (webhook); else 400 "Unknown endpoint type: X"
  *   content: an object, or a string holding JSON (syntax errors are reported like the build does)
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { GENERATED_FILES } from '../contract/manifest.js';
 import type { ValidatorBundle } from '../contract/manifest.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { badRequest } from './console-errors.js';
@@ -29,7 +29,18 @@ export const TYPE_FOLDER_OF: Readonly<Record<string, string>> = {
 
 const SEGMENT = /^(?!\.\.?$)[^/\\\u0000]{1,200}$/;
 
-/** Loads generated/validator.bundle.mjs once per version of the file (a rebuild is picked up). */
+const HERE = fileURLToPath(import.meta.url);
+const COMPILED = `${path.sep}.wharf${path.sep}dist${path.sep}runtime${path.sep}`;
+/**
+ * This Wharf's .wharf/dist/validator/validator.mjs, from the sources (runtime/admin/) or from the
+ * compiled runtime (.wharf/dist/runtime/admin/).
+ */
+export const VALIDATOR_BUNDLE = HERE.includes(COMPILED)
+  ? path.resolve(HERE, '../../../validator/validator.mjs')
+  : path.resolve(HERE, '../../../.wharf/dist/validator/validator.mjs');
+const SHOWN = '.wharf/dist/validator/validator.mjs';
+
+/** Loads the validator bundle once per version of the file (a rebuild is picked up). */
 export class ValidatorLoader {
   private loaded: { mtimeMs: number; bundle: Promise<ValidatorBundle> } | null = null;
 
@@ -40,7 +51,7 @@ export class ValidatorLoader {
     try {
       mtimeMs = (await stat(this.file)).mtimeMs;
     } catch {
-      throw new WharfError('CONSOLE_VALIDATOR_MISSING', { reason: `${GENERATED_FILES.validatorBundle} is missing` });
+      throw new WharfError('CONSOLE_VALIDATOR_MISSING', { reason: `${SHOWN} is missing` });
     }
     if (!this.loaded || this.loaded.mtimeMs !== mtimeMs) {
       const bundle = import(`${pathToFileURL(this.file).href}?v=${mtimeMs}`) as Promise<ValidatorBundle>;
@@ -52,7 +63,7 @@ export class ValidatorLoader {
     try {
       return await this.loaded.bundle;
     } catch (error) {
-      throw new WharfError('CONSOLE_VALIDATOR_MISSING', { reason: `${GENERATED_FILES.validatorBundle} could not be loaded` }, { cause: error });
+      throw new WharfError('CONSOLE_VALIDATOR_MISSING', { reason: `${SHOWN} could not be loaded` }, { cause: error });
     }
   }
 }
@@ -68,7 +79,7 @@ function location(body: Record<string, unknown>): { folders: string[]; name: str
 }
 
 export function validateRoute(app: FastifyInstance, options: { readonly generatedDir: string }): void {
-  const loader = new ValidatorLoader(path.join(options.generatedDir, GENERATED_FILES.validatorBundle));
+  const loader = new ValidatorLoader(VALIDATOR_BUNDLE);
   const root = path.dirname(options.generatedDir);
 
   app.post('/endpoints/:type/validate', async (request) => {

@@ -5,7 +5,7 @@
  */
 import { everyAddressProblem, everyAddressTrusted } from '../traffic/network-coverage.js';
 import { isIP } from 'node:net';
-import { settingsRegistry, type SettingSpec } from '../settings/registry.js';
+import { settingsRegistry, type SettingSpec } from '../contract/settings-registry.js';
 
 export type WritableKind = 'bool' | 'int' | 'choice' | 'text' | 'iplist' | 'cidrlist' | 'originlist';
 

@@ -12,11 +12,9 @@ export const GENERATED_FILES = {
   openapi: 'openapi.json',
   /** esbuild bundle of generated/routes/index.ts (one route module per endpoint). */
   routesBundle: 'routes.bundle.mjs',
-  /** esbuild bundle of the compiler's single-file validation (POST /ui/api/endpoints/{type}/validate). */
-  validatorBundle: 'validator.bundle.mjs',
 } as const;
 
-/** What generated/validator.bundle.mjs exports. */
+/** What .wharf/dist/validator/validator.mjs (the console's validator, scripts/runtime-dist.mjs) exports. */
 export interface EntityLocation {
   /** Type folder under endpoints/: SQL, Proxy, Static, Files, Webhooks. */
   readonly typeFolder: string;

@@ -1,5 +1,5 @@
 /**
- * The loaded site: generated/docs (or an in-memory build result) read once, validated against
+ * The loaded site: an in-memory build result (or a folder holding the same files) read once, validated against
  * the schema version, indexed by page path, with the search index deserialized.
  */
 import { readFile } from 'node:fs/promises';
@@ -43,7 +43,7 @@ export interface DocsFile {
   readonly content: string | Uint8Array;
 }
 
-/** Load from a directory (generated/docs) or from the files of an in-memory build. */
+/** Load from a directory holding the site files or from the files of an in-memory build. */
 export async function loadDocsSite(source: string | readonly DocsFile[]): Promise<LoadedDocsSite> {
   let readBytes: (path: string) => Promise<Buffer>;
   if (typeof source === 'string') {

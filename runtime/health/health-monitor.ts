@@ -1,12 +1,15 @@
 /**
  * Runs the checks in the background every `refreshSeconds` and keeps the last report; requests
  * read the cached report and never wait for a probe (only the very first request after start may
- * wait for the first run). A change of the overall status is reported through onStatusChange
- * (the console's SSE `health` event). The last HISTORY_SIZE runs are kept, per check, as
- * {at, status, ms} for the console's Health page (GET /ui/api/health `history`).
+ * wait for the first run). A change of the overall status is published to the listeners of
+ * onChange (the log line; the console subscribes for its SSE `health` event): health knows no reader.
+ * The last HISTORY_SIZE runs are kept, per check, as {at, status, ms} for the console's Health
+ * page (GET /ui/api/health `history`).
  */
 import type { CheckResult, HealthCheck, HealthStatus } from './health-check.js';
 import { formatDuration, runCheck, worst } from './health-check.js';
+
+export type StatusListener = (status: HealthStatus, previous: HealthStatus | null) => void;
 
 export interface HealthReport {
   readonly status: HealthStatus;
@@ -32,12 +35,18 @@ export class HealthMonitor {
   private running: Promise<HealthReport> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly listeners = new Set<StatusListener>();
 
   constructor(
     private readonly checks: readonly HealthCheck[],
     private readonly refreshMs: number,
-    private readonly onStatusChange: (status: HealthStatus, previous: HealthStatus | null) => void = () => {},
   ) {}
+
+  /** Calls `listener` on every change of the overall status (the first run counts: previous null); returns the unsubscribe. */
+  onChange(listener: StatusListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   /** Starts the first run and the refresh timer (unref'd: it never keeps the process alive). */
   start(): void {
@@ -92,7 +101,7 @@ export class HealthMonitor {
       list.push({ at, status: result.status, ms: Number.parseFloat(result.duration) });
       if (list.length > HISTORY_SIZE) list.shift();
     }
-    if (previous !== report.status) this.onStatusChange(report.status, previous);
+    if (previous !== report.status) for (const listener of this.listeners) listener(report.status, previous);
     return report;
   }
 }

@@ -10,11 +10,11 @@
  */
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { versionWithBuild } from '../admin/overview-routes.js';
+import { versionWithBuild } from '../serve/package-version.js';
 import { databaseCheck } from './database-check.js';
 import { diskCheck } from './disk-check.js';
 import { readFileStorageSettings } from '../files/storage-settings.js';
-import type { WharfRuntime } from '../server.js';
+import type { WharfRuntime } from '../wharf-runtime.js';
 import { readTokenStoreSettings } from '../auth/store/open-store.js';
 import type { TokenStore } from '../auth/store/token-store.js';
 import { hasDbSnapshot, schemaDriftCheck } from './schema-drift-check.js';
@@ -74,10 +74,8 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
         ...(runtime.access.redis ? [redisCheck(runtime.access.redis)] : []),
       ]
     : [];
-  const monitor = new HealthMonitor(checks, settings.refreshSeconds * 1000, (status, previous) => {
-    app.log.info({ status, previous }, 'health status changed');
-    app.wharfConsole?.events.emit('health', { status });
-  });
+  const monitor = new HealthMonitor(checks, settings.refreshSeconds * 1000);
+  monitor.onChange((status, previous) => app.log.info({ status, previous }, 'health status changed'));
   app.decorate('wharfHealth', monitor);
   // A listening server checks from the start; an inject-only one (tests) from its first health request.
   app.addHook('onListen', async () => monitor.start());

@@ -7,9 +7,9 @@ import { WharfError } from '../errors/wharf-error.js';
 import { demoSeedProgress } from '../sql/drivers/demo-seed-progress.js';
 import { collectGarbage } from './collect-garbage.js';
 import type { StartedServer } from '../start.js';
-import type { Printer } from './printer.js';
+import type { Printer } from '../contract/printer.js';
 
-export { consolePrinter, type Printer } from './printer.js';
+export { consolePrinter, type Printer } from '../contract/printer.js';
 
 export const CREATE_TOKEN_HINT = 'npx wharf token create --username you';
 

@@ -22,3 +22,8 @@ function findVersion(): string {
 }
 
 export const PACKAGE_VERSION = findVersion();
+
+/** `0.1.0+<first 12 of the generated/ source hash>`. */
+export function versionWithBuild(sourceHash: string): string {
+  return `${PACKAGE_VERSION}+${sourceHash.slice(0, 12)}`;
+}

@@ -4,15 +4,15 @@
  * `Environment:AllowedEnvironments:0`), then the legacy variables the registry names
  * (`HEALTHCHECK_CACHE_TIME`, `GIT_URL`), then environment variables with `__` as separator laid
  * over it (ASP.NET style, case-insensitive). Everything is checked once, in `from()`, against the
- * registry (registry.ts): an unknown key in the file, or a `Section__Key` variable of one of the
+ * registry (runtime/contract/settings-registry.ts): an unknown key in the file, or a `Section__Key` variable of one of the
  * file's sections that names no setting, stops with "did you mean"; a bad value stops naming the
  * key and where it came from. The getters take default and range from the registry.
  */
 import { closest } from '../contract/suggest.js';
 import { WharfError } from '../errors/wharf-error.js';
-import { resolveKey, settingSpec, settingsRegistry, suggestKey } from './registry.js';
-import type { SettingsFile, SettingSpec } from './registry.js';
-import { coerceValue } from './setting-value.js';
+import { resolveKey, settingSpec, settingsRegistry, suggestKey } from '../contract/settings-registry.js';
+import type { SettingsFile, SettingSpec } from '../contract/settings-registry.js';
+import { coerceValue } from '../contract/setting-value.js';
 
 export type ConfigScalar = string | number | boolean | null;
 

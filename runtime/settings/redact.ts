@@ -14,7 +14,7 @@
  * Settings dumps also mask every setting the registry marks `x-secret` (e.g. Redis:Url, Git:Password).
  */
 import type { ConfigSource } from './config-source.js';
-import { resolveKey } from './registry.js';
+import { resolveKey } from '../contract/settings-registry.js';
 
 export const CONNECTION_STRING_MASK = '<CONNECTION_STRING>';
 export const SECRET_MASK = '<REDACTED>';

@@ -1,6 +1,6 @@
 /**
  * Typed server settings. Defaults and ranges live in the registry (schemas/settings.schema.json,
- * see registry.ts); this reader only names keys and shapes the value.
+ * see runtime/contract/settings-registry.ts); this reader only names keys and shapes the value.
  * Other areas read their own keys from `ServerSettings.source`, each key in exactly one reader:
  * RateLimiting:*, Caching:*, Auth:*, Redis:*, ForwardedHeaders:* belong to access control
  * (runtime/auth/access-runtime.ts readAccessSettings and the readers it calls).

@@ -15,7 +15,7 @@ import { dbColumn } from './plan.js';
 import { SqlDriverError, type Row } from './drivers/driver.js';
 import { WriteRequestError, type ValidWrite, type WriteMethod } from './write-body.js';
 import { writeFailure } from './write-errors.js';
-import type { SqlWriteDeps } from './write-handler.js';
+import type { SqlWriteDeps } from './write-deps.js';
 import { shapeRow } from './written-row.js';
 
 /** Rows of one batch when neither the endpoint (MaxBatchRows) nor the server (Sql:MaxBatchRows) says otherwise. */

@@ -6,20 +6,9 @@
  * in place of `$skip`.
  */
 import type { Row } from './drivers/driver.js';
-import type { OrderColumn, ReadPlan, TypedValue } from './plan.js';
+import type { KeysetColumn, ReadPlan, TypedValue } from './plan.js';
 import type { KeysetValue } from './keyset-token.js';
 
-export interface KeysetColumn extends OrderColumn {
-  /** False for the primary key (never NULL): no NULL branch is compiled for it. */
-  readonly nullable: boolean;
-}
-
-/** Rows strictly after `values` in the order of `columns`. */
-export interface KeysetCondition {
-  readonly columns: readonly KeysetColumn[];
-  /** One per column; value null = SQL NULL. */
-  readonly values: readonly TypedValue[];
-}
 
 /** Output name of the n-th ordering value added to a keyset read's SELECT (stripped from the rows). */
 export function keysetField(n: number): string {

@@ -6,7 +6,6 @@
 import type { SqlEndpoint } from '../contract/model.js';
 import type { FilterExpr, Literal, ODataQuery } from './odata/ast.js';
 import { ODATA_LIMITS } from './odata/limits.js';
-import type { KeysetCondition } from './keyset.js';
 
 /** Types a parameter can carry; mssql maps them to explicit driver types. */
 export type ParamType =
@@ -57,6 +56,18 @@ export interface ExpandPlan {
 export interface OrderColumn {
   readonly column: string;
   readonly direction: 'asc' | 'desc';
+}
+
+export interface KeysetColumn extends OrderColumn {
+  /** False for the primary key (never NULL): no NULL branch is compiled for it. */
+  readonly nullable: boolean;
+}
+
+/** Keyset paging (keyset.ts): rows strictly after `values` in the order of `columns`. */
+export interface KeysetCondition {
+  readonly columns: readonly KeysetColumn[];
+  /** One per column; value null = SQL NULL. */
+  readonly values: readonly TypedValue[];
 }
 
 export interface ReadPlan {

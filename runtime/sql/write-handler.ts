@@ -5,9 +5,7 @@
  * Success bodies: `{success:true, message, result, id}`; POST 201 with Location, else 200.
  */
 import type { SqlEndpoint } from '../contract/model.js';
-import type { SqlCompiler } from './compile/compiler.js';
-import { rowValue, SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
-import type { ColumnKinds } from './odata/type-check.js';
+import { rowValue, SqlDriverError, type Row } from './drivers/driver.js';
 import type { TypedValue } from './plan.js';
 import { validateWrite, WriteRequestError, type ValidWrite, type WriteInput, type WriteMethod } from './write-body.js';
 import { writeFailure } from './write-errors.js';
@@ -15,6 +13,7 @@ import { shapeRow } from './written-row.js';
 import { isBatchBody } from './batch-body.js';
 import { handleSqlBatch, type SqlBatchResponse } from './batch-handler.js';
 import { planDelete, planInsert, planProcedure, planUpdate } from './write-plan.js';
+import type { SqlWriteDeps } from './write-deps.js';
 import type { ColumnValue } from './write-plan.js';
 import type { BoolExpr, FilterExpr } from './odata/ast.js';
 import { evaluate } from './odata/evaluate.js';
@@ -126,17 +125,6 @@ async function procedureWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid
   const keyName = keyColumn === null ? null : (endpoint.columns.find((c) => c.db === keyColumn)?.name ?? keyColumn);
   const fromResult = keyName !== null && row !== null && row[keyName] !== null && row[keyName] !== undefined ? (row[keyName] as TypedValue['value']) : undefined;
   return respond(req.method, req, row, fromResult ?? valid.key?.value ?? undefined);
-}
-
-export interface SqlWriteDeps {
-  readonly driver: SqlDriver;
-  readonly compiler: SqlCompiler;
-  /** db column -> value kind from the database catalogue (column-types.ts); absent = type not checked. */
-  readonly columnKinds?: ColumnKinds;
-  /** An Authorization rule's RowFilter, claims bound (rule-scope.ts); Table mode only. */
-  readonly rowFilter?: FilterExpr | null;
-  /** Sql:MaxBatchRows: rows one batch write may hold (batch-handler.ts); default 1000. */
-  readonly maxBatchRows?: number;
 }
 
 export async function handleSqlWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, deps: SqlWriteDeps): Promise<SqlWriteResponse | SqlBatchResponse> {

@@ -2,12 +2,13 @@
  * POST /ui/api/endpoints/{type}/validate gives the verdict and messages of `wharf check`:
  * every entity.json of every case of the invalid corpus (test/fixtures/invalid) goes through the
  * compiler (compile, check mode) and through the running server's route (which only loads
- * generated/validator.bundle.mjs), and the diagnostics for that file must be identical.
+ * .wharf/dist/validator/validator.mjs, built here as `wharf build` does), and the diagnostics for
+ * that file must be identical.
  * Plus the route's own answers: unknown type, missing content, JSON given as object or string.
  */
-import { copyFileSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDiagnostic, sortDiagnostics } from '../../compiler/diagnostics.js';
 import { compile } from '../../compiler/pipeline.js';
@@ -39,7 +40,8 @@ describe('validate route = wharf check, over the invalid corpus', () => {
 
   beforeAll(async () => {
     server = await createTestServer({ generated: { endpoints: [] }, serverSettings: { Environment: { ServerName: 'v' }, RateLimiting: { Enabled: false } } });
-    copyFileSync(path.join(repoRoot, 'generated/validator.bundle.mjs'), path.join(server.project.generatedDir, 'validator.bundle.mjs'));
+    const dist = (await import(pathToFileURL(path.join(repoRoot, 'scripts/runtime-dist.mjs')).href)) as { buildValidator(): Promise<unknown> };
+    await dist.buildValidator();
     symlinkSync(path.join(repoRoot, 'schemas'), path.join(server.project.root, 'schemas'));
     endpointsLink = path.join(server.project.root, 'endpoints');
   });

@@ -15,6 +15,7 @@ import { buildDocsServer } from '../../runtime/docs-site/server.js';
 import { exportDocsSite } from '../../runtime/docs-site/export.js';
 import { defaultDocsSettings } from '../../runtime/docs-site/settings.js';
 import { loadDocsSite } from '../../runtime/docs-site/site.js';
+import { buildDocsSite } from '../../compiler/docs-site/index.js';
 import { createFixture, type Fixture } from './fixture.js';
 import { partPath } from '../setup/system-parts.js';
 
@@ -177,7 +178,7 @@ describe('docs site in headless Chromium', () => {
   });
 
   it("our own docs: /diagrams redirects to the math and diagrams page, which shows KaTeX and a drawn diagram", async () => {
-    const own = await buildDocsServer({ site: await loadDocsSite('generated/docs'), settings: defaultDocsSettings({ themeDir: fixture.root }) });
+    const own = await buildDocsServer({ site: await loadDocsSite((await buildDocsSite({ root: process.cwd() })).files), settings: defaultDocsSettings({ themeDir: fixture.root }) });
     const url = await own.listen({ port: 0, host: '127.0.0.1' });
     const page = await browser.newPage();
     const errors: string[] = [];

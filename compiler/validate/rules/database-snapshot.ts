@@ -168,7 +168,7 @@ export const databaseSnapshotRule: EntityRule = {
         }),
       );
     }
-    const writesTable = (config.WriteMode ?? DEFAULTS.sql.WriteMode) === 'Table' && (config.AllowedMethods ?? []).includes('POST');
+    const writesTable = (config.WriteMode ?? DEFAULTS.sql.WriteMode) === 'Table' && config.AllowedMethods?.includes('POST') === true;
     if (writesTable && object.type === 'Table') {
       const allowed = config.AllowedColumns.map((e) => parseColumn(e)?.db.toLowerCase());
       const unset = object.columns.filter((c) => !c.nullable && c.default === undefined && !c.identity && !c.generated && !allowed.includes(c.name.toLowerCase()));

@@ -10,7 +10,7 @@
  */
 import { WharfError } from '../../errors/wharf-error.js';
 import type { ConfigSource } from '../../settings/config-source.js';
-import { settingSpec } from '../../settings/registry.js';
+import { settingSpec } from '../../contract/settings-registry.js';
 
 export interface JwtSettings {
   readonly issuer: string;

@@ -4,7 +4,7 @@
  * ORDER BY + paging tail over the result's fields (SQL Server needs ORDER BY for OFFSET/FETCH).
  */
 import type { AggregateItem } from '../aggregate-plan.js';
-import type { DialectName } from './compiler.js';
+import type { DialectName } from './dialect-name.js';
 
 export function aggregateCall(dialect: DialectName, item: AggregateItem, column: string): string {
   switch (item.method) {

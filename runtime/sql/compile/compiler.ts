@@ -10,8 +10,7 @@ import type { BatchDeletePlan, BatchInsertPlan } from '../batch-plan.js';
 import { aggregateCall, aggregateTail } from './aggregate-sql.js';
 import { keysetSql } from './keyset-sql.js';
 import type { DeletePlan, InsertPlan, KeyMatch, ProcedurePlan, UpdatePlan } from '../write-plan.js';
-
-export type DialectName = 'postgres' | 'mssql';
+import type { DialectName } from './dialect-name.js';
 
 export interface CompiledQuery {
   readonly sql: string;

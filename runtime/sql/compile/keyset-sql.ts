@@ -7,8 +7,8 @@
  *    in an earlier column are added: `OR ("t"."Price" IS NULL)`);
  *  - otherwise the expanded form: `(a > $1) OR (a = $1 AND b > $2) OR ...` with the NULL cases.
  */
-import type { KeysetCondition } from '../keyset.js';
-import type { DialectName } from './compiler.js';
+import type { KeysetCondition } from '../plan.js';
+import type { DialectName } from './dialect-name.js';
 
 export interface KeysetSqlParts {
   readonly dialect: DialectName;

@@ -16,7 +16,7 @@ import {
   SYNC_SERVICE_SCHEMA,
 } from '../../contract/sync-config.js';
 import { WharfError } from '../../errors/wharf-error.js';
-import { SETTINGS_KEYWORDS } from '../../settings/registry.js';
+import { SETTINGS_KEYWORDS } from '../../contract/settings-registry.js';
 import type { ServiceSettings, SyncConfig, SyncEnvironment } from './model.js';
 import { connectionStringProblem } from '../../sql/drivers/connection-string.js';
 import { normalizeEnvironment, normalizeService } from './normalize.js';

@@ -1,0 +1,56 @@
+/**
+ * The one grammar of a setting's value, for JSON values and for the text of environment variables
+ * alike (the gateway, `wharf docs serve`, `wharf sync` and `wharf check` all use it):
+ *   boolean  true or false (JSON, or text in any case; nothing else: `yes`, `0`, `nope` are errors)
+ *   integer  a whole number (JSON, or text `-?[0-9]+`), within minimum/maximum
+ *   number   a number (JSON, or text `-?[0-9]+(.[0-9]+)?`), within minimum/exclusiveMinimum/maximum
+ *   string   text (a JSON number is taken as its text); an enum matches case-insensitively
+ * The reasons read after "Setting 'X' (from Y) ".
+ */
+import type { SettingSpec } from './settings-registry.js';
+
+export type Coerced = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string };
+
+const fail = (reason: string): Coerced => ({ ok: false, reason });
+
+function inRange(spec: SettingSpec, value: number): Coerced {
+  if (spec.minimum !== undefined && value < spec.minimum) return fail(`must be ${spec.minimum} or more`);
+  if (spec.exclusiveMinimum !== undefined && value <= spec.exclusiveMinimum) return fail(`must be more than ${spec.exclusiveMinimum}`);
+  if (spec.maximum !== undefined && value > spec.maximum) return fail(`must be ${spec.maximum} or less`);
+  return { ok: true, value };
+}
+
+/** One scalar value of `spec` (not a list or a map). */
+export function coerceValue(spec: SettingSpec, raw: unknown): Coerced {
+  if (raw === null) return spec.nullable ? { ok: true, value: null } : { ok: true, value: spec.default };
+  const text = typeof raw === 'string' ? raw.trim() : null;
+  switch (spec.type) {
+    case 'boolean':
+      if (typeof raw === 'boolean') return { ok: true, value: raw };
+      if (text !== null && /^(true|false)$/i.test(text)) return { ok: true, value: text.toLowerCase() === 'true' };
+      return fail('must be true or false');
+    case 'integer': {
+      const value = typeof raw === 'number' ? raw : text !== null && /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
+      return Number.isSafeInteger(value) ? inRange(spec, value) : fail('must be a whole number');
+    }
+    case 'number': {
+      const value = typeof raw === 'number' ? raw : text !== null && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+      return Number.isFinite(value) ? inRange(spec, value) : fail('must be a number');
+    }
+    case 'string': {
+      if (typeof raw !== 'string' && typeof raw !== 'number') return fail('must be a string');
+      const value = String(raw);
+      if (spec.enum) {
+        const match = spec.enum.find((option) => option.toLowerCase() === value.trim().toLowerCase());
+        return match === undefined ? fail(`must be one of ${spec.enum.join(', ')}`) : { ok: true, value: match };
+      }
+      if (spec.maxLength !== undefined && value.length > spec.maxLength) return fail(`must be at most ${spec.maxLength} characters`);
+      if (spec.minLength !== undefined && value.length < spec.minLength) return fail(`must be at least ${spec.minLength} characters`);
+      return { ok: true, value };
+    }
+    case 'list':
+      return typeof raw === 'string' ? { ok: true, value: raw } : fail('must be a list of strings');
+    case 'map':
+      return fail('must be an object');
+  }
+}

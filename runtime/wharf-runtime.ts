@@ -1,0 +1,51 @@
+/**
+ * What the gateway hands its areas as `app.wharf` (settings, the route table, the handlers, the
+ * shared access runtime, the log ring, the SQL drivers, reload). Its own module, so an area that
+ * reads it (the console's routes, health) imports the type without importing server.ts, which
+ * registers those areas.
+ */
+import type { LogRing } from './admin/log-ring.js';
+import type { AccessRuntime } from './auth/access-runtime.js';
+import type { HandlerRegistry } from './handlers/registry.js';
+import type { RouteTableHolder } from './routing/route-table-holder.js';
+import type { EnvironmentMap } from './settings/environments.js';
+import type { Settings } from './settings/load-settings.js';
+import type { ServerSettings } from './settings/server-settings.js';
+import type { SqlDrivers } from './sql/drivers/factory.js';
+
+export interface ReloadResult {
+  readonly ok: boolean;
+  /** Why the load failed; the previous table keeps serving. */
+  readonly error?: string;
+  /** sourceHash and endpoint count of the table serving after the call. */
+  readonly sourceHash: string;
+  readonly endpoints: number;
+}
+
+export interface WharfRuntime {
+  /** The settings in force (frozen); replaceEnvironments() swaps in a new value, nothing edits it in place. */
+  readonly settings: Settings;
+  /** The console changed environments/: a new settings value with these environments (and allowed list, server name). */
+  replaceEnvironments(environments: EnvironmentMap, environment?: Partial<ServerSettings['environment']>): void;
+  readonly generatedDir: string;
+  readonly routes: RouteTableHolder;
+  readonly handlers: HandlerRegistry;
+  /** Token service, rate limiter and response cache: the CLI and the admin console reuse these. */
+  readonly access: AccessRuntime;
+  /** Absolute path of the data folder. */
+  readonly dataDir: string;
+  /** The last log lines in memory, redacted (the console's GET /ui/api/logs). */
+  readonly logs: LogRing;
+  /** Absolute path of environments/ (settings.json, the console's overrides, one folder per environment). */
+  readonly environmentsDir: string;
+  /** The SQL drivers per environment (null when a test brought its own SQL handler). */
+  sql: SqlDrivers | null;
+  /** Loads generated/ again; swaps the table only when the load succeeds. Calls run one at a time. */
+  reload(): Promise<ReloadResult>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    wharf: WharfRuntime;
+  }
+}

@@ -22,7 +22,7 @@ import static_Reference_Ports from './static/Reference/Ports.js';
 import static_Reference_Units from './static/Reference/Units.js';
 import webhook_Integrations_PaymentEvents from './webhook/Integrations/PaymentEvents.js';
 
-export const sourceHash = '5ee3dde530bb29d3d7beb6923f16273e65121e05fff48bbdfa514c8a7b26b7ee';
+export const sourceHash = 'e2e93ab7bf3f9be3fd50d31ce819b1ffa6cfb9e79963ccb7f01533c6d58314f2';
 export const routes: readonly RouteModule[] = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -18,6 +18,8 @@ import { ConsoleEvents } from './console-events.js';
 import { readConsoleSettings } from './console-settings.js';
 import type { ConsoleSettings } from './console-settings.js';
 import { authRoutes } from './auth-routes.js';
+import { oidcRoutes } from './oidc-routes.js';
+import { readSignInMethods } from './oidc-settings.js';
 import { openAccountStore } from './open-account-store.js';
 import { SessionService } from './sessions.js';
 import { SignInLimiter } from './sign-in-limiter.js';
@@ -53,6 +55,7 @@ declare module 'fastify' {
 export async function consoleApi(app: FastifyInstance): Promise<void> {
   const runtime = app.wharf;
   const settings = readConsoleSettings(runtime.settings.server.source);
+  const methods = readSignInMethods(runtime.settings.server.source);
   // Where the token store is (Auth:Store:*), read from the settings: a caller-built access runtime may not carry them.
   const store = await openAccountStore(readTokenStoreSettings(runtime.settings.server.source, runtime.dataDir), (message, error) =>
     app.log.error({ err: error }, message),
@@ -133,7 +136,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       await admitConsoleRequest(request, guardOptions);
     });
     const guard = (request: FastifyRequest) => requireConsoleActor(request, guardOptions);
-    authRoutes(scope, {
+    const authOptions = {
       ...guardOptions,
       accounts,
       limiter: new SignInLimiter(runtime.access.control.limiter?.store ?? new MemoryCounterStore(), {
@@ -142,7 +145,10 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       }),
       settings: () => state.settings,
       guard,
-    });
+      localPasswords: methods.localPasswords,
+    };
+    authRoutes(scope, authOptions);
+    oidcRoutes(scope, { ...authOptions, methods });
     await scope.register(async (guarded) => {
       guarded.addHook('onRequest', async (request) => {
         await guard(request);

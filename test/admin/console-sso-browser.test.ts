@@ -158,6 +158,28 @@ describe('console single sign-on in Chromium', { timeout: 90_000 }, () => {
     expect(ok.headers.get('set-cookie')).toMatch(/^gateway_oidc=[^;]+; Path=\/ui\/api\/auth\/oidc; Max-Age=600; SameSite=Lax; HttpOnly/);
   });
 
+  it('links only for a signed-in account, never an identity another account holds', async () => {
+    // a bearer token is no account: nothing to link
+    const byToken = await fetch(`${origin}/ui/api/auth/oidc/identity`, { method: 'POST', headers: { authorization: server.authorization } });
+    expect(byToken.status).toBe(403);
+    // viewer2 links bob; viewer3 then tries to link bob too: 409, and bob stays viewer2's
+    const accounts = server.app.wharfConsole.accounts;
+    const two = await accounts.create('viewer2', 'viewer-password-223', 'viewer', false);
+    await accounts.create('viewer3', 'viewer-password-323', 'viewer', false);
+    await accounts.store.linkIdentity({ accountId: two.id, issuer: idp.issuer, subject: 'bob', linkedAt: Date.now() });
+    const [context, page] = await fresh();
+    await page.goto(`${origin}/ui/#/account`);
+    await page.getByLabel('Username').fill('viewer3');
+    await page.getByLabel('Password', { exact: true }).fill('viewer-password-323');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('button', { name: 'Link Local IdP' }).click();
+    await providerLogin(page, 'bob');
+    await page.waitForURL(/\/ui\/api\/auth\/oidc\/callback/);
+    expect(JSON.parse((await page.locator('body').textContent()) ?? '{}')).toMatchObject({ error: 'Conflict' });
+    expect((await accounts.store.findByIdentity(idp.issuer, 'bob'))?.username).toBe('viewer2');
+    await context.close();
+  });
+
   it('with WebUi:LocalPasswords false: no password sign-in, single sign-on only', async () => {
     const csrf = await fetch(`${strictOrigin}/ui/api/auth/csrf`);
     const { csrf: value } = (await csrf.json()) as { csrf: string };

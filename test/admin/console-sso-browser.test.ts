@@ -4,7 +4,8 @@
  * the provider's login page, an identity linked to no account refused, a viewer linking its own
  * identity from the Account page, signing in with it, unlinking it, the role claim making an
  * administrator, the state good for one callback only, `return` refused unless under /ui/, the
- * settings dump telling the truth, and a second gateway with WebUi:LocalPasswords false.
+ * settings dump telling the truth, and a second gateway with WebUi:LocalPasswords false and
+ * WebUi:Oidc:CreateAccounts true.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -37,11 +38,11 @@ beforeAll(async () => {
     audience: 'wharf-api',
     scopes: ['read'],
     clients: [{ ...CLIENT, scope: 'openid profile', redirect_uris: [`${origin}/ui/api/auth/oidc/callback`, `${strictOrigin}/ui/api/auth/oidc/callback`] }],
-    users: { alice: { roles: ['wharf-admin'] }, victor: { roles: ['reader'] } },
+    users: { alice: { roles: ['wharf-admin'] }, victor: { roles: ['reader'] }, carol: { preferred_username: 'carol.c' } },
   });
   server = await startSqlTestServer('postgres://postgres@127.0.0.1:9/none', 9, { environments: ['demo'], settings: ssoSettings(idp.issuer) });
   await server.app.listen({ port, host: '127.0.0.1' });
-  strict = await startSqlTestServer('postgres://postgres@127.0.0.1:9/none', 9, { environments: ['demo'], settings: ssoSettings(idp.issuer, { LocalPasswords: false }) });
+  strict = await startSqlTestServer('postgres://postgres@127.0.0.1:9/none', 9, { environments: ['demo'], settings: ssoSettings(idp.issuer, { LocalPasswords: false, Oidc: { Enabled: true, ClientId: CLIENT.client_id, ClientSecret: CLIENT.client_secret, DisplayName: 'Local IdP', CreateAccounts: true } }) });
   await strict.app.listen({ port: strictPort, host: '127.0.0.1' });
   await server.app.wharfConsole.accounts.create('viewer1', 'viewer-password-123', 'viewer', false);
   browser = await chromium.launch({ executablePath: partPath('chromium'), args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
@@ -200,6 +201,18 @@ describe('console single sign-on in Chromium', { timeout: 90_000 }, () => {
     await providerLogin(page, 'alice');
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(await page.locator('.who').textContent()).toBe('admin (administrator)');
+    await context.close();
+  });
+
+  it('with WebUi:Oidc:CreateAccounts: a new identity gets its own account, named after preferred_username', async () => {
+    expect(await strict.app.wharfConsole.accounts.store.findByName('carol.c')).toBeNull();
+    const [context, page] = await fresh();
+    await page.goto(`${strictOrigin}/ui/`);
+    await page.getByRole('link', { name: 'Sign in with Local IdP' }).click();
+    await providerLogin(page, 'carol');
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    expect(await page.locator('.who').textContent()).toBe('carol.c (viewer)');
+    expect((await strict.app.wharfConsole.accounts.store.findByIdentity(idp.issuer, 'carol'))?.username).toBe('carol.c');
     await context.close();
   });
 });

@@ -1259,7 +1259,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = 'adb5f6207412fb74a914caf300a9c3b5f8d5d273fecfbd5b5ece341dfcf0dd47';
+export const sourceHash = '19d7f0ec6739b3bf56fe2e1890fd51351ebcdf759db8ad2a68044594923df495';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

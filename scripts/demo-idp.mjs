@@ -10,6 +10,9 @@
  *   orders-admin    scope orders.admin                        -> every order
  * The gateway accepts them with:
  *   Auth__Jwt__Issuer=http://127.0.0.1:9400 Auth__Jwt__Audience=http://127.0.0.1:8080/api npm start
+ * Console single sign-on (docs/console.md#single-sign-on): client `wharf-console` (secret
+ * `wharf-console-secret`, redirect http://127.0.0.1:8080/ui/api/auth/oidc/callback); the login page
+ * accepts any login, `admin` carries roles [wharf-admin], anyone else none (a viewer).
  */
 import { startLocalIdp } from './idp/local-idp.mjs';
 
@@ -26,12 +29,16 @@ const idp = await startLocalIdp({
     client('customer-42', 'orders.read', { customer_id: 42 }),
     client('no-customer', 'orders.read'),
     client('orders-admin', 'orders.admin'),
+    { ...client('wharf-console', 'openid profile'), redirect_uris: [`http://127.0.0.1:8080/ui/api/auth/oidc/callback`, `http://localhost:8080/ui/api/auth/oidc/callback`] },
   ],
+  users: { admin: { roles: ['wharf-admin'] } },
 });
 
 console.log(`Demo OpenID provider: ${idp.issuer} (audience ${audience})
 Start the gateway with:
   Auth__Jwt__Issuer=${idp.issuer} Auth__Jwt__Audience=${audience} npm start
+Console single sign-on: add
+  WebUi__Oidc__Enabled=true WebUi__Oidc__ClientId=wharf-console WebUi__Oidc__ClientSecret=wharf-console-secret WebUi__Oidc__CreateAccounts=true
 Get a token:
   curl -s -u customer-7:customer-7-secret -d grant_type=client_credentials -d scope=orders.read ${idp.issuer}/token
 Ctrl+C stops it.`);

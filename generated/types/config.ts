@@ -901,6 +901,49 @@ export interface SettingsEndpointConfig {
      * interval of the `: heartbeat` comment on the console event stream
      */
     SseHeartbeatSeconds?: number;
+    /**
+     * console sign-in with a username and password (and the API key); false = single sign-on only (needs `WebUi:Oidc:Enabled`)
+     */
+    LocalPasswords?: boolean;
+    /**
+     * Console single sign-on with the OpenID Connect provider of `Auth:Jwt:Issuer` ([console.md](console.md#single-sign-on)).
+     */
+    Oidc?: {
+      /**
+       * offer "Sign in with <provider>" (authorization code flow with PKCE); needs `Auth:Jwt:Issuer` and `ClientId`
+       */
+      Enabled?: boolean;
+      /**
+       * provider name on the sign-in button
+       */
+      DisplayName?: string;
+      /**
+       * client id registered at the provider (redirect URI `<origin>/ui/api/auth/oidc/callback`)
+       */
+      ClientId?: string;
+      /**
+       * client secret; empty = public client (PKCE only)
+       */
+      ClientSecret?: string;
+      /**
+       * scopes asked for (space-separated; `openid` is required)
+       */
+      Scopes?: string;
+      /**
+       * ID token claim holding the roles (string, space-separated string or array)
+       */
+      RoleClaim?: string;
+      /**
+       * values of `RoleClaim` that make the account an administrator; any other value = viewer
+       *
+       * @maxItems 50
+       */
+      AdministratorRoles?: string[];
+      /**
+       * an identity linked to no account creates one (username from `preferred_username`, else `sub`); false = refused (403)
+       */
+      CreateAccounts?: boolean;
+    };
   };
   /**
    * Upstream calls of Proxy endpoints ([proxy.md](proxy.md)).

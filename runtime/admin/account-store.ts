@@ -34,6 +34,14 @@ export interface SessionRow {
   readonly expiresAt: number;
 }
 
+/** A single sign-on identity linked to a console account: the provider's `iss` and `sub`. */
+export interface IdentityRow {
+  readonly accountId: number;
+  readonly issuer: string;
+  readonly subject: string;
+  readonly linkedAt: number;
+}
+
 export interface AccountStore {
   migrate(): Promise<void>;
   list(): Promise<AccountRow[]>;
@@ -53,7 +61,33 @@ export interface AccountStore {
   /** Deletes the value and says whether it was there and unexpired: true for exactly one caller,
    *  on whichever instance shares the store (one-time sign-in CSRF values). */
   consumeCsrf(valueHash: string, now: number): Promise<boolean>;
+  /** The account linked to this identity, or null. */
+  findByIdentity(issuer: string, subject: string): Promise<AccountRow | null>;
+  identitiesOf(accountId: number): Promise<IdentityRow[]>;
+  /** Links it; throws IdentityLinkedError when the identity belongs to any account already, or
+   *  the account already has one identity of this issuer. */
+  linkIdentity(row: IdentityRow): Promise<void>;
+  /** false when the account had no identity of this issuer. */
+  unlinkIdentity(accountId: number, issuer: string): Promise<boolean>;
   close(): Promise<void>;
+}
+
+export class IdentityLinkedError extends Error {
+  override readonly name = 'IdentityLinkedError';
+  constructor() {
+    super('This identity is linked to an account already, or the account has one of this provider');
+  }
+}
+
+export interface RawIdentity {
+  account_id: number | string;
+  issuer: string;
+  subject: string;
+  linked_at: number | string;
+}
+
+export function identityFromRaw(raw: RawIdentity): IdentityRow {
+  return { accountId: Number(raw.account_id), issuer: raw.issuer, subject: raw.subject, linkedAt: Number(raw.linked_at) };
 }
 
 export class AccountExistsError extends Error {

@@ -10,6 +10,7 @@ import { startPostgres } from '../../test/setup/postgres.js';
 import { openTokenStore } from '../auth/store/open-store.js';
 import type { TokenStoreSettings } from '../auth/store/open-store.js';
 import { TokenConflictError, TokenService } from '../auth/tokens.js';
+import { IdentityLinkedError } from './account-store.js';
 import { AccountRuleError, AccountService } from './accounts.js';
 import { openAccountStore } from './open-account-store.js';
 import { SessionService } from './sessions.js';
@@ -92,5 +93,28 @@ describe.each(SETTINGS)('%s', (_name, settingsOf) => {
       ['Updated', 'Token updated: description, allowedEnvironments, expiresAt'],
       ['Created', 'Token created for other'],
     ]);
+  }, 60_000);
+
+  it('single sign-on identities: one account per iss+sub, one identity per issuer and account, gone with the account', async () => {
+    const store = await openAccountStore(await settingsOf());
+    cleanups.push(() => store.close());
+    const accounts = new AccountService(store);
+    const a = await accounts.create('sso-a', 'sso-password-1', 'viewer');
+    const b = await accounts.create('sso-b', 'sso-password-2', 'viewer');
+    const iss = 'http://127.0.0.1:1/idp';
+    await store.linkIdentity({ accountId: a.id, issuer: iss, subject: 'alice', linkedAt: 1 });
+    expect((await store.findByIdentity(iss, 'alice'))?.username).toBe('sso-a');
+    expect(await store.findByIdentity(iss, 'ALICE')).toBeNull();
+    expect(await store.findByIdentity('http://other', 'alice')).toBeNull();
+    await expect(store.linkIdentity({ accountId: b.id, issuer: iss, subject: 'alice', linkedAt: 2 })).rejects.toThrow(IdentityLinkedError);
+    await expect(store.linkIdentity({ accountId: a.id, issuer: iss, subject: 'alice2', linkedAt: 2 })).rejects.toThrow(IdentityLinkedError);
+    expect(await store.identitiesOf(a.id)).toEqual([{ accountId: a.id, issuer: iss, subject: 'alice', linkedAt: 1 }]);
+    expect(await store.unlinkIdentity(b.id, iss)).toBe(false);
+    expect(await store.unlinkIdentity(a.id, iss)).toBe(true);
+    expect(await store.findByIdentity(iss, 'alice')).toBeNull();
+    await store.linkIdentity({ accountId: b.id, issuer: iss, subject: 'alice', linkedAt: 3 });
+    await accounts.delete('sso-b');
+    expect(await store.findByIdentity(iss, 'alice')).toBeNull();
+    await accounts.delete('sso-a');
   }, 60_000);
 });

@@ -7,6 +7,7 @@
  *                                 {apiKey} when WebUi:AdminApiKey is set -> {ok:true, expires}
  *   POST   /ui/api/auth/password  {username, password, newPassword, csrf} -> {ok:true} + cookies
  *   DELETE /ui/api/auth           sign-out (session + CSRF; viewers too) -> {ok:true}, cookies cleared
+ * With WebUi:LocalPasswords false the two password routes answer 403 (single sign-on: oidc-routes.ts).
  * Failed attempts are logged with username and IP, never the password.
  */
 import { timingSafeEqual } from 'node:crypto';
@@ -31,6 +32,12 @@ export interface AuthRouteOptions extends ConsoleGuardOptions {
   readonly limiter: SignInLimiter;
   readonly settings: () => ConsoleSettings;
   readonly guard: (request: FastifyRequest) => Promise<unknown>;
+  /** WebUi:LocalPasswords: false refuses the password routes (403; single sign-on only). */
+  readonly localPasswords: boolean;
+}
+
+function refuseWhenPasswordsOff(options: AuthRouteOptions): void {
+  if (!options.localPasswords) throw denied('password sign-in is turned off (WebUi:LocalPasswords); sign in with single sign-on');
 }
 
 type Body = Record<string, unknown>;
@@ -66,7 +73,8 @@ async function consumeSignInCsrf(value: string, sessions: SessionService): Promi
   if (!(await sessions.consumeCsrf(value))) throw denied(CSRF_REFUSED);
 }
 
-async function startSession(request: FastifyRequest, reply: FastifyReply, options: AuthRouteOptions, account: AccountRow) {
+/** Sets gateway_auth and gateway_csrf for `account`: password, API key and single sign-on alike. */
+export async function startSession(request: FastifyRequest, reply: FastifyReply, options: AuthRouteOptions, account: AccountRow) {
   const session = await options.sessions.create(account);
   const settings = options.settings();
   const maxAge = Math.floor(options.sessions.lifetimeMs / 1000);
@@ -120,6 +128,7 @@ export function authRoutes(app: FastifyInstance, options: AuthRouteOptions): voi
       const session = await startSession(request, reply, options, API_KEY_ACCOUNT);
       return { ok: true, expires: new Date(session.row.expiresAt).toISOString() };
     }
+    refuseWhenPasswordsOff(options);
     const csrf = signInCsrf(request, body);
     const username = text(body, 'username');
     const password = text(body, 'password');
@@ -131,6 +140,7 @@ export function authRoutes(app: FastifyInstance, options: AuthRouteOptions): voi
   });
 
   app.post('/auth/password', async (request, reply) => {
+    refuseWhenPasswordsOff(options);
     const body = objectBody(request);
     const csrf = signInCsrf(request, body);
     const username = text(body, 'username');

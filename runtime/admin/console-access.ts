@@ -7,7 +7,8 @@
  *            environments, logs) are not limited to an environment, so an environment-limited
  *            token gets nothing there and so can never mint or widen a token beyond its own reach
  *   CSRF     POST/PUT/PATCH/DELETE with a session: X-CSRF-Token = gateway_csrf cookie = the session's value (403)
- *   role     viewer: 403 on POST/PUT/PATCH/DELETE (sign-out excepted)
+ *   role     viewer: 403 on POST/PUT/PATCH/DELETE (sign-out and linking/unlinking one's own single
+ *            sign-on identity excepted)
  * The account is re-read on every request (sessions.ts).
  */
 import { BlockList, isIP } from 'node:net';
@@ -113,7 +114,8 @@ export async function requireConsoleActor(request: FastifyRequest, options: Cons
     }
   }
   const signOut = request.method === 'DELETE' && request.routeOptions.url === '/ui/api/auth';
-  if (actor.role === 'viewer' && !signOut) throw denied('the viewer role cannot change anything');
+  const ownIdentity = request.routeOptions.url === '/ui/api/auth/oidc/identity';
+  if (actor.role === 'viewer' && !signOut && !ownIdentity) throw denied('the viewer role cannot change anything');
   return actor;
 }
 

@@ -17,6 +17,8 @@ import { installConsoleErrors, notFound } from './console-errors.js';
 import { ConsoleEvents } from './console-events.js';
 import { readConsoleSettings } from './console-settings.js';
 import { authRoutes } from './auth-routes.js';
+import { oidcRoutes } from './oidc-routes.js';
+import { readSignInMethods } from './oidc-settings.js';
 import { openAccountStore } from './open-account-store.js';
 import type { ConsoleRuntime } from './console-runtime.js';
 import { SessionService } from './sessions.js';
@@ -39,6 +41,7 @@ const FIRST_ADMIN_RETRY_MS = 2000;
 export async function consoleApi(app: FastifyInstance): Promise<void> {
   const runtime = app.wharf;
   const settings = readConsoleSettings(runtime.settings.server.source);
+  const methods = readSignInMethods(runtime.settings.server.source);
   // Where the token store is (Auth:Store:*), read from the settings: a caller-built access runtime may not carry them.
   const storeSettings = readTokenStoreSettings(runtime.settings.server.source, runtime.dataDir);
   const logStoreError = (message: string, error: unknown): void => app.log.error({ err: error }, message);
@@ -140,7 +143,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       await admitConsoleRequest(request, guardOptions);
     });
     const guard = (request: FastifyRequest) => requireConsoleActor(request, guardOptions);
-    authRoutes(scope, {
+    const authOptions = {
       ...guardOptions,
       accounts,
       limiter: new SignInLimiter(runtime.access.control.limiter?.store ?? new MemoryCounterStore(), {
@@ -149,7 +152,10 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       }),
       settings: () => state.settings,
       guard,
-    });
+      localPasswords: methods.localPasswords,
+    };
+    authRoutes(scope, authOptions);
+    oidcRoutes(scope, { ...authOptions, methods });
     await scope.register(async (guarded) => {
       guarded.addHook('onRequest', async (request) => {
         await guard(request);

@@ -1,7 +1,9 @@
-/** The two console cookies: parsing the Cookie header and writing Set-Cookie values. */
+/** The console cookies: parsing the Cookie header and writing Set-Cookie values. */
 
 export const AUTH_COOKIE = 'gateway_auth';
 export const CSRF_COOKIE = 'gateway_csrf';
+/** The pending single sign-on flow (state, nonce, PKCE verifier), HttpOnly, 10 minutes, one use. */
+export const OIDC_COOKIE = 'gateway_oidc';
 
 export function readCookies(header: string | undefined): Map<string, string> {
   const cookies = new Map<string, string>();
@@ -21,11 +23,14 @@ export interface CookieOptions {
   readonly secure: boolean;
   /** Seconds; 0 deletes the cookie. */
   readonly maxAge: number;
+  /** Lax only for the single sign-on flow cookie, which must come back on the provider's redirect. */
+  readonly sameSite?: 'Strict' | 'Lax';
+  readonly path?: string;
 }
 
-/** Path /, SameSite=Strict always; values are base64url so they need no escaping. */
+/** Path / (unless said), SameSite=Strict unless said; values are base64url so they need no escaping. */
 export function setCookie(name: string, value: string, options: CookieOptions): string {
-  const parts = [`${name}=${value}`, 'Path=/', `Max-Age=${options.maxAge}`, 'SameSite=Strict'];
+  const parts = [`${name}=${value}`, `Path=${options.path ?? '/'}`, `Max-Age=${options.maxAge}`, `SameSite=${options.sameSite ?? 'Strict'}`];
   if (options.httpOnly) parts.push('HttpOnly');
   if (options.secure) parts.push('Secure');
   return parts.join('; ');

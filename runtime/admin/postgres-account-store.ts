@@ -1,8 +1,8 @@
 /** Accounts and sessions in the token store's PostgreSQL database (tables wharf_console_*). */
 import { createSchema } from '../auth/store/pg-schema.js';
 import type { PgQueryable } from '../auth/store/postgres-store.js';
-import { AccountExistsError, accountFromRaw, patchEntries, sessionFromRaw } from './account-store.js';
-import type { AccountPatch, AccountRow, AccountStore, NewAccountRow, RawAccount, RawSession, SessionRow } from './account-store.js';
+import { AccountExistsError, IdentityLinkedError, accountFromRaw, identityFromRaw, patchEntries, sessionFromRaw } from './account-store.js';
+import type { AccountPatch, AccountRow, AccountStore, IdentityRow, NewAccountRow, RawAccount, RawIdentity, RawSession, SessionRow } from './account-store.js';
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS wharf_console_accounts (
@@ -24,6 +24,14 @@ const SCHEMA = [
     csrf TEXT NOT NULL,
     created_at BIGINT NOT NULL,
     expires_at BIGINT NOT NULL
+  )`,
+  `CREATE TABLE IF NOT EXISTS wharf_console_identities (
+    account_id BIGINT NOT NULL,
+    issuer TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    linked_at BIGINT NOT NULL,
+    PRIMARY KEY (issuer, subject),
+    UNIQUE (account_id, issuer)
   )`,
   `CREATE TABLE IF NOT EXISTS wharf_console_csrf (
     value_hash TEXT PRIMARY KEY,
@@ -86,6 +94,7 @@ export class PostgresAccountStore implements AccountStore {
 
   async delete(id: number): Promise<boolean> {
     await this.db.query('DELETE FROM wharf_console_sessions WHERE account_id = $1', [id]);
+    await this.db.query('DELETE FROM wharf_console_identities WHERE account_id = $1', [id]);
     const { rows } = await this.db.query('DELETE FROM wharf_console_accounts WHERE id = $1 RETURNING id', [id]);
     return rows.length > 0;
   }
@@ -119,6 +128,37 @@ export class PostgresAccountStore implements AccountStore {
   async consumeCsrf(valueHash: string, now: number): Promise<boolean> {
     const { rows } = await this.db.query('DELETE FROM wharf_console_csrf WHERE value_hash = $1 AND expires_at > $2 RETURNING value_hash', [valueHash, now]);
     return rows.length === 1;
+  }
+
+  findByIdentity(issuer: string, subject: string): Promise<AccountRow | null> {
+    return this.one(
+      'SELECT a.* FROM wharf_console_accounts a JOIN wharf_console_identities i ON i.account_id = a.id WHERE i.issuer = $1 AND i.subject = $2',
+      [issuer, subject],
+    );
+  }
+
+  async identitiesOf(accountId: number): Promise<IdentityRow[]> {
+    const { rows } = await this.db.query('SELECT * FROM wharf_console_identities WHERE account_id = $1 ORDER BY issuer', [accountId]);
+    return rows.map((raw) => identityFromRaw(raw as RawIdentity));
+  }
+
+  async linkIdentity(row: IdentityRow): Promise<void> {
+    try {
+      await this.db.query('INSERT INTO wharf_console_identities (account_id, issuer, subject, linked_at) VALUES ($1, $2, $3, $4)', [
+        row.accountId,
+        row.issuer,
+        row.subject,
+        row.linkedAt,
+      ]);
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') throw new IdentityLinkedError();
+      throw error;
+    }
+  }
+
+  async unlinkIdentity(accountId: number, issuer: string): Promise<boolean> {
+    const { rows } = await this.db.query('DELETE FROM wharf_console_identities WHERE account_id = $1 AND issuer = $2 RETURNING subject', [accountId, issuer]);
+    return rows.length > 0;
   }
 
   close(): Promise<void> {

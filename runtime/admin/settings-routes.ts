@@ -63,7 +63,7 @@ function dump(app: FastifyInstance, request: FastifyRequest, options: SettingsRo
       trusted_proxies_configured: forwarded.knownProxies.length + forwarded.knownNetworks.length > 0,
       csrf_protection: true,
     },
-    // oidc: the OpenID Connect provider whose JWTs the data API accepts (Auth:Jwt:*); console sign-in through it is not offered yet
+    // oidc: the OpenID Connect provider of Auth:Jwt:Issuer (JWTs on the data API; console single sign-on, WebUi:Oidc:*, needs it too)
     features: { oidc: access.jwt !== null, openapi: true, traffic_logging: false, landing_page: readLandingPage(server.source), oidc_providers: access.jwt === null ? 0 : 1 },
     deployment: {
       public_origins: state.settings.publicOrigins,

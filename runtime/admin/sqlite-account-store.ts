@@ -1,8 +1,8 @@
 /** Accounts and sessions in the token store's SQLite file (a second connection to the same file). */
 import { openSqlite } from '../auth/store/sqlite-database.js';
 import type { SqliteDatabase } from '../auth/store/sqlite-database.js';
-import { AccountExistsError, accountFromRaw, patchEntries, sessionFromRaw } from './account-store.js';
-import type { AccountPatch, AccountRow, AccountStore, NewAccountRow, RawAccount, RawSession, SessionRow } from './account-store.js';
+import { AccountExistsError, IdentityLinkedError, accountFromRaw, identityFromRaw, patchEntries, sessionFromRaw } from './account-store.js';
+import type { AccountPatch, AccountRow, AccountStore, IdentityRow, NewAccountRow, RawAccount, RawIdentity, RawSession, SessionRow } from './account-store.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS console_accounts (
@@ -23,6 +23,14 @@ CREATE TABLE IF NOT EXISTS console_sessions (
   csrf TEXT NOT NULL,
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS console_identities (
+  account_id INTEGER NOT NULL,
+  issuer TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  linked_at INTEGER NOT NULL,
+  PRIMARY KEY (issuer, subject),
+  UNIQUE (account_id, issuer)
 );
 CREATE TABLE IF NOT EXISTS console_csrf (
   value_hash TEXT PRIMARY KEY,
@@ -78,6 +86,7 @@ export class SqliteAccountStore implements AccountStore {
 
   async delete(id: number): Promise<boolean> {
     this.db.prepare('DELETE FROM console_sessions WHERE account_id = ?').run(id);
+    this.db.prepare('DELETE FROM console_identities WHERE account_id = ?').run(id);
     return this.db.prepare('DELETE FROM console_accounts WHERE id = ?').run(id).changes > 0;
   }
 
@@ -107,6 +116,32 @@ export class SqliteAccountStore implements AccountStore {
 
   async consumeCsrf(valueHash: string, now: number): Promise<boolean> {
     return this.db.prepare('DELETE FROM console_csrf WHERE value_hash = ? AND expires_at > ?').run(valueHash, now).changes === 1;
+  }
+
+  async findByIdentity(issuer: string, subject: string): Promise<AccountRow | null> {
+    const raw = this.db
+      .prepare('SELECT a.* FROM console_accounts a JOIN console_identities i ON i.account_id = a.id WHERE i.issuer = ? AND i.subject = ?')
+      .get(issuer, subject) as RawAccount | undefined;
+    return raw ? accountFromRaw(raw) : null;
+  }
+
+  async identitiesOf(accountId: number): Promise<IdentityRow[]> {
+    return (this.db.prepare('SELECT * FROM console_identities WHERE account_id = ? ORDER BY issuer').all(accountId) as RawIdentity[]).map(identityFromRaw);
+  }
+
+  async linkIdentity(row: IdentityRow): Promise<void> {
+    try {
+      this.db
+        .prepare('INSERT INTO console_identities (account_id, issuer, subject, linked_at) VALUES (?, ?, ?, ?)')
+        .run(row.accountId, row.issuer, row.subject, row.linkedAt);
+    } catch (error) {
+      if (String((error as { code?: string }).code).startsWith('SQLITE_CONSTRAINT')) throw new IdentityLinkedError();
+      throw error;
+    }
+  }
+
+  async unlinkIdentity(accountId: number, issuer: string): Promise<boolean> {
+    return this.db.prepare('DELETE FROM console_identities WHERE account_id = ? AND issuer = ?').run(accountId, issuer).changes > 0;
   }
 
   async close(): Promise<void> {

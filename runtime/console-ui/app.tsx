@@ -6,6 +6,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, onSignedOut, subscribe } from './api.js';
+import { AccountPage } from './pages/account.js';
 import { EndpointsPage } from './pages/endpoints.js';
 import { EnvironmentsPage } from './pages/environments.js';
 import { HealthPage } from './pages/health.js';
@@ -21,11 +22,12 @@ interface Session {
   readonly authenticated: boolean;
   readonly username: string | null;
   readonly role: 'administrator' | 'viewer' | null;
+  readonly kind?: 'session' | 'token' | null;
 }
 
 const ROUTES = [
   ['overview', 'Overview'], ['endpoints', 'Endpoints'], ['validator', 'Validator'], ['environments', 'Environments'],
-  ['settings', 'Settings'], ['tokens', 'Tokens'], ['logs', 'Logs'], ['health', 'Health'],
+  ['settings', 'Settings'], ['tokens', 'Tokens'], ['logs', 'Logs'], ['health', 'Health'], ['account', 'Account'],
 ] as const;
 type Route = (typeof ROUTES)[number][0];
 
@@ -106,6 +108,7 @@ export function App() {
         {route === 'tokens' ? <TokensPage canWrite={canWrite} eventTick={eventTick} /> : null}
         {route === 'logs' ? <LogsPage eventTick={eventTick} /> : null}
         {route === 'health' ? <HealthPage health={health} eventTick={trafficTick} theme={theme} /> : null}
+        {route === 'account' ? <AccountPage username={session.username ?? ''} role={session.role ?? ''} isAccount={session.kind === 'session' && session.username !== 'admin-api-key'} /> : null}
       </main>
     </>
   );

@@ -7,6 +7,13 @@ export interface LocalIdpClient {
   readonly scope: string;
   /** Extra claims of every token of this client. */
   readonly claims?: Record<string, unknown>;
+  /** A sign-in client (authorization code flow with PKCE) with these redirect URIs. */
+  readonly redirect_uris?: readonly string[];
+}
+
+export interface LocalIdpUser {
+  readonly preferred_username?: string;
+  readonly roles?: readonly string[];
 }
 
 export interface LocalIdpOptions {
@@ -16,6 +23,8 @@ export interface LocalIdpOptions {
   readonly scopes: readonly string[];
   readonly accessTokenTTL?: number;
   readonly alg?: 'RS256' | 'ES256' | 'EdDSA';
+  /** Claims of the users of sign-in clients, by login (any login is accepted). */
+  readonly users?: Readonly<Record<string, LocalIdpUser>>;
 }
 
 export interface LocalIdp {

@@ -4,6 +4,10 @@
  * It issues real signed JWT access tokens with the client credentials grant:
  *   POST {issuer}/token  grant_type=client_credentials  scope=...  (client id/secret in Basic auth)
  * Each client carries its claims (`claims`), added to its tokens (e.g. `customer_id`).
+ * A client with `redirect_uris` is a sign-in client instead (authorization code flow with PKCE, the
+ * console's single sign-on): the provider's development login page accepts any login (password
+ * ignored), the user's claims come from `users` ({login: {preferred_username?, roles?}}) and land
+ * in the ID token; consent is granted without asking (a first-party client).
  * rotate() swaps in a new signing key (the old key stays published for `keepOld`).
  */
 import { createServer } from 'node:http';
@@ -15,26 +19,39 @@ export async function newSigningKey(alg = 'RS256', kid = `key-${Math.random().to
   return { ...(await exportJWK(privateKey)), kid, alg, use: 'sig' };
 }
 
-function makeProvider({ issuer, audience, clients, keys, scopes, accessTokenTTL }) {
+function makeProvider({ issuer, audience, clients, keys, scopes, accessTokenTTL, users }) {
   const byId = new Map(clients.map((client) => [client.client_id, client]));
+  const signIn = clients.some((client) => client.redirect_uris);
   const provider = new Provider(issuer, {
-    clients: clients.map(({ client_id, client_secret, scope }) => ({
-      client_id,
-      client_secret,
-      grant_types: ['client_credentials'],
-      response_types: [],
-      redirect_uris: [],
-      scope,
-    })),
+    clients: clients.map(({ client_id, client_secret, scope, redirect_uris }) =>
+      redirect_uris
+        ? { client_id, client_secret, grant_types: ['authorization_code'], response_types: ['code'], redirect_uris, scope }
+        : { client_id, client_secret, grant_types: ['client_credentials'], response_types: [], redirect_uris: [], scope },
+    ),
     jwks: { keys },
-    scopes,
+    scopes: signIn ? [...new Set([...scopes, 'openid', 'profile'])] : scopes,
+    claims: { openid: ['sub'], profile: ['preferred_username', 'roles'] },
+    conformIdTokenClaims: false,
+    findAccount: (_ctx, id) => ({
+      accountId: id,
+      claims: () => ({ sub: id, preferred_username: users?.[id]?.preferred_username ?? id, ...(users?.[id]?.roles ? { roles: users[id].roles } : {}) }),
+    }),
+    loadExistingGrant: async (ctx) => {
+      const grantId = ctx.oidc.result?.consent?.grantId || ctx.oidc.session.grantIdFor(ctx.oidc.client.clientId);
+      if (grantId) return ctx.oidc.provider.Grant.find(grantId);
+      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
+      grant.addOIDCScope('openid profile');
+      grant.addOIDCClaims(['preferred_username', 'roles']);
+      await grant.save();
+      return grant;
+    },
     ttl: { ClientCredentials: accessTokenTTL, AccessToken: accessTokenTTL },
     features: {
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: signIn },
       clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
-        defaultResource: () => audience,
+        defaultResource: (_ctx, client) => (client.grantTypes.includes('client_credentials') ? audience : undefined),
         useGrantedResource: () => true,
         getResourceServerInfo: () => ({
           scope: scopes.join(' '),
@@ -53,6 +70,7 @@ function makeProvider({ issuer, audience, clients, keys, scopes, accessTokenTTL 
 
 /**
  * Starts the provider. options: port (0 = any), audience, clients [{client_id, client_secret, scope, claims}],
+ * or sign-in clients [{client_id, client_secret, scope, redirect_uris}], users (claims of sign-in users),
  * scopes (every scope a client may ask), accessTokenTTL (seconds), alg ('RS256' | 'ES256' | 'EdDSA').
  */
 export async function startLocalIdp(options) {
@@ -73,6 +91,7 @@ export async function startLocalIdp(options) {
     clients: options.clients,
     scopes: options.scopes,
     accessTokenTTL: options.accessTokenTTL ?? 600,
+    users: options.users,
   };
   let keys = [await newSigningKey(options.alg ?? 'RS256')];
   let handler = makeProvider({ ...config, keys }).callback();

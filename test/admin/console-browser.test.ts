@@ -17,7 +17,7 @@ import { partPath } from '../setup/system-parts.js';
 import { startSqlTestServer, type SqlTestServer } from '../sql/http-server.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const PAGES = ['overview', 'endpoints', 'validator', 'environments', 'settings', 'tokens', 'logs', 'health'] as const;
+const PAGES = ['overview', 'endpoints', 'validator', 'environments', 'settings', 'tokens', 'logs', 'health', 'account'] as const;
 const NEW_PASSWORD = 'a-new-and-long-password-1';
 
 let server: SqlTestServer;

@@ -1,7 +1,19 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
 import { MIN_PASSWORD_LENGTH, PASSWORD_RULE_TEXT } from '../../admin/password-rule.js';
-import { ErrorNote, Field } from '../ui.js';
+import { ErrorNote, Field, useApi } from '../ui.js';
+
+interface SignInMethods { enabled: boolean; name: string | null; local_passwords: boolean }
+
+/** Single sign-on: the browser goes to the provider and comes back signed in (oidc-routes.ts). */
+function SingleSignOn({ methods }: { methods: SignInMethods }) {
+  const back = `/ui/${location.hash}`;
+  return (
+    <p class="sso">
+      <a class="button primary" href={`/ui/api/auth/oidc/start?return=${encodeURIComponent(back.startsWith('/ui/#') ? back : '/ui/')}`}>Sign in with {methods.name}</a>
+    </p>
+  );
+}
 
 async function csrf(): Promise<string> {
   return (await api<{ csrf: string }>('GET', '/auth/csrf')).csrf;
@@ -15,6 +27,8 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
   const [apiKey, setApiKey] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const methods = useApi(() => api<SignInMethods>('GET', '/auth/oidc'));
+  const passwordsOff = methods.data?.local_passwords === false && mode === 'password';
   const submit = async (e: Event) => {
     e.preventDefault();
     setError(null);
@@ -41,8 +55,9 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
     <main class="sign-in" id="main">
       <form class="card" onSubmit={submit} aria-labelledby="sign-in-title">
         <h1 id="sign-in-title">{mode === 'change' ? 'Choose a new password' : 'Sign in to Wharf'}</h1>
+        {mode !== 'change' && methods.data?.enabled ? <SingleSignOn methods={methods.data} /> : null}
         {mode === 'change' ? <p role="status">This account must choose its own password before it can continue.</p> : null}
-        {mode === 'apikey' ? (
+        {passwordsOff ? <p class="muted">Password sign-in is turned off on this gateway (WebUi:LocalPasswords).</p> : mode === 'apikey' ? (
           <Field label="Admin API key" id="apikey"><input id="apikey" type="password" autocomplete="off" required value={apiKey} onInput={(e) => setApiKey((e.target as HTMLInputElement).value)} /></Field>
         ) : (
           <>
@@ -55,7 +70,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
             ) : null}
           </>
         )}
-        <button type="submit" class="primary" disabled={busy}>{mode === 'change' ? 'Change password and sign in' : 'Sign in'}</button>
+        <button type="submit" class="primary" disabled={busy} hidden={passwordsOff}>{mode === 'change' ? 'Change password and sign in' : 'Sign in'}</button>
         <ErrorNote error={error instanceof ApiError && error.field === 'newPassword' ? null : error} />
         <p>
           {mode === 'apikey'

@@ -3,7 +3,9 @@
  * as a user runs it (a child process, wall time including Node start): a full build (no .wharf/
  * cache at all), then the unchanged tree again (the whole-tree no-op path), then an incremental
  * build after one entity changed (only that entity is validated, normalized and printed again;
- * the aggregated outputs are rebuilt from all models). Run alone with `node --import tsx bench/build.ts`.
+ * the aggregated outputs are rebuilt from all models). The same three builds again on a copy of the
+ * tree with `endpoints/database.snapshot.json` describing its 1,000 tables (docs/database-snapshot.md:
+ * every column checked, typed OpenAPI and row types). Run alone with `npm run bench -- build`.
  */
 import { execFile as execFileCb } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -26,6 +28,24 @@ function entity(i: number): string {
   }, null, 2)}\n`;
 }
 
+/** The snapshot of the 1,000 tables the entities name (each: four columns, the key an identity). */
+function snapshot(): string {
+  const objects: Record<string, unknown> = {};
+  for (let i = 0; i < COUNT; i++) {
+    objects[`inventory.Table${i}`] = {
+      columns: [
+        { identity: true, name: 'Id', nullable: false, type: 'integer' },
+        { maxLength: 200, name: 'Name', nullable: false, type: 'character varying' },
+        { name: 'Price', nullable: true, type: 'numeric' },
+        { name: 'CreatedAt', nullable: false, type: 'timestamp with time zone' },
+      ],
+      primaryKey: ['Id'],
+      type: 'Table',
+    };
+  }
+  return `${JSON.stringify({ dialect: 'postgres', format: 1, objects }, null, 2)}\n`;
+}
+
 async function timed(root: string): Promise<{ ms: number; line: string }> {
   const started = performance.now();
   const { stdout } = await execFile(process.execPath, [path.join(REPO, 'scripts/wharf.mjs'), 'build', '--root', root, '--no-docs'], { maxBuffer: 1 << 24 });
@@ -33,24 +53,37 @@ async function timed(root: string): Promise<{ ms: number; line: string }> {
   return { ms: Math.round(performance.now() - started), line: line.replace(/ in \d+ ms/, '') };
 }
 
+/** Full, unchanged and one-changed builds of the tree at `root` (the one change renames a column'''s alias). */
+async function threeBuilds(root: string): Promise<{ ms: number; line: string }[]> {
+  const full = await timed(root);
+  const unchanged = await timed(root);
+  const file = path.join(root, 'endpoints/SQL/Area0/Items0/entity.json');
+  await writeFile(file, (await readFile(file, 'utf8')).replace('"Price;UnitPrice"', '"Price;Cost"'));
+  const oneChanged = await timed(root);
+  return [full, unchanged, oneChanged];
+}
+
 export async function runBuildBench(): Promise<void> {
   const root = await mkdtemp(path.join(tmpdir(), 'wharf-bench-build-'));
+  const plain = path.join(root, 'plain');
+  const withSnapshot = path.join(root, 'snapshot');
   try {
-    await cp(path.join(REPO, 'schemas'), path.join(root, 'schemas'), { recursive: true });
+    await cp(path.join(REPO, 'schemas'), path.join(plain, 'schemas'), { recursive: true });
     for (let i = 0; i < COUNT; i++) {
-      const dir = path.join(root, 'endpoints/SQL', `Area${Math.floor(i / 20)}`, `Items${i}`);
+      const dir = path.join(plain, 'endpoints/SQL', `Area${Math.floor(i / 20)}`, `Items${i}`);
       await mkdir(dir, { recursive: true });
       await writeFile(path.join(dir, 'entity.json'), entity(i));
     }
-    const full = await timed(root);
-    const unchanged = await timed(root);
-    const file = path.join(root, 'endpoints/SQL/Area0/Items0/entity.json');
-    await writeFile(file, (await readFile(file, 'utf8')).replace('"Name"', '"Name;Title"'));
-    const oneChanged = await timed(root);
+    await cp(plain, withSnapshot, { recursive: true });
+    await writeFile(path.join(withSnapshot, 'endpoints/database.snapshot.json'), snapshot());
+    const rows = [['without a snapshot', await threeBuilds(plain)], ['with a snapshot', await threeBuilds(withSnapshot)]] as const;
     console.log(`wharf build --no-docs, ${COUNT} SQL endpoints, wall time of the process (Node start included)`);
-    console.log(`  full build          ${String(full.ms).padStart(6)} ms   ${full.line}`);
-    console.log(`  unchanged tree      ${String(unchanged.ms).padStart(6)} ms   ${unchanged.line}`);
-    console.log(`  one entity changed  ${String(oneChanged.ms).padStart(6)} ms   ${oneChanged.line}`);
+    for (const [title, [full, unchanged, oneChanged]] of rows) {
+      console.log(`  ${title}`);
+      console.log(`    full build          ${String(full!.ms).padStart(6)} ms   ${full!.line}`);
+      console.log(`    unchanged tree      ${String(unchanged!.ms).padStart(6)} ms   ${unchanged!.line}`);
+      console.log(`    one entity changed  ${String(oneChanged!.ms).padStart(6)} ms   ${oneChanged!.line}`);
+    }
   } finally {
     await rm(root, { recursive: true, force: true });
   }

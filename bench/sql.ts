@@ -13,6 +13,10 @@
  * With MSSQL_URL set (a database loaded with runtime/sql/demo/mssql.sql: 10,000 products, not
  * grown), a second table in the same run: Wharf with an `ms` environment (its own process, the same
  * settings) against a hand-written fastify + mssql route (sql-hand-written-mssql.ts) on that server.
+ * The `wharf` process also accepts JWTs of a local OpenID provider (scripts/idp/local-idp.mjs,
+ * Auth:Jwt:Issuer/Audience): the `wharf jwt` rows are the same process called with an RS256 JWT
+ * (scope `read`) instead of a Wharf token, so their ratio to the `wharf` rows is the cost of JWT
+ * verification per request (keys fetched once, then cached).
  * Run alone with `npm run bench -- sql` (BENCH_DURATION=seconds per round, default 8; BENCH_ROUNDS, default 3).
  */
 import { spawn } from 'node:child_process';
@@ -27,6 +31,7 @@ import { commandCpuMicros, machineTicks, processCpuMicros } from './process-cpu.
 import { handWrittenSql } from './sql-hand-written.js';
 import { handWrittenMssql } from './sql-hand-written-mssql.js';
 import { startPlatformatic } from './peers.js';
+import { signToken, startOidcProvider } from '../test/setup/oidc.js';
 
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 8);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
@@ -211,6 +216,11 @@ async function compare(systems: readonly System[], baseline: string, database: s
     const w = median(results.get(systems[0]!.name)!);
     const target = kind === 'list' ? 0.9 : 0.8;
     console.log(`  wharf/hand-written ${(w.rps / base.rps).toFixed(2)} (target >= ${target}), p99 ratio ${(w.p99 / Math.max(base.p99, 1)).toFixed(2)} (target <= 1.5)`);
+    if (results.has('wharf jwt')) {
+      const jwtCpu = middleCosts('wharf jwt').serverUs - middleCosts('wharf').serverUs;
+      const jwtRps = median(results.get('wharf jwt')!).rps / w.rps;
+      console.log(`  JWT (RS256) instead of a Wharf token, same process: ${jwtRps.toFixed(2)}x rps, ${jwtCpu >= 0 ? '+' : ''}${jwtCpu.toFixed(0)} µs server CPU per request`);
+    }
     if (results.has('platformatic db')) {
       const versus = (a: string, b: string): string => (median(results.get(a)!).rps / median(results.get(b)!).rps).toFixed(2);
       console.log(`  wharf/platformatic db ${versus('wharf', 'platformatic db')} at their default logging, ${versus('wharf warn', 'platformatic warn')} both at warn`);
@@ -222,8 +232,12 @@ export async function runSqlBench(): Promise<void> {
   const db = await startBenchDatabase();
   const cleanups: (() => Promise<void>)[] = [async () => db.stop()];
   try {
-    const wharf = await startBenchWharf(db);
+    const audience = 'http://wharf.bench/api';
+    const idp = await startOidcProvider({ audience, scopes: ['read'], clients: [] });
+    cleanups.unshift(() => idp.close());
+    const wharf = await startBenchWharf(db, [], { Auth__Jwt__Issuer: idp.issuer, Auth__Jwt__Audience: audience });
     cleanups.unshift(() => wharf.close());
+    const jwt = await signToken(idp, audience, { sub: 'bench', scope: 'read', exp: Math.floor(Date.now() / 1000) + 24 * 3600 });
     const quiet = await startBenchWharf(db, [], { Logging__MinLevel: 'warn' });
     cleanups.unshift(() => quiet.close());
     const hand = await handWrittenSql(db.url, POOL);
@@ -232,6 +246,7 @@ export async function runSqlBench(): Promise<void> {
     const systems: System[] = [
       { name: 'wharf', list: wharf.base + WHARF_PATHS.list, byKey: wharf.base + WHARF_PATHS.byKey, headers: { authorization: wharf.authorization }, pid: wharf.pid },
       { name: 'fastify + pg', list: hand.base + HAND_PATHS.list, byKey: hand.base + HAND_PATHS.byKey, headers: {}, pid: null },
+      { name: 'wharf jwt', list: wharf.base + WHARF_PATHS.list, byKey: wharf.base + WHARF_PATHS.byKey, headers: { authorization: `Bearer ${jwt}` }, pid: wharf.pid },
       { name: 'wharf warn', list: quiet.base + WHARF_PATHS.list, byKey: quiet.base + WHARF_PATHS.byKey, headers: { authorization: quiet.authorization }, pid: quiet.pid },
     ];
     // each product at its default logging (as its users run it), and each at `warn` (no line per request)

@@ -166,7 +166,7 @@ describe('two gateway instances on one redis-server', () => {
     // emitted at once on two instances: Redis numbers them in the order their scripts run there,
     // which two connections do not fix; every stream delivers them in that (id) order
     const markers = (stream: typeof onA) => stream.messages.filter((m) => m.event === 'marker');
-    const byN = (list: { data: unknown }[]) => list.map((m) => (m.data as { n: number }).n).sort((a, b) => a - b);
+    const byN = (list: readonly { data?: unknown }[]) => list.map((m) => (m.data as { n: number }).n).sort((a, b) => a - b);
     emit(0, 1);
     emit(1, 2);
     emit(0, 3);

@@ -64,6 +64,11 @@ function originOf(request: FastifyRequest): string {
   return `${request.protocol}://${String(request.headers.host ?? '')}`;
 }
 
+/** The callback URL registered at the provider: WebUi:Oidc:RedirectUri, else this request's origin (protocol and Host). */
+function redirectUriOf(request: FastifyRequest, settings: ConsoleOidcSettings): string {
+  return settings.redirectUri ?? originOf(request) + CALLBACK;
+}
+
 function isSecure(request: FastifyRequest, options: OidcRouteOptions): boolean {
   return request.protocol === 'https' || options.settings().secureCookies;
 }
@@ -142,7 +147,7 @@ export function oidcRoutes(app: FastifyInstance, options: OidcRouteOptions): voi
     reply.header('cache-control', 'no-store');
     return client
       .buildAuthorizationUrl(config, {
-        redirect_uri: originOf(request) + CALLBACK,
+        redirect_uri: redirectUriOf(request, settings),
         scope: settings.scopes,
         state,
         nonce,
@@ -172,7 +177,10 @@ export function oidcRoutes(app: FastifyInstance, options: OidcRouteOptions): voi
     const config = await configuration();
     let claims: Record<string, unknown>;
     try {
-      const tokens = await client.authorizationCodeGrant(config, new URL(request.url, originOf(request)), {
+      // the provider's parameters on the registered callback URL (its redirect_uri goes to the token endpoint)
+      const current = new URL(redirectUriOf(request, settings));
+      current.search = new URL(request.url, 'http://callback').search;
+      const tokens = await client.authorizationCodeGrant(config, current, {
         pkceCodeVerifier: flow.verifier,
         expectedState: flow.state,
         expectedNonce: flow.nonce,

@@ -15,6 +15,25 @@ export interface ConsoleOidcSettings {
   readonly roleClaim: string;
   readonly administratorRoles: readonly string[];
   readonly createAccounts: boolean;
+  /** WebUi:Oidc:RedirectUri; null: built from each request's protocol and Host. */
+  readonly redirectUri: string | null;
+}
+
+const CALLBACK_PATH = '/ui/api/auth/oidc/callback';
+
+/** WebUi:Oidc:RedirectUri: empty, or an absolute http(s) URL whose path ends in the console's callback. */
+function readRedirectUri(value: string): string | null {
+  if (value === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`WebUi:Oidc:RedirectUri must be an absolute URL (https://host${CALLBACK_PATH}), got '${value}'`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '' || !url.pathname.endsWith(CALLBACK_PATH)) {
+    throw new Error(`WebUi:Oidc:RedirectUri must be an http(s) URL without credentials, query or fragment whose path ends in ${CALLBACK_PATH}, got '${value}'`);
+  }
+  return url.href;
 }
 
 export interface SignInMethods {
@@ -47,6 +66,7 @@ export function readSignInMethods(source: ConfigSource): SignInMethods {
       roleClaim: source.string('WebUi:Oidc:RoleClaim'),
       administratorRoles: source.stringList('WebUi:Oidc:AdministratorRoles') ?? [],
       createAccounts: source.bool('WebUi:Oidc:CreateAccounts'),
+      redirectUri: readRedirectUri(source.string('WebUi:Oidc:RedirectUri')),
     },
   };
 }

@@ -77,7 +77,7 @@ function logLines(server: ServerProcess): LogLine[] {
 }
 
 function workerPids(server: ServerProcess): number[] {
-  return logLines(server).findLast((line) => line.event === 'workers.started')?.pids ?? [];
+  return logLines(server).filter((line) => line.event === 'workers.started').at(-1)?.pids ?? [];
 }
 
 /** One GET on a new connection each (the primary hands connections to the workers in turn). */

@@ -7,7 +7,8 @@
  * stores, stop the start with one line naming the key.
  */
 import { execFile as execFileCb } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -167,7 +168,7 @@ describe('Server:Workers 2', () => {
       const resets = outcomes.filter((o) => o.error !== undefined && o.error !== 'ECONNREFUSED');
       expect(resets, `${JSON.stringify(outcomes.map((o) => o.error ?? o.status))}\n${server.output().slice(-4000)}`).toEqual([]);
       expect(outcomes.filter((o) => o.status !== undefined && o.status !== 200 && o.status !== 503)).toEqual([]);
-      // served during the shutdown delay, by both workers
+      // served during the shutdown delay (the workers unready, still answering)
       expect(outcomes.filter((o) => o.afterSignal && o.status === 200).length).toBeGreaterThan(0);
       const stopped = logLines(server).filter((line) => line.event === 'server.stopped').map((line) => line.pid);
       expect(new Set(stopped)).toEqual(new Set(pids));
@@ -196,9 +197,18 @@ describe('Server:Workers 2', () => {
       await new Promise((r) => setTimeout(r, 300));
       const servedBy = new Set(logLines(server).filter((line) => line.url === '/api/demo/Inventory/Products/2').map((line) => line.pid));
       expect(servedBy).toEqual(new Set([survivor, replacement]));
+      // a replacement that ends soon again is replaced later: the delay doubles, no tight loop
+      process.kill(replacement, 'SIGKILL');
+      for (const until = Date.now() + 30_000; logLines(server).filter((line) => line.event === 'workers.replaced').length < 2; ) {
+        if (Date.now() > until) throw new Error(`no second replacement:\n${server.output()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const delays = logLines(server).filter((line) => line.event === 'workers.exited').map((line) => (line as { restartInMs?: number }).restartInMs);
+      expect(delays).toEqual([100, 200]);
+      const last = logLines(server).filter((line) => line.event === 'workers.replaced').at(-1)!.workerPid!;
       server.child.kill('SIGTERM');
       expect(await exitWithin(server, 15_000)).toBe(0);
-      expect([survivor, replacement].filter(alive)).toEqual([]);
+      expect([survivor, replacement, last].filter(alive)).toEqual([]);
     } finally {
       server.child.kill('SIGKILL');
     }
@@ -221,6 +231,22 @@ describe('Server:Workers 2', () => {
 });
 
 describe('Server:Workers refused at start', () => {
+  it('a worker that cannot start (its port taken) ends the start with its exit code and message', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const run = execFile(process.execPath, [WHARF, 'start', '--root', project.root, '--port', String(port), '--host', '127.0.0.1'], { cwd: project.root, env: { ...process.env, ...shared, Server__Workers: '2' }, timeout: 60_000 });
+      const failure = (await run.then(() => null, (error: unknown) => error)) as { code?: number; stderr?: string; stdout?: string } | null;
+      expect(failure?.code).toBe(2);
+      expect(failure?.stderr).toContain('EADDRINUSE');
+      expect(failure?.stdout).toContain('"event":"workers.start_failed"');
+      expect(failure?.stdout).not.toContain('Wharf is serving');
+    } finally {
+      blocker.close();
+    }
+  }, 90_000);
+
   it.each([
     ['a bad value', { Server__Workers: 'many' }, "wharf: Setting 'Server:Workers' (from environment variable Server__Workers) must be a whole number or auto"],
     ['two workers without Redis', { Server__Workers: '2', Redis__Url: '' }, "wharf: Setting 'Server:Workers' (from environment variable Server__Workers) is 2: Redis:Url must be set"],

@@ -18,7 +18,7 @@
  *   each worker directly, and the two must count as one.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { hostname } from 'node:os';
+import { constants, hostname } from 'node:os';
 import type { ShutdownControl } from './graceful-shutdown.js';
 
 /** Set in a worker's environment: its slot (1..N). */
@@ -33,7 +33,7 @@ const HEALTHY_MS = 10_000;
 /** After the workers' own shutdown deadline: how long the primary waits before it kills them. */
 const BACKSTOP_MS = 5_000;
 
-const SIGNAL_NUMBERS: Readonly<Record<string, number>> = { SIGINT: 2, SIGTERM: 15 };
+const signalNumber = (signal: string): number => constants.signals[signal as keyof typeof constants.signals] ?? 0;
 
 interface ToWorker {
   readonly wharf: 'shutdown';
@@ -109,7 +109,7 @@ function primaryLogger(write: (line: string) => void) {
 /** The exit code a worker's end stands for: its code, or 128 + the signal's number. */
 function exitCode(code: number | null, signal: string | null): number {
   if (code !== null) return code;
-  return 128 + (signal ? (SIGNAL_NUMBERS[signal] ?? 9) : 0);
+  return 128 + (signal ? signalNumber(signal) : 0);
 }
 
 /** Runs the primary: forks and supervises the workers until a signal; the process then exits. */
@@ -206,7 +206,7 @@ export function runPrimary(options: PrimaryOptions): void {
     if (stopping) {
       log.warn({ event: 'workers.shutdown_forced', signal }, 'second signal: every worker exits now');
       tell({ wharf: 'shutdown', signal, force: true });
-      exit(128 + (SIGNAL_NUMBERS[signal] ?? 0));
+      exit(128 + signalNumber(signal));
       return;
     }
     log.info({ event: 'workers.shutdown', signal, workers: live().length }, 'shutting down every worker');

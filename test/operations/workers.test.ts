@@ -1,7 +1,8 @@
 /**
  * Server:Workers as users run it: `wharf start` of a built project (compiled runtime) on a real
  * PostgreSQL (data and token store) and a real Redis. Two workers serve one port (the request log
- * lines of two pids, neither the primary's); the banner is printed once; SIGTERM to the primary
+ * lines of two pids, neither the primary's); the banner is printed once; a rate limit is counted
+ * once and a revocation reaches both workers at once (Redis); SIGTERM to the primary
  * under load answers every accepted request and exits 0 with no worker left; a killed worker is
  * replaced; a second signal forces the exit; a bad value, or two workers without the shared
  * stores, stop the start with one line naming the key.
@@ -82,9 +83,9 @@ function workerPids(server: ServerProcess): number[] {
 }
 
 /** One GET on a new connection each (the primary hands connections to the workers in turn). */
-function getOnNewConnection(url: string): Promise<number> {
+function getOnNewConnection(url: string, bearer: string = token): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
+    const req = httpRequest(url, { agent: false, headers: { authorization: `Bearer ${bearer}` } }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
     });
@@ -134,6 +135,27 @@ describe('Server:Workers 2', () => {
       expect(servedBy).toEqual(new Set(workerPids(server)));
       // per worker, each would have allowed its 7 of the 14
       expect(statuses).toEqual([...Array(10).fill(200), ...Array(4).fill(429)]);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it('a revoked token is refused by both workers at once, though each had verified it (through Redis)', async () => {
+    const server = await startWorkers({ Auth__VerificationCacheSeconds: '60' });
+    try {
+      const created = await execFile(process.execPath, [WHARF, 'token', 'create', '--username', 'revoked'], { cwd: project.root, env: { ...process.env, ...shared } });
+      const revoked = /whf_\S+/.exec(created.stdout)![0];
+      const id = /Token (\d+) created/.exec(created.stdout)![1]!;
+      const get = (n: number): Promise<number[]> =>
+        Promise.all(Array.from({ length: n }, () => getOnNewConnection(`${server.url}/api/demo/Inventory/Products/5`, revoked)));
+      expect(await get(6)).toEqual(Array(6).fill(200));
+      await new Promise((r) => setTimeout(r, 300));
+      const verifiedBy = new Set(logLines(server).filter((line) => line.url === '/api/demo/Inventory/Products/5').map((line) => line.pid));
+      expect(verifiedBy).toEqual(new Set(workerPids(server)));
+      await execFile(process.execPath, [WHARF, 'token', 'revoke', id], { cwd: project.root, env: { ...process.env, ...shared } });
+      await new Promise((r) => setTimeout(r, 500)); // the announcement's way through Redis
+      // within the verification cache's 60 s: only the announcement can have reached both
+      expect(await get(6)).toEqual(Array(6).fill(401));
     } finally {
       server.child.kill('SIGKILL');
     }

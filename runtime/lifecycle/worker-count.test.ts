@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkSettingsDocument } from '../contract/settings-document.js';
 import { ConfigSource } from '../settings/config-source.js';
 import type { EnvironmentConfig, EnvironmentMap } from '../settings/environments.js';
 import { requireSharedStores, workerCount } from './worker-count.js';
@@ -32,6 +33,14 @@ describe('Server:Workers', () => {
     ['1.5', "Setting 'Server:Workers' (from environment variable Server__Workers) must be a whole number or auto"],
   ] as const)('%s is refused naming the key', (value, message) => {
     expect(() => source({ Server__Workers: value })).toThrow(message);
+  });
+
+  it('wharf check takes a number or auto in environments/settings.json, and names anything else', () => {
+    expect(checkSettingsDocument({ Server: { Workers: 'auto' } }, 'settings.json')).toEqual([]);
+    expect(checkSettingsDocument({ Server: { Workers: 4 } }, 'settings.json')).toEqual([]);
+    expect(checkSettingsDocument({ Server: { Workers: 'all' } }, 'settings.json')).toMatchObject([
+      { pointer: '/Server/Workers', message: 'Server:Workers must be a whole number or auto' },
+    ]);
   });
 
   it.each([

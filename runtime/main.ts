@@ -75,7 +75,7 @@ export async function startProject(options: ProjectServeOptions, print: Printer 
   if (options.port !== undefined) args.push('--port', String(options.port));
   if (options.host !== undefined) args.push('--host', options.host);
   const tsx = MAIN_FILE.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : [];
-  runPrimary({ count: plan.count, exec: MAIN_FILE, args, execArgv: [...process.execArgv, ...tsx], shutdownTimeoutSeconds: plan.shutdownTimeoutSeconds });
+  runPrimary({ count: plan.count, exec: MAIN_FILE, args, execArgv: [...process.execArgv, ...tsx], shutdownTimeoutSeconds: plan.shutdownTimeoutSeconds, logLevel: plan.logLevel });
 }
 
 export function parseStartArgs(argv: readonly string[]): ProjectServeOptions {

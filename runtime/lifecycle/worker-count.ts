@@ -13,7 +13,7 @@ import { displayPath } from '../load/display-path.js';
 import type { ConfigSource } from '../settings/config-source.js';
 import { loadEnvironments, type EnvironmentMap } from '../settings/environments.js';
 import { readSettingsSource } from '../settings/load-settings.js';
-import { readServerSettings } from '../settings/server-settings.js';
+import { readServerSettings, type LogLevel } from '../settings/server-settings.js';
 
 export const WORKERS_KEY = 'Server:Workers';
 const MAX_WORKERS = 64;
@@ -54,6 +54,8 @@ export function requireSharedStores(source: ConfigSource, count: number, environ
 export interface WorkersPlan {
   readonly count: number;
   readonly shutdownTimeoutSeconds: number;
+  /** Logging:MinLevel, for the primary's own lines. */
+  readonly logLevel: LogLevel;
 }
 
 /**
@@ -64,5 +66,6 @@ export async function planWorkers(environmentsDir: string): Promise<WorkersPlan>
   const source = readSettingsSource(environmentsDir);
   const count = workerCount(source);
   if (count > 1) requireSharedStores(source, count, await loadEnvironments(environmentsDir, displayPath(environmentsDir)));
-  return { count, shutdownTimeoutSeconds: readServerSettings(source).server.shutdownTimeoutSeconds };
+  const settings = readServerSettings(source);
+  return { count, shutdownTimeoutSeconds: settings.server.shutdownTimeoutSeconds, logLevel: settings.logging.minLevel };
 }

@@ -19,6 +19,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { constants, hostname } from 'node:os';
+import type { LogLevel } from '../settings/server-settings.js';
 import type { ShutdownControl } from './graceful-shutdown.js';
 
 /** Set in a worker's environment: its slot (1..N). */
@@ -76,6 +77,8 @@ export interface PrimaryOptions {
   readonly execArgv?: readonly string[];
   /** Server:ShutdownTimeoutSeconds: the primary kills workers still running BACKSTOP_MS after it. */
   readonly shutdownTimeoutSeconds: number;
+  /** Logging:MinLevel: the primary's lines below it are not written. */
+  readonly logLevel?: LogLevel;
   readonly write?: (line: string) => void;
   readonly exit?: (code: number) => void;
 }
@@ -89,9 +92,12 @@ interface Slot {
 }
 
 /** A pino-shaped JSON line (the workers' lines are pino's), or a plain line on a terminal. */
-function primaryLogger(write: (line: string) => void) {
+const LEVELS: Readonly<Record<LogLevel, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+
+function primaryLogger(write: (line: string) => void, minLevel: LogLevel) {
   const pretty = process.stdout.isTTY === true;
   const line = (level: number, name: string, fields: object, msg: string): void => {
+    if (level < LEVELS[minLevel]) return;
     try {
       if (pretty) write(`[${new Date().toTimeString().slice(0, 8)}] ${name}: ${msg}\n`);
       else write(`${JSON.stringify({ level, time: Date.now(), pid: process.pid, hostname: hostname(), ...fields, msg })}\n`);
@@ -114,7 +120,7 @@ function exitCode(code: number | null, signal: string | null): number {
 
 /** Runs the primary: forks and supervises the workers until a signal; the process then exits. */
 export function runPrimary(options: PrimaryOptions): void {
-  const log = primaryLogger(options.write ?? ((line) => process.stdout.write(line)));
+  const log = primaryLogger(options.write ?? ((line) => process.stdout.write(line)), options.logLevel ?? 'info');
   const exit = options.exit ?? ((code: number) => process.exit(code));
   cluster.setupPrimary({ exec: options.exec, args: [...options.args], execArgv: [...(options.execArgv ?? process.execArgv)] });
   const slots: Slot[] = Array.from({ length: options.count }, (_, i) => ({ index: i + 1, worker: null, failures: 0, servingSince: null, restartTimer: null }));

@@ -253,16 +253,17 @@ describe('Server:Workers 2', () => {
 });
 
 describe('Server:Workers refused at start', () => {
-  it('a worker that cannot start (its port taken) ends the start with its exit code and message', async () => {
+  it('a worker that cannot start (its port taken) ends the start with its exit code and message; the primary logs at Logging:MinLevel', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as AddressInfo).port;
     try {
-      const run = execFile(process.execPath, [WHARF, 'start', '--root', project.root, '--port', String(port), '--host', '127.0.0.1'], { cwd: project.root, env: { ...process.env, ...shared, Server__Workers: '2' }, timeout: 60_000 });
+      const run = execFile(process.execPath, [WHARF, 'start', '--root', project.root, '--port', String(port), '--host', '127.0.0.1'], { cwd: project.root, env: { ...process.env, ...shared, Server__Workers: '2', Logging__MinLevel: 'warn' }, timeout: 60_000 });
       const failure = (await run.then(() => null, (error: unknown) => error)) as { code?: number; stderr?: string; stdout?: string } | null;
       expect(failure?.code).toBe(2);
       expect(failure?.stderr).toContain('EADDRINUSE');
       expect(failure?.stdout).toContain('"event":"workers.start_failed"');
+      expect(failure?.stdout).not.toContain('"event":"workers.starting"'); // info, below Logging:MinLevel warn
       expect(failure?.stdout).not.toContain('Wharf is serving');
     } finally {
       blocker.close();

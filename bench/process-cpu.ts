@@ -55,3 +55,32 @@ export function machineTicks(): { idle: number; total: number } {
   const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
   return { idle, total: cpu.reduce((a, b) => a + b, 0) };
 }
+
+/**
+ * CPU time of a process and every process below it (a Wharf primary and its workers, Server:Workers),
+ * in microseconds: user + system of each live one.
+ */
+export function processTreeCpuMicros(pid: number): number {
+  const rows: { pid: number; ppid: number; ticks: number }[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = statFields(readFileSync(`/proc/${entry}/stat`, 'utf8'));
+      rows.push({ pid: Number(entry), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const tree = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of rows) {
+      if (!tree.has(row.pid) && tree.has(row.ppid)) {
+        tree.add(row.pid);
+        grew = true;
+      }
+    }
+  }
+  const ticks = rows.filter((row) => tree.has(row.pid)).reduce((sum, row) => sum + row.ticks, 0);
+  return (ticks * 1_000_000) / clockTicks();
+}

@@ -5,16 +5,25 @@
  * 1 MB bodies; plus the small case with Retry + FallbackUrls configured but never triggered.
  * (@fastify/http-proxy is not installed, so it is not compared.) Prints req/s, p99 and ratios.
  * Run alone with `npm run bench -- proxy`; BENCH_DURATION (seconds, default 8) per measurement.
+ * BENCH_WORKERS=N adds a row: the same small case served by `wharf start` (compiled runtime, own
+ * process) with Server:Workers N, rate limits in Redis and tokens in PostgreSQL (bench/workers.ts);
+ * its CPU is that of this process (the upstream) plus the server's primary and workers.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Fastify from 'fastify';
+import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
 import { buildServer } from '../runtime/server.js';
 import { createTempProject } from '../runtime/testing/generated-fixture.js';
 import { autocannon } from './autocannon.js';
 import type { LoadResult } from './autocannon.js';
+import { freePort } from '../test/setup/free-port.js';
+import { startPostgres } from '../test/setup/postgres.js';
+import { processTreeCpuMicros } from './process-cpu.js';
+import { allWorkersUp, BENCH_WORKERS, stopWorkerStores, workerSettings } from './workers.js';
 
 const SECONDS = Number(process.env['BENCH_DURATION'] ?? 8);
 const CONNECTIONS = 32;
@@ -47,8 +56,9 @@ async function bareForwarder(origin: string) {
   return { url, close: async () => { await app.close(); await pool.close(); } };
 }
 
-async function wharf(origin: string, fallback: string) {
-  const project = await createTempProject({
+/** The bench's project: three Proxy endpoints; `settings` and `environments` as given. */
+function proxyProject(origin: string, fallback: string, settings: Record<string, unknown>, environments: Record<string, Record<string, string>>) {
+  return createTempProject({
     generated: {
       endpoints: [
         { kind: 'proxy', routePath: 'Small', methods: ['GET'], overrides: { url: `${origin}/small` } },
@@ -61,13 +71,53 @@ async function wharf(origin: string, fallback: string) {
       RateLimiting: { Enabled: true, IpLimit: 1_000_000, IpWindow: 1, TokenLimit: 1_000_000, TokenWindow: 1 },
       Caching: { Enabled: false },
       Logging: { MinLevel: 'warn' },
+      ...settings,
     },
-    environments: { demo: { Provider: 'embedded' } },
+    environments,
   });
+}
+
+async function wharf(origin: string, fallback: string) {
+  const project = await proxyProject(origin, fallback, {}, { demo: { Provider: 'embedded' } });
   const app = await buildServer({ generatedDir: project.generatedDir, environmentsDir: project.environmentsDir, dataDir: path.join(project.root, 'data'), env: {}, logger: false });
   const { token } = await app.wharf.access.tokens.create({ username: 'bench' });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, token, close: async () => { await app.close(); await project.cleanup(); } };
+}
+
+/** BENCH_WORKERS: the same project served by `wharf start` with Server:Workers N, on a PostgreSQL token store and a Redis. */
+async function wharfWorkers(origin: string, fallback: string) {
+  const db = await startPostgres();
+  const project = await proxyProject(origin, fallback, await workerSettings(db.url, 'proxy'), { demo: { Provider: 'postgres', ConnectionString: db.url } });
+  const app = await buildServer({ generatedDir: project.generatedDir, environmentsDir: project.environmentsDir, dataDir: path.join(project.root, 'data'), logger: false });
+  const { token } = await app.wharf.access.tokens.create({ username: 'bench' });
+  await app.close();
+  const { buildRuntime, DIST_MAIN } = (await import(pathToFileURL(path.join(import.meta.dirname, '..', 'scripts', 'runtime-dist.mjs')).href)) as { buildRuntime(): Promise<unknown>; DIST_MAIN: string };
+  await buildRuntime();
+  const port = await freePort();
+  const child = spawn(process.execPath, [DIST_MAIN, '--root', project.root, '--port', String(port), '--host', '127.0.0.1'], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  const close = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await project.cleanup();
+    await stopWorkerStores();
+    await db.stop();
+  };
+  for (const started = Date.now(); !(await fetch(`${url}/health/live`).then((r) => r.ok, () => false)); ) {
+    if (child.exitCode !== null || Date.now() - started > 60_000) {
+      await close();
+      throw new Error(`wharf start with Server:Workers ${BENCH_WORKERS} did not start (exit ${child.exitCode})`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await allWorkersUp(child.pid!);
+  return { url, token, pid: child.pid!, close };
 }
 
 function line(name: string, r: LoadResult & { cpuUsPerRequest: number }): string {
@@ -79,14 +129,20 @@ export async function runProxyBench(): Promise<void> {
   const standby = await startUpstream();
   const bare = await bareForwarder(upstream.origin);
   const gw = await wharf(upstream.origin, standby.origin);
+  const workers = BENCH_WORKERS === null ? null : await wharfWorkers(upstream.origin, standby.origin);
   const auth = { authorization: `Bearer ${gw.token}` };
-  /** Throughput, plus CPU time of this process (servers and upstream) per request: steadier than req/s on a busy machine. */
-  const run = async (url: string, headers: Record<string, string> = {}) => {
+  /**
+   * Throughput, plus CPU time of this process (servers and upstream) per request: steadier than req/s on a busy machine.
+   * A server in its own process (`pid`): its CPU (primary and workers) is added.
+   */
+  const run = async (url: string, headers: Record<string, string> = {}, pid: number | null = null) => {
     await autocannon(url, { connections: CONNECTIONS, seconds: 2, headers }); // warm-up
     const before = process.cpuUsage();
+    const server = pid === null ? 0 : processTreeCpuMicros(pid);
     const result = await autocannon(url, { connections: CONNECTIONS, seconds: SECONDS, headers });
     const used = process.cpuUsage(before);
-    return { ...result, cpuUsPerRequest: (used.user + used.system) / Math.max(1, result.total) };
+    const serverUsed = pid === null ? 0 : processTreeCpuMicros(pid) - server;
+    return { ...result, cpuUsPerRequest: (used.user + used.system + serverUsed) / Math.max(1, result.total) };
   };
   const cases: [string, string, Record<string, string>][] = [
     ['bare undici forwarder, small', `${bare.url}/small`, {}],
@@ -95,12 +151,18 @@ export async function runProxyBench(): Promise<void> {
     ['bare undici forwarder, 1 MB', `${bare.url}/large`, {}],
     ['wharf proxy, 1 MB', `${gw.url}/api/demo/Large`, auth],
   ];
+  const workersCase = workers ? `wharf start, Server:Workers ${BENCH_WORKERS}, small` : null;
+  const pids = new Map<string, number>();
+  if (workers && workersCase) {
+    cases.splice(2, 0, [workersCase, `${workers.url}/api/demo/Small`, { authorization: `Bearer ${workers.token}` }]);
+    pids.set(workersCase, workers.pid);
+  }
   const best = new Map<string, LoadResult & { cpuUsPerRequest: number }>();
   try {
     console.log(`${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} interleaved rounds (best kept), small body ${SMALL.length} B, large body ${LARGE.length} B`);
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [name, url, headers] of cases) {
-        const result = await run(url, headers);
+        const result = await run(url, headers, pids.get(name) ?? null);
         console.log(line(`${name} #${round}`, result));
         if ((best.get(name)?.rps ?? -1) < result.rps) best.set(name, result);
       }
@@ -110,9 +172,11 @@ export async function runProxyBench(): Promise<void> {
     console.log(`ratio 1 MB   wharf/bare: ${(rps('wharf proxy, 1 MB') / rps('bare undici forwarder, 1 MB')).toFixed(2)} (target >= 0.8)`);
     const cpu = (name: string) => best.get(name)!.cpuUsPerRequest;
     console.log(`cpu per request wharf/bare: small ${(cpu('wharf proxy, small') / cpu('bare undici forwarder, small')).toFixed(2)}x, 1 MB ${(cpu('wharf proxy, 1 MB') / cpu('bare undici forwarder, 1 MB')).toFixed(2)}x; retry configured vs not: ${(cpu('wharf proxy + retry/fallback, small') / cpu('wharf proxy, small')).toFixed(2)}x`);
+    if (workersCase) console.log(`${workersCase}: ${(rps(workersCase) / rps('bare undici forwarder, small')).toFixed(2)}x the bare forwarder, cpu ${(cpu(workersCase) / cpu('bare undici forwarder, small')).toFixed(2)}x (own process, rate limits in Redis: compare BENCH_WORKERS=1 with 2)`);
     console.log(`retry/fallback configured, not triggered: ${((1 - rps('wharf proxy + retry/fallback, small') / rps('wharf proxy, small')) * 100).toFixed(1)} % slower (target < 5 %)`);
   } finally {
     await gw.close();
+    await workers?.close();
     await bare.close();
     upstream.close();
     standby.close();

@@ -17,7 +17,8 @@
  * Auth:Jwt:Issuer/Audience): the `wharf jwt` rows are the same process called with an RS256 JWT
  * (scope `read`) instead of a Wharf token, so their ratio to the `wharf` rows is the cost of JWT
  * verification per request (keys fetched once, then cached).
- * Run alone with `npm run bench -- sql` (BENCH_DURATION=seconds per round, default 8; BENCH_ROUNDS, default 3).
+ * Run alone with `npm run bench -- sql` (BENCH_DURATION=seconds per round, default 8; BENCH_ROUNDS, default 3;
+ * BENCH_WORKERS=N runs each Wharf process with Server:Workers N, bench/workers.ts).
  */
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
@@ -27,7 +28,8 @@ import { freePort } from '../test/setup/free-port.js';
 import { startPostgres, type TestPostgres } from '../test/setup/postgres.js';
 import { startSqlTestServer, type SqlTestServer } from '../test/sql/http-server.js';
 import { load, median, type LoadResult } from './load.js';
-import { commandCpuMicros, machineTicks, processCpuMicros } from './process-cpu.js';
+import { commandCpuMicros, machineTicks, processCpuMicros, processTreeCpuMicros } from './process-cpu.js';
+import { allWorkersUp, BENCH_WORKERS, stopWorkerStores, workerSettings } from './workers.js';
 import { handWrittenSql } from './sql-hand-written.js';
 import { handWrittenMssql } from './sql-hand-written-mssql.js';
 import { startPlatformatic } from './peers.js';
@@ -69,9 +71,16 @@ function line(name: string, r: LoadResult, base: LoadResult | null, costs: Round
   return `  ${name.padEnd(16)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   ${cpu}   errors ${r.errors}${ratio}`;
 }
 
+/** Wharf processes started with BENCH_WORKERS: their CPU is that of the primary and its workers. */
+const workerServers = new Set<number>();
+
+function serverCpuMicros(pid: number | null): number {
+  return pid !== null && workerServers.has(pid) ? processTreeCpuMicros(pid) : processCpuMicros(pid);
+}
+
 /** One round of load, with the server's and the database's CPU per request and the machine's idle share. */
 async function measuredRound(s: System, kind: 'list' | 'byKey'): Promise<{ result: LoadResult; costs: RoundCosts }> {
-  const server = processCpuMicros(s.pid);
+  const server = serverCpuMicros(s.pid);
   const db = commandCpuMicros('postgres');
   const machine = machineTicks();
   const result = await load(s[kind], DURATION_S, CONNECTIONS, s.headers);
@@ -80,7 +89,7 @@ async function measuredRound(s: System, kind: 'list' | 'byKey'): Promise<{ resul
   return {
     result,
     costs: {
-      serverUs: (processCpuMicros(s.pid) - server) / requests,
+      serverUs: (serverCpuMicros(s.pid) - server) / requests,
       dbUs: (commandCpuMicros('postgres') - db) / requests,
       idlePercent: (100 * (after.idle - machine.idle)) / Math.max(1, after.total - machine.total),
     },
@@ -149,11 +158,12 @@ export async function startBenchWharf(db: TestPostgres, nodeArgs: readonly strin
     DIST_MAIN: string;
   };
   await buildRuntime();
-  const setup = await startSqlTestServer(db.url, db.port + 1, mssqlUrl
-    ? { logger: false, settings: BENCH_SETTINGS, environments: ['ms'], mssqlUrl }
-    : { logger: false, settings: BENCH_SETTINGS, environments: ['pg'] });
-  await setup.app.close(); // the project, its settings and the token stay for the process below
   const port = await freePort();
+  const settings = { ...BENCH_SETTINGS, ...(await workerSettings(db.url, String(port))) };
+  const setup = await startSqlTestServer(db.url, db.port + 1, mssqlUrl
+    ? { logger: false, settings, environments: ['ms'], mssqlUrl }
+    : { logger: false, settings, environments: ['pg'] });
+  await setup.app.close(); // the project, its settings and the token stay for the process below
   const child = spawn(process.execPath, [...nodeArgs, DIST_MAIN, '--root', setup.root, '--port', String(port)], { cwd: REPO, stdio: 'ignore', env: { ...process.env, ...env } });
   const base = `http://127.0.0.1:${port}`;
   const close = async (): Promise<void> => {
@@ -175,6 +185,10 @@ export async function startBenchWharf(db: TestPostgres, nodeArgs: readonly strin
       throw new Error(`the compiled Wharf did not start (exit ${child.exitCode})`);
     }
     await new Promise((r) => setTimeout(r, 50));
+  }
+  if (BENCH_WORKERS !== null && child.pid !== undefined) {
+    workerServers.add(child.pid);
+    await allWorkersUp(child.pid);
   }
   return { base, authorization: setup.authorization, pid: child.pid ?? null, close };
 }
@@ -205,7 +219,7 @@ async function compare(systems: readonly System[], baseline: string, database: s
       }
     }
     const title = kind === 'list' ? `list: $filter on two columns + $orderby + $top=50 (${database})` : `one record by key (${database})`;
-    console.log(`SQL ${title}; ${CONNECTIONS} connections, pools of ${POOL}, median of ${ROUNDS} rounds of ${DURATION_S} s; wharf (compiled runtime, own process) with token auth + rate limiting on, logging at its default level (info; 'warn' rows: Logging:MinLevel warn), cache off`);
+    console.log(`SQL ${title}; ${CONNECTIONS} connections, pools of ${POOL}, median of ${ROUNDS} rounds of ${DURATION_S} s; wharf (compiled runtime, own process${BENCH_WORKERS ? `, Server:Workers ${BENCH_WORKERS}: rate limits in Redis, tokens in PostgreSQL` : ''}) with token auth + rate limiting on, logging at its default level (info; 'warn' rows: Logging:MinLevel warn), cache off`);
     const base = median(results.get(baseline)!);
     const middleCosts = (name: string): RoundCosts => {
       const all = costs.get(name)!;
@@ -230,7 +244,7 @@ async function compare(systems: readonly System[], baseline: string, database: s
 
 export async function runSqlBench(): Promise<void> {
   const db = await startBenchDatabase();
-  const cleanups: (() => Promise<void>)[] = [async () => db.stop()];
+  const cleanups: (() => Promise<void>)[] = [async () => db.stop(), stopWorkerStores];
   try {
     const audience = 'http://wharf.bench/api';
     const idp = await startOidcProvider({ audience, scopes: ['read'], clients: [] });

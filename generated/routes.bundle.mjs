@@ -1259,7 +1259,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '19d7f0ec6739b3bf56fe2e1890fd51351ebcdf759db8ad2a68044594923df495';
+export const sourceHash = '54e1ccacea3e48853b419e4b1a27c7e95228ca60199022e8d59d625ec19dff61';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -2,13 +2,18 @@
  * The server's entry point: `wharf start` (compiled to .wharf/dist/runtime/main.js by `wharf build`,
  * run without any TypeScript loader; `node .wharf/dist/runtime/main.js [--root DIR] [--port N]
  * [--host H]` does the same). Serves <root>/generated with <root>/environments and the token store
- * in <root>/data, prints the banner, and shuts down gracefully on SIGTERM/SIGINT.
+ * in <root>/data, prints the banner, and shuts down gracefully on SIGTERM/SIGINT. With
+ * Server:Workers above 1 this process supervises that many processes running this module on the
+ * same port (lifecycle/workers.ts); `wharf dev` always serves in one (serveProject).
  * It loads only the runtime: never the compiler, ts-morph or esbuild.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import cluster from 'node:cluster';
 import { handleShutdownSignals } from './lifecycle/graceful-shutdown.js';
+import { planWorkers } from './lifecycle/worker-count.js';
+import { followPrimary, printsBanner, runPrimary, tellPrimaryServing } from './lifecycle/workers.js';
 import { banner, consolePrinter, demoToken, takeFirstAdmin, warmEmbeddedDatabases, type Printer } from './serve/banner.js';
 import { startServer, type StartedServer, type StartServerOptions } from './start.js';
 
@@ -42,15 +47,35 @@ export async function serveProject(
   beforeClose?: () => Promise<void>,
 ): Promise<StartedServer> {
   const server = await startServer({ ...extra, ...projectServerOptions(options) });
-  handleShutdownSignals(server, {
+  const shutdown = handleShutdownSignals(server, {
     deadlineMs: server.app.wharf.settings.server.server.shutdownTimeoutSeconds * 1000,
     delayMs: server.app.wharf.settings.server.server.shutdownDelaySeconds * 1000,
     log: server.app.log,
     ...(beforeClose ? { beforeClose } : {}),
   });
+  followPrimary(shutdown);
   await warmEmbeddedDatabases(server, print);
-  for (const line of banner(server, await demoToken(server), takeFirstAdmin(server))) print.out(line);
+  // of several workers, the first prints the banner (and creates the demo token) once
+  if (printsBanner()) for (const line of banner(server, await demoToken(server), takeFirstAdmin(server))) print.out(line);
+  tellPrimaryServing();
   return server;
+}
+
+/** This module's file: what each worker runs (the compiled main.js, or main.ts through tsx). */
+const MAIN_FILE = fileURLToPath(import.meta.url);
+
+/** `wharf start`: serve here, or with Server:Workers above 1 supervise that many workers running this module. */
+export async function startProject(options: ProjectServeOptions, print: Printer = consolePrinter): Promise<void> {
+  const plan = cluster.isWorker ? null : await planWorkers(path.join(options.root, 'environments'));
+  if (!plan || plan.count === 1) {
+    await serveProject(options, print);
+    return;
+  }
+  const args = ['--root', options.root];
+  if (options.port !== undefined) args.push('--port', String(options.port));
+  if (options.host !== undefined) args.push('--host', options.host);
+  const tsx = MAIN_FILE.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : [];
+  runPrimary({ count: plan.count, exec: MAIN_FILE, args, execArgv: [...process.execArgv, ...tsx], shutdownTimeoutSeconds: plan.shutdownTimeoutSeconds, logLevel: plan.logLevel });
 }
 
 export function parseStartArgs(argv: readonly string[]): ProjectServeOptions {
@@ -73,7 +98,7 @@ export function parseStartArgs(argv: readonly string[]): ProjectServeOptions {
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
-  await serveProject(parseStartArgs(argv));
+  await startProject(parseStartArgs(argv));
 }
 
 function fail(error: unknown): void {

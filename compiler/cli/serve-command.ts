@@ -5,7 +5,7 @@
  * each good build (a failed build keeps the last good one serving). Both shut down gracefully on
  * SIGTERM/SIGINT (runtime/lifecycle/graceful-shutdown.ts).
  */
-import { dataDir, projectServerOptions, serveProject } from '../../runtime/main.js';
+import { dataDir, projectServerOptions, serveProject, startProject } from '../../runtime/main.js';
 import { banner, CREATE_TOKEN_HINT, demoToken, warmEmbeddedDatabases } from '../../runtime/serve/banner.js';
 import { startServer, type StartedServer, type StartServerOptions } from '../../runtime/start.js';
 import { watchSources, type Watcher } from '../watch.js';
@@ -23,7 +23,7 @@ export async function serve(args: CliArgs, extra: Partial<StartServerOptions> = 
 const forever = (): Promise<number> => new Promise<number>(() => undefined);
 
 export async function runStart(args: CliArgs, print: Printer): Promise<number> {
-  await serveProject(args, print);
+  await startProject(args, print);
   return forever();
 }
 

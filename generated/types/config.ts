@@ -516,6 +516,10 @@ export interface SettingsEndpointConfig {
      */
     DisabledRetryAfterSeconds?: number;
     /**
+     * `wharf start`: processes serving the one port (node's cluster; the first process only supervises them); `auto` = one per core. More than 1 needs the stores several instances need: `Redis:Url`, `Auth:Store:Provider` `Postgres`, `Caching:Provider` `Redis` (or caching off), no embedded database ([Performance](performance.md#when-to-use-serverworkers)); `wharf dev` always runs one
+     */
+    Workers?: number | string;
+    /**
      * SIGTERM/SIGINT: from the signal, how long the shutdown (delay included) may take before the requests still in flight are answered 503 and the process exits anyway ([Operations](operations.md))
      */
     ShutdownTimeoutSeconds?: number;
@@ -918,9 +922,13 @@ export interface SettingsEndpointConfig {
        */
       DisplayName?: string;
       /**
-       * client id registered at the provider (redirect URI `<origin>/ui/api/auth/oidc/callback`)
+       * client id registered at the provider (redirect URI `<origin>/ui/api/auth/oidc/callback`, or `RedirectUri`)
        */
       ClientId?: string;
+      /**
+       * the callback URL registered at the provider, `https://host[:port][/prefix]/ui/api/auth/oidc/callback` (set it behind a reverse proxy or TLS terminator); empty = built from each request's protocol and `Host`
+       */
+      RedirectUri?: string;
       /**
        * client secret; empty = public client (PKCE only)
        */

@@ -2,7 +2,8 @@
  * The one grammar of a setting's value, for JSON values and for the text of environment variables
  * alike (the gateway, `wharf docs serve`, `wharf sync` and `wharf check` all use it):
  *   boolean  true or false (JSON, or text in any case; nothing else: `yes`, `0`, `nope` are errors)
- *   integer  a whole number (JSON, or text `-?[0-9]+`), within minimum/maximum
+ *   integer  a whole number (JSON, or text `-?[0-9]+`), within minimum/maximum; or one of its
+ *            `words` in any case (Server:Workers `auto`), given as that word
  *   number   a number (JSON, or text `-?[0-9]+(.[0-9]+)?`), within minimum/exclusiveMinimum/maximum
  *   string   text (a JSON number is taken as its text); an enum matches case-insensitively
  * The reasons read after "Setting 'X' (from Y) ".
@@ -13,10 +14,11 @@ export type Coerced = { readonly ok: true; readonly value: unknown } | { readonl
 
 const fail = (reason: string): Coerced => ({ ok: false, reason });
 
-function inRange(spec: SettingSpec, value: number): Coerced {
-  if (spec.minimum !== undefined && value < spec.minimum) return fail(`must be ${spec.minimum} or more`);
+function inRange(spec: SettingSpec, value: number, words: readonly string[] = []): Coerced {
+  const or = words.map((w) => ` (or ${w})`).join('');
+  if (spec.minimum !== undefined && value < spec.minimum) return fail(`must be ${spec.minimum} or more${or}`);
   if (spec.exclusiveMinimum !== undefined && value <= spec.exclusiveMinimum) return fail(`must be more than ${spec.exclusiveMinimum}`);
-  if (spec.maximum !== undefined && value > spec.maximum) return fail(`must be ${spec.maximum} or less`);
+  if (spec.maximum !== undefined && value > spec.maximum) return fail(`must be ${spec.maximum} or less${or}`);
   return { ok: true, value };
 }
 
@@ -30,8 +32,11 @@ export function coerceValue(spec: SettingSpec, raw: unknown): Coerced {
       if (text !== null && /^(true|false)$/i.test(text)) return { ok: true, value: text.toLowerCase() === 'true' };
       return fail('must be true or false');
     case 'integer': {
+      const word = text === null ? undefined : spec.words?.find((w) => w === text.toLowerCase());
+      if (word !== undefined) return { ok: true, value: word };
       const value = typeof raw === 'number' ? raw : text !== null && /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
-      return Number.isSafeInteger(value) ? inRange(spec, value) : fail('must be a whole number');
+      if (Number.isSafeInteger(value)) return inRange(spec, value, spec.words);
+      return fail(spec.words ? `must be a whole number or ${spec.words.join(' or ')}` : 'must be a whole number');
     }
     case 'number': {
       const value = typeof raw === 'number' ? raw : text !== null && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;

@@ -33,7 +33,7 @@ function typeText(spec: SettingSpec): string {
     case 'boolean':
       return spec.nullable ? 'bool or absent' : 'bool';
     case 'integer':
-      return range('int');
+      return spec.words ? `${range('int')} or ${spec.words.map(code).join(' ')}` : range('int');
     case 'number':
       return range('number');
     case 'string':
@@ -103,7 +103,7 @@ describe('docs/settings.md and the settings registry', () => {
   });
 
   it('every key a reader asks for is registered', () => {
-    const read = /\.(?:int|bool|optionalBool|number|string|choice|stringList|map)\(\s*'([A-Za-z]+(?::[A-Za-z]+)+)'/g;
+    const read = /\.(?:int|intOrWord|bool|optionalBool|number|string|choice|stringList|map)\(\s*'([A-Za-z]+(?::[A-Za-z]+)+)'/g;
     const unregistered: string[] = [];
     for (const file of runtimeSources(path.join(REPO, 'runtime'))) {
       for (const match of readFileSync(file, 'utf8').matchAll(read)) {

@@ -36,6 +36,11 @@ export interface SettingSpec {
   readonly minLength?: number;
   readonly maxItems?: number;
   readonly enum?: readonly string[];
+  /**
+   * An integer that also takes these words (`"type": ["integer", "string"]` with `"pattern": "^auto$"`
+   * or `"^(a|b)$"`), matched case-insensitively, e.g. Server:Workers `auto`.
+   */
+  readonly words?: readonly string[];
   /** A change takes effect only after a restart. */
   readonly restart: boolean;
   /** Never shown or logged. */
@@ -57,6 +62,15 @@ export const SETTINGS_SCHEMA_FILES: Readonly<Record<SettingsFile, string>> = {
 };
 
 type Json = Record<string, unknown>;
+
+/** The words of an integer that also takes a few words: the alternatives of its string `pattern`. */
+function wordsOf(node: Json): { words?: readonly string[] } {
+  const types = Array.isArray(node['type']) ? (node['type'] as string[]) : [];
+  if (!types.includes('integer') || !types.includes('string')) return {};
+  const match = /^\^\(?([a-z]+(?:\|[a-z]+)*)\)?\$$/.exec(typeof node['pattern'] === 'string' ? node['pattern'] : '');
+  if (!match) throw new Error(`settings schema: an integer-or-string setting needs a "pattern" like "^auto$", got ${JSON.stringify(node['pattern'])}`);
+  return { words: (match[1] as string).split('|') };
+}
 
 function typeOf(node: Json): { type: SettingType; nullable: boolean } {
   const types = (Array.isArray(node['type']) ? node['type'] : [node['type']]) as string[];
@@ -82,6 +96,7 @@ function leaf(key: string, file: SettingsFile, node: Json): SettingSpec {
     ...num('minLength'),
     ...num('maxItems'),
     ...(Array.isArray(node['enum']) ? { enum: node['enum'] as string[] } : {}),
+    ...wordsOf(node),
     restart: node['x-restart'] !== false,
     secret: node['x-secret'] === true,
     writable: node['x-writable'] === true,

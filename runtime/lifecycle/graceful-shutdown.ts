@@ -80,7 +80,15 @@ function safeLog(log: ShutdownLog): ShutdownLog {
   return { info: guard('info'), warn: guard('warn'), error: guard('error') };
 }
 
-export function handleShutdownSignals(server: StartedServer, options: ShutdownOptions): void {
+/** The shutdown asked for without a signal (a cluster worker is told by its primary, workers.ts). */
+export interface ShutdownControl {
+  /** What a first signal does; nothing when the shutdown is under way already. */
+  stop(signal: NodeJS.Signals): void;
+  /** What a second signal does: exit at once. */
+  force(signal: NodeJS.Signals): void;
+}
+
+export function handleShutdownSignals(server: StartedServer, options: ShutdownOptions): ShutdownControl {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const log = safeLog(options.log);
   let stopping = false;
@@ -125,4 +133,13 @@ export function handleShutdownSignals(server: StartedServer, options: ShutdownOp
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  return {
+    stop: (signal) => {
+      if (!stopping) onSignal(signal);
+    },
+    force: (signal) => {
+      stopping = true;
+      onSignal(signal);
+    },
+  };
 }

@@ -155,6 +155,11 @@ export class ConfigSource {
     return this.value(key, 'integer') as number;
   }
 
+  /** An integer that also takes words (Server:Workers: a count or `auto`): the number, or the word in lower case. */
+  intOrWord(key: string): number | string {
+    return this.value(key, 'integer') as number | string;
+  }
+
   /** An integer registered as nullable: null when absent (the reader derives the value, e.g. Server:ShutdownDelaySeconds). */
   optionalInt(key: string): number | null {
     return this.value(key, 'integer') as number | null;

@@ -24,6 +24,7 @@ import { freePort } from '../test/setup/free-port.js';
 import { startPostgres } from '../test/setup/postgres.js';
 import { processTreeCpuMicros } from './process-cpu.js';
 import { allWorkersUp, BENCH_WORKERS, stopWorkerStores, workerSettings } from './workers.js';
+import { gatewayOf } from '../runtime/gateway-handle.js';
 
 const SECONDS = Number(process.env['BENCH_DURATION'] ?? 8);
 const CONNECTIONS = 32;
@@ -80,7 +81,7 @@ function proxyProject(origin: string, fallback: string, settings: Record<string,
 async function wharf(origin: string, fallback: string) {
   const project = await proxyProject(origin, fallback, {}, { demo: { Provider: 'embedded' } });
   const app = await buildServer({ generatedDir: project.generatedDir, environmentsDir: project.environmentsDir, dataDir: path.join(project.root, 'data'), env: {}, logger: false });
-  const { token } = await app.wharf.access.tokens.create({ username: 'bench' });
+  const { token } = await gatewayOf(app).access.tokens.create({ username: 'bench' });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, token, close: async () => { await app.close(); await project.cleanup(); } };
 }
@@ -90,7 +91,7 @@ async function wharfWorkers(origin: string, fallback: string) {
   const db = await startPostgres();
   const project = await proxyProject(origin, fallback, await workerSettings(db.url, 'proxy'), { demo: { Provider: 'postgres', ConnectionString: db.url } });
   const app = await buildServer({ generatedDir: project.generatedDir, environmentsDir: project.environmentsDir, dataDir: path.join(project.root, 'data'), logger: false });
-  const { token } = await app.wharf.access.tokens.create({ username: 'bench' });
+  const { token } = await gatewayOf(app).access.tokens.create({ username: 'bench' });
   await app.close();
   const { buildRuntime, DIST_MAIN } = (await import(pathToFileURL(path.join(import.meta.dirname, '..', 'scripts', 'runtime-dist.mjs')).href)) as { buildRuntime(): Promise<unknown>; DIST_MAIN: string };
   await buildRuntime();

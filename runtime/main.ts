@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import cluster from 'node:cluster';
+import { gatewayOf } from './gateway-handle.js';
 import { handleShutdownSignals } from './lifecycle/graceful-shutdown.js';
 import { planWorkers } from './lifecycle/worker-count.js';
 import { followPrimary, printsBanner, runPrimary, tellPrimaryServing } from './lifecycle/workers.js';
@@ -48,8 +49,8 @@ export async function serveProject(
 ): Promise<StartedServer> {
   const server = await startServer({ ...extra, ...projectServerOptions(options) });
   const shutdown = handleShutdownSignals(server, {
-    deadlineMs: server.app.wharf.settings.server.server.shutdownTimeoutSeconds * 1000,
-    delayMs: server.app.wharf.settings.server.server.shutdownDelaySeconds * 1000,
+    deadlineMs: gatewayOf(server.app).settings.server.server.shutdownTimeoutSeconds * 1000,
+    delayMs: gatewayOf(server.app).settings.server.server.shutdownDelaySeconds * 1000,
     log: server.app.log,
     ...(beforeClose ? { beforeClose } : {}),
   });

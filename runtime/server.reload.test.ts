@@ -7,6 +7,7 @@ import type { HandlerContext } from './handlers/handler-context.js';
 import { writeGenerated } from './testing/generated-fixture.js';
 import { createTestServer } from './testing/test-server.js';
 import type { TestServer } from './testing/test-server.js';
+import { gatewayOf } from './gateway-handle.js';
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -53,7 +54,7 @@ describe('reload', () => {
     await entered.promise;
 
     await writeGenerated(server.project.generatedDir, V2);
-    expect(await app.wharf.reload()).toEqual({ ok: true, sourceHash: 'hash-v2', endpoints: 2 });
+    expect(await gatewayOf(app).reload()).toEqual({ ok: true, sourceHash: 'hash-v2', endpoints: 2 });
     release.resolve();
 
     const first = await inFlight;
@@ -73,7 +74,7 @@ describe('reload', () => {
       path.join(server.project.generatedDir, 'manifest.json'),
       JSON.stringify({ schemaVersion: 99, sourceHash: 'hash-v9', endpoints: [] }),
     );
-    const result = await app.wharf.reload();
+    const result = await gatewayOf(app).reload();
     const file = path.relative(process.cwd(), path.join(server.project.generatedDir, 'manifest.json'));
     const shown = file.startsWith('..') ? path.join(server.project.generatedDir, 'manifest.json') : file;
     expect(result).toEqual({
@@ -92,17 +93,17 @@ describe('reload', () => {
   it('a bundle built from other sources is refused on reload', async () => {
     server = await createTestServer({ generated: V1 });
     await writeGenerated(server.project.generatedDir, { ...V2, bundleHash: 'hash-other' });
-    const result = await server.app.wharf.reload();
+    const result = await gatewayOf(server.app).reload();
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/routes\.bundle\.mjs was built from sources hash-other but the manifest from hash-v2\. Run wharf build\.$/);
-    expect(server.app.wharf.routes.current.sourceHash).toBe('hash-v1');
+    expect(gatewayOf(server.app).routes.current.sourceHash).toBe('hash-v1');
   });
 
   it('concurrent reloads queue and both report the new table', async () => {
     server = await createTestServer({ generated: V1 });
     await writeGenerated(server.project.generatedDir, V2);
-    const results = await Promise.all([server.app.wharf.reload(), server.app.wharf.reload()]);
+    const results = await Promise.all([gatewayOf(server.app).reload(), gatewayOf(server.app).reload()]);
     expect(results.map((result) => result.sourceHash)).toEqual(['hash-v2', 'hash-v2']);
-    expect(server.app.wharf.routes.current.size).toBe(2);
+    expect(gatewayOf(server.app).routes.current.size).toBe(2);
   });
 });

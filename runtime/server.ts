@@ -1,8 +1,9 @@
 /**
  * buildServer(): the whole gateway as a fastify instance that does not listen (tests use inject,
  * start.ts listens). Loads settings and generated/, opens access control (token store, rate limits,
- * response cache), installs error handling, the data API, health and the API reference, and exposes
- * `app.wharf` (settings, route table holder, handlers, access runtime, reload).
+ * response cache), then mounts the areas in the order below, each with its slice of the settings
+ * and the dependencies it states (runtime/areas/area.ts). Nothing is decorated onto fastify for
+ * areas to find; tests and the composition roots reach the gateway through gatewayOf(app).
  *
  * Order of one /api request (docs/security.md):
  *   onRequest: IP limit 429 -> token 401 -> token limit 429
@@ -11,60 +12,42 @@
  *   onSend:    cache store / invalidate, ETag, 304
  * Every refusal is a WharfError answered by the one error handler (errors/error-handler.ts).
  */
-import fastify, { LogController } from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
-import http from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
-import { consoleApi } from './admin/console-api.js';
-import { consoleUiRoutes } from './admin/console-ui-routes.js';
+import { consoleArea } from './admin/console-api.js';
+import type { ConsoleRuntime } from './admin/console-runtime.js';
 import { LogRing } from './admin/log-ring.js';
-import { apiRoutes } from './api/api-routes.js';
-import { installAccessControl, isProtectedUrl } from './auth/access-hooks.js';
-import { installCors, isCorsUrl } from './traffic/cors.js';
-import { readCorsSettings } from './traffic/cors-settings.js';
-import { canonicalApiPrefix } from './routing/api-prefix.js';
+import { apiArea } from './api/api-area.js';
+import { areaMounter, type GatewayFolders } from './areas/area.js';
+import { accessArea } from './auth/access-area.js';
 import { createAccessRuntime, readAccessSettings } from './auth/access-runtime.js';
 import type { AccessRuntime } from './auth/access-runtime.js';
 import { withAccessStages } from './auth/pipeline-stages.js';
-import { installResponseCache } from './cache/cache-hooks.js';
-import { createClientErrorHandler } from './errors/client-error.js';
-import { errorResponseFor, installErrorHandling, sendErrorResponse } from './errors/error-handler.js';
-import { WharfError } from './errors/wharf-error.js';
+import { compositeArea } from './composite/register.js';
+import { repliesArea } from './errors/replies-area.js';
+import { filesArea } from './files/register.js';
+import { attachGateway, type GatewayHandle } from './gateway-handle.js';
 import { HandlerRegistry } from './handlers/registry.js';
 import type { HandlerMap } from './handlers/registry.js';
-import { healthRoutes } from './health/health-routes.js';
-import { liveRoute } from './health/live.js';
-import { readyRoute } from './health/ready.js';
-import { landingRoute, readLandingPage } from './landing/landing-page.js';
-import { readReferenceRequiresToken } from './reference/reference-access.js';
-import { installBodyTimeout } from './lifecycle/body-timeout.js';
-import { installRequireHost } from './lifecycle/require-host.js';
-import { installRequestGate } from './lifecycle/request-gate.js';
-import { lazyChildLoggerFactory } from './logging/lazy-child-logger.js';
-import { installMetrics } from './metrics/metrics.js';
-import { metricsRoute } from './metrics/metrics-route.js';
-import { MetricsListener, parseMetricsAddress } from './metrics/metrics-listener.js';
+import { healthArea } from './health/health-routes.js';
+import { lifecycleArea } from './lifecycle/lifecycle-area.js';
 import { loadGenerated } from './load/load-generated.js';
 import { loggerOptions, type LoggerOptions } from './logging/logger-options.js';
-import { installRequestLog } from './logging/request-log.js';
+import { metricsArea } from './metrics/metrics-area.js';
 import type { PipelineStage } from './pipeline/api-request.js';
 import { API_STAGES } from './pipeline/stages.js';
-import { apiReferenceRoutes } from './reference/api-reference.js';
+import { proxyArea, upstreamArea } from './proxy/register.js';
+import { referenceArea } from './reference/reference-area.js';
+import { createReloader } from './routing/reload.js';
 import { RouteTable } from './routing/route-table.js';
 import { RouteTableHolder } from './routing/route-table-holder.js';
+import { createFastify } from './serve/create-fastify.js';
 import { loadSettings } from './settings/load-settings.js';
-import { registerWebhookEndpoints } from './webhook/register.js';
-import { registerSqlEndpoints } from './sql/register.js';
-import { filesPathRefusal } from './files/path-refusal.js';
-import { registerFilesEndpoints } from './files/register.js';
-import { registerStaticEndpoints } from './static/register.js';
-import { lazySchemaCompilers } from './serve/lazy-schema-compilers.js';
-import { openUpstreamClient, registerProxyEndpoints } from './proxy/register.js';
-import { registerCompositeEndpoints } from './composite/register.js';
 import type { Settings } from './settings/load-settings.js';
-import type { ReloadResult, WharfRuntime } from './wharf-runtime.js';
 import { redact, redactSettingsSource } from './settings/redact.js';
+import { sqlArea } from './sql/register.js';
+import { staticArea } from './static/register.js';
+import { webhookArea } from './webhook/register.js';
 
 export type { LoggerOptions } from './logging/logger-options.js';
 
@@ -79,7 +62,7 @@ export interface BuildServerOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** false = silent; true / options = JSON logs at Logging:MinLevel unless a level is given. Default true. */
   readonly logger?: boolean | LoggerOptions;
-  /** Handlers replacing the 501 placeholder per endpoint kind. */
+  /** Handlers replacing the 501 placeholder per endpoint kind (that kind's area is then not mounted). */
   readonly handlers?: Partial<HandlerMap>;
   /** Pipeline stages before access control is added (authorize, cache); default API_STAGES. */
   readonly stages?: readonly PipelineStage[];
@@ -92,30 +75,20 @@ export interface BuildServerOptions {
   readonly access?: AccessRuntime;
 }
 
-function describe(error: unknown): string {
-  return error instanceof WharfError ? error.message : `Loading generated/ failed: ${(error as Error).message}`;
-}
-
-function createReload(generatedDir: string, holder: RouteTableHolder, log: FastifyBaseLogger): () => Promise<ReloadResult> {
-  let queue: Promise<unknown> = Promise.resolve();
-  async function reloadOnce(): Promise<ReloadResult> {
-    try {
-      const table = RouteTable.build(await loadGenerated(generatedDir));
-      holder.swap(table);
-      log.info({ sourceHash: table.sourceHash, endpoints: table.size }, 'generated/ reloaded');
-      return { ok: true, sourceHash: table.sourceHash, endpoints: table.size };
-    } catch (error) {
-      const message = describe(error);
-      log.error({ err: error }, `Reload failed, still serving the previous endpoints: ${message}`);
-      const current = holder.current;
-      return { ok: false, error: message, sourceHash: current.sourceHash, endpoints: current.size };
-    }
+async function openAccess(app: FastifyInstance, settings: Settings, dataDir: string, given: AccessRuntime | undefined): Promise<AccessRuntime> {
+  if (given) return given;
+  let access: AccessRuntime;
+  try {
+    access = await createAccessRuntime(readAccessSettings(settings.server.source, dataDir), {
+      onError: (message, error) => app.log.error({ err: error }, message),
+      redisLog: (level, message) => app.log[level]({ component: 'redis' }, message),
+    });
+  } catch (error) {
+    await app.close();
+    throw error;
   }
-  return () => {
-    const run = queue.then(reloadOnce);
-    queue = run.catch(() => undefined);
-    return run;
-  };
+  app.addHook('onClose', () => access.close());
+  return access;
 }
 
 export async function buildServer(options: BuildServerOptions = {}): Promise<FastifyInstance> {
@@ -125,71 +98,48 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
       ...(options.environmentsDir !== undefined ? { environmentsDir: options.environmentsDir } : {}),
       ...(options.env !== undefined ? { env: options.env } : {}),
     }));
-  const generatedDir = path.resolve(options.generatedDir ?? 'generated');
-  const table = RouteTable.build(await loadGenerated(generatedDir));
+  const folders: GatewayFolders = {
+    generatedDir: path.resolve(options.generatedDir ?? 'generated'),
+    environmentsDir: path.resolve(options.environmentsDir ?? 'environments'),
+    dataDir: path.resolve(options.dataDir ?? 'data'),
+  };
+  const table = RouteTable.build(await loadGenerated(folders.generatedDir));
   const holder = new RouteTableHolder(table);
   const handlers = new HandlerRegistry(options.handlers);
-  const dataDir = path.resolve(options.dataDir ?? 'data');
   const logs = new LogRing(settings.server.source.int('Logging:ConsoleBufferSize'));
+  const app = createFastify(settings.server.server, loggerOptions(options.logger ?? true, settings.server.logging.minLevel, logs));
+  const mount = areaMounter(app, settings, folders, holder);
+  const own = (kind: keyof HandlerMap): boolean => options.handlers?.[kind] === undefined;
 
-  const limits = settings.server.server;
-  const cors = readCorsSettings(settings.server.source);
-  const logger = loggerOptions(options.logger ?? true, settings.server.logging.minLevel, logs);
-  const app: FastifyInstance = fastify({
-    logger,
-    // request.log made only when something is logged through it (lazy-child-logger.ts)
-    ...(logger === false ? {} : { childLoggerFactory: lazyChildLoggerFactory }),
-    // one line per request, written by installRequestLog (runtime/logging/request-log.ts)
-    logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => randomUUID(),
-    schemaController: lazySchemaCompilers(),
-    bodyLimit: limits.bodyLimitBytes,
-    // Time limits (docs/operations.md): the request gate answers the shutdown 503 itself.
-    return503OnClosing: false,
-    // requireHostHeader: a request without Host gets the spec's error body (lifecycle/require-host.ts)
-    http: { headersTimeout: limits.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000, requireHostHeader: false },
-    // Errors raised by the router before any route runs (malformed percent-encoding in the URL).
-    frameworkErrors: (error, request, reply) => {
-      sendErrorResponse(reply, errorResponseFor(request, filesPathRefusal(request.url, error)));
-    },
-    // Spec: data API URLs are case-insensitive, the `/api` prefix included (`/API/demo/...`).
-    rewriteUrl: (req) => canonicalApiPrefix(req.url ?? '/'),
-    // Errors of Node's HTTP parser (431, 408, malformed requests): the same error body, Connection: close.
-    clientErrorHandler: createClientErrorHandler((): FastifyBaseLogger => app.log, http.maxHeaderSize),
-  });
-  // the handler timeout too: one sweeping timer instead of fastify's per-request timer (request-gate.ts)
-  installRequestGate(app, limits.maxConcurrentRequests, limits.handlerTimeoutSeconds * 1000);
-  installRequireHost(app);
-  const metrics = settings.server.metrics.enabled ? installMetrics(app) : null;
-  installBodyTimeout(app, { graceMs: limits.bodyTimeoutSeconds * 1000, minBytesPerSecond: limits.minBodyBytesPerSecond });
-  app.addHttpMethod('MERGE', { hasBody: true });
-  app.addHttpMethod('QUERY', { hasBody: true, overrideExisting: true });
-
-  app.log.info(
-    {
-      settings: redactSettingsSource(settings.server.source),
-      environments: redact(settings.environments),
-    },
-    'settings loaded',
-  );
+  // The areas, in this order because fastify runs hooks of one kind in the order they were added
+  // and a later area uses what an earlier one returns:
+  // 1. lifecycle first: the request gate must be the first onRequest hook (overload and shutdown 503
+  //    before any work), then the Host check and the body deadline.
+  const gate = await mount(lifecycleArea, {});
+  app.log.info({ settings: redactSettingsSource(settings.server.source), environments: redact(settings.environments) }, 'settings loaded');
   app.log.info({ sourceHash: table.sourceHash, endpoints: table.size }, 'generated/ loaded');
-
-  let access: AccessRuntime;
-  try {
-    access =
-      options.access ??
-      (await createAccessRuntime(readAccessSettings(settings.server.source, dataDir), {
-        onError: (message, error) => app.log.error({ err: error }, message),
-        redisLog: (level, message) => app.log[level]({ component: 'redis' }, message),
-      }));
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
-  if (!options.access) app.addHook('onClose', () => access.close());
-
+  const access = await openAccess(app, settings, folders.dataDir, options.access);
+  // 2. the handler of each endpoint kind (a test may bring its own: that area is left out);
+  //    webhooks write through the SQL drivers, Proxy and Composite share one upstream client,
+  //    which reports its failures to the metrics.
+  const sql = own('sql') ? await mount(sqlArea, { handlers }) : null;
+  if (sql && own('webhook')) await mount(webhookArea, { handlers, drivers: sql });
+  if (own('files')) await mount(filesArea, { handlers });
+  if (own('static')) await mount(staticArea, { handlers });
+  const metrics = await mount(metricsArea, { inFlight: () => gate.inFlight, poolStats: () => sql?.poolStats() ?? [], access });
+  const upstream = await mount(upstreamArea, { metrics });
+  if (own('proxy')) await mount(proxyArea, { handlers, upstream });
+  if (own('composite')) await mount(compositeArea, { handlers, upstream });
+  // 3. the request log and the error handler, then the request hooks in the order a request meets
+  //    them: CORS (a preflight before authentication), admission (429/401/429), response cache.
+  await mount(repliesArea, {});
+  await mount(accessArea, { access });
+  // 4. routes: health before the console, which forwards its changes and shows its report.
+  const health = await mount(healthArea, { access, sql, upstream });
   let current: Settings = settings;
-  const runtime: WharfRuntime = {
+  let consoleState: ConsoleRuntime | null = null;
+  const reloader = createReloader(folders.generatedDir, holder, app.log);
+  const gateway: GatewayHandle = {
     get settings() {
       return current;
     },
@@ -197,46 +147,23 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
       const server = Object.freeze({ ...current.server, environment: Object.freeze({ ...current.server.environment, ...environment }) });
       current = Object.freeze({ server, environments });
     },
-    generatedDir,
+    ...folders,
     routes: holder,
     handlers,
     access,
-    dataDir,
-    environmentsDir: path.resolve(options.environmentsDir ?? 'environments'),
     logs,
-    sql: null,
-    reload: createReload(generatedDir, holder, app.log),
+    sql,
+    reload: reloader.reload,
+    onReloaded: reloader.onReloaded,
+    get console() {
+      return consoleState!;
+    },
+    health,
   };
-  app.decorate('wharf', runtime);
-  // Real handlers per endpoint kind; kinds without one answer 501. A test may bring its own.
-  if (!options.handlers?.sql) runtime.sql = registerSqlEndpoints(app);
-  if (!options.handlers?.webhook && runtime.sql) registerWebhookEndpoints(app, runtime.sql);
-  if (!options.handlers?.files) await registerFilesEndpoints(app);
-  if (!options.handlers?.static) registerStaticEndpoints(app);
-  // Proxy and Composite share one upstream client (keep-alive pools, circuit breaker, network policy).
-  const upstream = await openUpstreamClient(app, { environmentsDir: options.environmentsDir });
-  if (metrics) upstream.observe((endpoint, result) => metrics.upstreamFailures(endpoint, result.failures, result.sent));
-  if (!options.handlers?.proxy) registerProxyEndpoints(app, upstream);
-  if (!options.handlers?.composite) registerCompositeEndpoints(app, upstream);
-
-  installRequestLog(app);
-  installErrorHandling(app);
-  // CORS first: a preflight is answered before authentication
-  installCors(app, { settings: cors, appliesTo: isCorsUrl });
-  installAccessControl(app, { control: access.control, appliesTo: isProtectedUrl });
-  installResponseCache(app, { cache: access.cache });
-  await app.register(liveRoute);
-  await readyRoute(app);
-  if (metrics) metricsRoute(app, metrics);
-  const metricsAddress = metrics ? parseMetricsAddress(settings.server.metrics.listenAddress) : null;
-  app.decorate('metricsListener', metrics && metricsAddress ? new MetricsListener(app, metrics, metricsAddress) : null);
-  await consoleApi(app);
-  await app.register(consoleUiRoutes, { generatedDir });
-  await healthRoutes(app);
-  const referenceToken = readReferenceRequiresToken(settings.server.source);
-  await app.register(apiReferenceRoutes, { holder, requireToken: referenceToken });
-  await app.register(landingRoute, { enabled: readLandingPage(settings.server.source), serverName: settings.server.environment.serverName, holder, requireToken: referenceToken });
-  const stages = withAccessStages(options.stages ?? API_STAGES, access.cache);
-  await app.register(apiRoutes, { settings: () => runtime.settings, holder, handlers, stages });
+  consoleState = await mount(consoleArea, { gateway, health, traffic: metrics?.traffic ?? null });
+  await mount(referenceArea, { access });
+  // 5. the data API last: every hook it relies on is installed.
+  await mount(apiArea, { settings: () => gateway.settings, handlers, stages: withAccessStages(options.stages ?? API_STAGES, access.cache) });
+  attachGateway(app, gateway);
   return app;
 }

@@ -6,6 +6,7 @@ import { startServer } from './start.js';
 import type { StartedServer } from './start.js';
 import { createTempProject } from './testing/generated-fixture.js';
 import type { TempProject } from './testing/generated-fixture.js';
+import { gatewayOf } from './gateway-handle.js';
 
 function rawGet(url: string, rawPath: string, token?: string): Promise<{ status: number; body: string }> {
   const headers = token ? { authorization: `Bearer ${token}` } : {};
@@ -39,7 +40,7 @@ describe('startServer', () => {
       env: {},
       logger: false,
     });
-    token = (await started.app.wharf.access.tokens.create({ username: 'socket' })).token;
+    token = (await gatewayOf(started.app).access.tokens.create({ username: 'socket' })).token;
   });
   afterAll(async () => {
     await started.close();

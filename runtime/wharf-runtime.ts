@@ -1,12 +1,14 @@
 /**
- * What the gateway hands its areas as `app.wharf` (settings, the route table, the handlers, the
- * shared access runtime, the log ring, the SQL drivers, reload). Its own module, so an area that
- * reads it (the console's routes, health) imports the type without importing server.ts, which
- * registers those areas.
+ * The running gateway as the console sees it (settings in force, the route table, the handlers, the
+ * shared access runtime, the log ring, the SQL drivers, reload): handed explicitly to the console
+ * area (it shows and edits all of these) by buildServer, and to tests and the composition roots
+ * through runtime/gateway-handle.ts. Its own module, so the console's routes import the type
+ * without importing server.ts, which registers them. No fastify decoration carries it.
  */
 import type { LogRing } from './admin/log-ring.js';
 import type { AccessRuntime } from './auth/access-runtime.js';
 import type { HandlerRegistry } from './handlers/registry.js';
+import type { RouteTable } from './routing/route-table.js';
 import type { RouteTableHolder } from './routing/route-table-holder.js';
 import type { EnvironmentMap } from './settings/environments.js';
 import type { Settings } from './settings/load-settings.js';
@@ -39,13 +41,9 @@ export interface WharfRuntime {
   /** Absolute path of environments/ (settings.json, the console's overrides, one folder per environment). */
   readonly environmentsDir: string;
   /** The SQL drivers per environment (null when a test brought its own SQL handler). */
-  sql: SqlDrivers | null;
+  readonly sql: SqlDrivers | null;
   /** Loads generated/ again; swaps the table only when the load succeeds. Calls run one at a time. */
   reload(): Promise<ReloadResult>;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    wharf: WharfRuntime;
-  }
+  /** Called after each successful reload (runtime/routing/reload.ts); returns the unsubscribe. */
+  onReloaded(listener: (table: RouteTable) => void): () => void;
 }

@@ -7,6 +7,7 @@
  */
 import { dataDir, projectServerOptions, serveProject, startProject } from '../../runtime/main.js';
 import { banner, CREATE_TOKEN_HINT, demoToken, warmEmbeddedDatabases } from '../../runtime/serve/banner.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 import { startServer, type StartedServer, type StartServerOptions } from '../../runtime/start.js';
 import { watchSources, type Watcher } from '../watch.js';
 import type { CliArgs } from './cli-args.js';
@@ -55,7 +56,7 @@ async function watch(args: CliArgs, print: Printer, server: StartedServer): Prom
       print.err('Keeping the last good build serving.');
       return;
     }
-    const reload = await server.app.wharf.reload();
+    const reload = await gatewayOf(server.app).reload();
     print.out(reload.ok ? `Reloaded: ${reload.endpoints} endpoints.` : `Reload failed, keeping the last good build: ${reload.error}`);
   });
   await watcher.ready;

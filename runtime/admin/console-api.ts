@@ -1,11 +1,17 @@
 /**
- * The admin console API under /ui/api as one fastify plugin (registered by buildServer):
- * opens the account store beside the token store, creates the first administrator when there is
+ * The console area: the admin console API under /ui/api and its single-page app under /ui.
+ * Opens the account store beside the token store, creates the first administrator when there is
  * no account, and registers sign-in, data, token, settings, environments, logs and event routes
  * behind the console guard (console-access.ts). Errors use the console's bodies (console-errors.ts).
+ * It is handed the gateway (it shows and edits its settings, environments, tokens and logs), the
+ * health monitor (it forwards its changes as `health` events) and the traffic history (charts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { readTokenStoreSettings } from '../auth/store/open-store.js';
+import type { Area } from '../areas/area.js';
+import { readTokenStoreSettings, type TokenStoreSettings } from '../auth/store/open-store.js';
+import type { HealthMonitor } from '../health/health-monitor.js';
+import type { TrafficHistory } from '../metrics/traffic-history.js';
+import type { WharfRuntime } from '../wharf-runtime.js';
 import { environmentNames } from '../settings/load-settings.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { MemoryCounterStore } from '../traffic/counter-store.js';
@@ -15,10 +21,11 @@ import { admitConsoleRequest, requireConsoleActor } from './console-access.js';
 import type { ConsoleGuardOptions } from './console-access.js';
 import { installConsoleErrors, notFound } from './console-errors.js';
 import { ConsoleEvents } from './console-events.js';
-import { readConsoleSettings } from './console-settings.js';
+import { readConsoleSettings, type ConsoleSettings } from './console-settings.js';
+import { consoleUiRoutes } from './console-ui-routes.js';
 import { authRoutes } from './auth-routes.js';
 import { oidcRoutes } from './oidc-routes.js';
-import { readSignInMethods } from './oidc-settings.js';
+import { readSignInMethods, type SignInMethods } from './oidc-settings.js';
 import { openAccountStore } from './open-account-store.js';
 import type { ConsoleRuntime } from './console-runtime.js';
 import { SessionService } from './sessions.js';
@@ -38,12 +45,44 @@ import { SHARED_SETTINGS_POLL_MS, SharedConsoleSettings } from './shared-console
 export const CONSOLE_PREFIX = '/ui/api';
 const FIRST_ADMIN_RETRY_MS = 2000;
 
-export async function consoleApi(app: FastifyInstance): Promise<void> {
-  const runtime = app.wharf;
-  const settings = readConsoleSettings(runtime.settings.server.source);
-  const methods = readSignInMethods(runtime.settings.server.source);
-  // Where the token store is (Auth:Store:*), read from the settings: a caller-built access runtime may not carry them.
-  const storeSettings = readTokenStoreSettings(runtime.settings.server.source, runtime.dataDir);
+export interface ConsoleAreaSettings {
+  readonly console: ConsoleSettings;
+  readonly methods: SignInMethods;
+  /** Where the token store is (Auth:Store:*), read from the settings: a caller-built access runtime may not carry them. */
+  readonly store: TokenStoreSettings;
+  readonly redisKeyPrefix: string;
+  readonly sseHeartbeatMs: number;
+  /** The console app's files are served from beside generated/ (console-ui-routes.ts). */
+  readonly generatedDir: string;
+}
+
+export interface ConsoleInfra {
+  readonly gateway: WharfRuntime;
+  readonly health: HealthMonitor;
+  /** The last hour of traffic; null when Metrics:Enabled is false. */
+  readonly traffic: TrafficHistory | null;
+}
+
+export const consoleArea: Area<ConsoleAreaSettings, ConsoleInfra, ConsoleRuntime> = {
+  name: 'console',
+  slice: (all, folders) => ({
+    console: readConsoleSettings(all.server.source),
+    methods: readSignInMethods(all.server.source),
+    store: readTokenStoreSettings(all.server.source, folders.dataDir),
+    redisKeyPrefix: readRedisSettings(all.server.source).keyPrefix,
+    sseHeartbeatMs: all.server.source.int('WebUi:SseHeartbeatSeconds') * 1000,
+    generatedDir: folders.generatedDir,
+  }),
+  async register(app, { settings, infra }) {
+    const state = await consoleApi(app, settings, infra);
+    await app.register(consoleUiRoutes, { generatedDir: settings.generatedDir });
+    return state;
+  },
+};
+
+export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSettings, infra: ConsoleInfra): Promise<ConsoleRuntime> {
+  const { gateway: runtime, health } = infra;
+  const { console: settings, methods, store: storeSettings } = slice;
   const logStoreError = (message: string, error: unknown): void => app.log.error({ err: error }, message);
   const store = await openAccountStore(storeSettings, logStoreError);
   app.addHook('onClose', () => store.close());
@@ -51,7 +90,6 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
   const sessions = new SessionService(store, settings.sessionHours * 3_600_000);
   const events = new ConsoleEvents();
   const state: ConsoleRuntime = { accounts, sessions, events, settings, startedAt: Date.now(), firstAdmin: null, shared: null };
-  app.decorate('wharfConsole', state);
   if (storeSettings.provider === 'Postgres') {
     const settingsStore = await PostgresConsoleSettingsStore.open(storeSettings, logStoreError);
     app.addHook('onClose', () => settingsStore.close());
@@ -68,28 +106,20 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
     }
   }
   if (runtime.access.redis) {
-    const stop = await events.shareOver(runtime.access.redis, readRedisSettings(runtime.settings.server.source).keyPrefix);
+    const stop = await events.shareOver(runtime.access.redis, slice.redisKeyPrefix);
     app.addHook('onClose', async () => stop());
   }
 
-  // health: the monitor publishes its status changes; the console subscribes once every area is
-  // registered (health registers after the console).
-  app.addHook('onReady', async () => {
-    if (app.hasDecorator('wharfHealth')) app.wharfHealth.onChange((status) => events.emit('health', { status }));
-  });
+  // health: the monitor publishes its status changes, the console forwards them
+  health.onChange((status) => events.emit('health', { status }));
 
   // endpoint_reload: after every successful reload of generated/ on this instance, one event per endpoint
   // type; only this instance's streams get it (the others announce their own reloads).
-  const reload = runtime.reload.bind(runtime);
-  runtime.reload = async () => {
-    const result = await reload();
-    if (result.ok) {
-      const counts = new Map<string, number>();
-      for (const endpoint of runtime.routes.current.endpoints) counts.set(endpoint.kind, (counts.get(endpoint.kind) ?? 0) + 1);
-      for (const [type, count] of [...counts].sort()) events.local('endpoint_reload', { type, count });
-    }
-    return result;
-  };
+  runtime.onReloaded((table) => {
+    const counts = new Map<string, number>();
+    for (const endpoint of table.endpoints) counts.set(endpoint.kind, (counts.get(endpoint.kind) ?? 0) + 1);
+    for (const [type, count] of [...counts].sort()) events.local('endpoint_reload', { type, count });
+  });
 
   const announceFirst = (first: Awaited<ReturnType<AccountService['ensureFirstAdmin']>>): void => {
     if (first?.oneTimePassword) {
@@ -130,7 +160,7 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
     app.addHook('onClose', async () => clearInterval(retry));
   }
 
-  if (!settings.enabled) return;
+  if (!settings.enabled) return state;
   await app.register(
     async (scope) => {
     if (!scope.hasRequestDecorator('wharfConsole')) scope.decorateRequest('wharfConsole', null);
@@ -167,19 +197,15 @@ export async function consoleApi(app: FastifyInstance): Promise<void> {
       validateRoute(guarded, { generatedDir: runtime.generatedDir });
       eventsRoute(guarded, {
         events,
-        heartbeatMs: runtime.settings.server.source.int('WebUi:SseHeartbeatSeconds') * 1000,
-        currentHealth: async () => (app.hasDecorator('wharfHealth') ? (await app.wharfHealth.current()).status : null),
+        heartbeatMs: slice.sseHeartbeatMs,
+        currentHealth: async () => (await health.current()).status,
       });
       environmentRoutes(guarded, { runtime, console: state });
-      trafficRoute(
-        guarded,
-        app,
-        events,
-        runtime.access.redis ? { link: runtime.access.redis, keyPrefix: readRedisSettings(runtime.settings.server.source).keyPrefix } : null,
-      );
+      trafficRoute(guarded, infra.traffic, events, runtime.access.redis ? { link: runtime.access.redis, keyPrefix: slice.redisKeyPrefix } : null);
     });
-    sessionRoutes(scope, guard);
+    sessionRoutes(scope, guard, { health, routes: runtime.routes });
     },
     { prefix: CONSOLE_PREFIX },
   );
+  return state;
 }

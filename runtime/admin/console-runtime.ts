@@ -1,6 +1,7 @@
 /**
- * What the console API hands its routes as `app.wharfConsole`. Its own module, so the route files
- * import the type without importing console-api.ts, which registers them.
+ * What the console area hands its routes (and returns to buildServer, for the gateway handle).
+ * Its own module, so the route files import the type without importing console-api.ts, which
+ * registers them.
  */
 import type { AccountService, FirstAdmin } from './accounts.js';
 import type { ConsoleEvents } from './console-events.js';
@@ -18,10 +19,4 @@ export interface ConsoleRuntime {
   firstAdmin: FirstAdmin | null;
   /** Console changes shared by every instance (PostgreSQL token store); null: this instance's files only. */
   shared: SharedConsoleSettings | null;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    wharfConsole: ConsoleRuntime;
-  }
 }

@@ -10,9 +10,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { WharfError } from '../errors/wharf-error.js';
 import type { ConsoleActor } from './console-access.js';
+import type { HealthMonitor } from '../health/health-monitor.js';
+import type { RouteTableHolder } from '../routing/route-table-holder.js';
 import { versionWithBuild } from '../serve/package-version.js';
 
-export function sessionRoutes(app: FastifyInstance, guard: (request: FastifyRequest) => Promise<ConsoleActor>): void {
+export interface SessionRouteOptions {
+  readonly health: HealthMonitor;
+  /** The build's sourceHash goes into `version`. */
+  readonly routes: RouteTableHolder;
+}
+
+export function sessionRoutes(app: FastifyInstance, guard: (request: FastifyRequest) => Promise<ConsoleActor>, options: SessionRouteOptions): void {
   app.get('/auth/session', async (request, reply) => {
     reply.header('cache-control', 'no-store');
     let actor: ConsoleActor;
@@ -26,8 +34,7 @@ export function sessionRoutes(app: FastifyInstance, guard: (request: FastifyRequ
   });
 
   app.get('/health', { preHandler: guard }, async (_request, reply) => {
-    const monitor = app.wharfHealth;
-    if (!monitor) return reply.code(404).send({ error: 'Not found', message: 'Health checks are not enabled' });
+    const monitor = options.health;
     const report = await monitor.current();
     reply.header('cache-control', 'no-store');
     return {
@@ -35,7 +42,7 @@ export function sessionRoutes(app: FastifyInstance, guard: (request: FastifyRequ
       timestamp: report.timestamp,
       checks: report.checks,
       totalDuration: report.totalDuration,
-      version: versionWithBuild(app.wharf.routes.current.sourceHash),
+      version: versionWithBuild(options.routes.current.sourceHash),
       // beside the /health/details report: each check's last runs (oldest first)
       history: monitor.history(),
     };

@@ -8,6 +8,7 @@
  *       errors_5xx} of the slot under way; the page reads the route again when it arrives.
  */
 import type { FastifyInstance } from 'fastify';
+import type { TrafficHistory } from '../metrics/traffic-history.js';
 import { TrafficSharing } from '../metrics/traffic-sharing.js';
 import type { RedisLink } from '../traffic/redis-client.js';
 import { badRequest } from './console-errors.js';
@@ -21,9 +22,9 @@ export interface SharedRedis {
   readonly keyPrefix: string;
 }
 
-export function trafficRoute(app: FastifyInstance, root: FastifyInstance, events: ConsoleEvents, redis: SharedRedis | null): void {
-  const history = () => root.wharfTraffic;
-  const shared = root.wharfTraffic && redis ? new TrafficSharing(root.wharfTraffic, redis.link, redis.keyPrefix) : null;
+/** `traffic`: the metrics' history, null when Metrics:Enabled is false. */
+export function trafficRoute(app: FastifyInstance, traffic: TrafficHistory | null, events: ConsoleEvents, redis: SharedRedis | null): void {
+  const shared = traffic && redis ? new TrafficSharing(traffic, redis.link, redis.keyPrefix) : null;
   if (shared) app.addHook('onClose', async () => shared.stop());
   app.get('/traffic', async (request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -31,13 +32,11 @@ export function trafficRoute(app: FastifyInstance, root: FastifyInstance, events
     if (raw !== undefined && (typeof raw !== 'string' || raw.length > MAX_ENDPOINT_LENGTH)) {
       throw badRequest(`endpoint must be one endpoint id of at most ${MAX_ENDPOINT_LENGTH} characters`, 'endpoint');
     }
-    const traffic = history();
     if (!traffic) return { enabled: false, message: 'Traffic charts need the metrics (Metrics:Enabled is false).' };
     return { enabled: true, ...traffic.series(raw === undefined || raw === '' ? null : raw, shared ? await shared.others() : []) };
   });
 
   const timer = setInterval(() => {
-    const traffic = history();
     if (traffic && events.listenerCount > 0) events.broadcast('traffic', traffic.latest());
   }, TRAFFIC_EVENT_MS);
   timer.unref();

@@ -1,8 +1,11 @@
-/** `registerCompositeEndpoints(app, upstream)`: the Composite handler on the Proxy's UpstreamClient. */
-import type { FastifyInstance } from 'fastify';
+/** The Composite area: the Composite handler on the Proxy's UpstreamClient. */
+import type { Area } from '../areas/area.js';
+import type { HandlerRegistry } from '../handlers/registry.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { createCompositeHandler } from './composite-handler.js';
 
-export function registerCompositeEndpoints(app: FastifyInstance, upstream: UpstreamClient): void {
-  app.wharf.handlers.register('composite', createCompositeHandler(upstream));
-}
+export const compositeArea: Area<null, { readonly handlers: HandlerRegistry; readonly upstream: UpstreamClient }> = {
+  name: 'composite',
+  slice: () => null,
+  register: (_app, { infra }) => infra.handlers.register('composite', createCompositeHandler(infra.upstream)),
+};

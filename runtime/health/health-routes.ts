@@ -5,8 +5,9 @@
  * HTTP 503 only when the status is Unhealthy; Healthy and Degraded answer 200. Both carry
  * Cache-Control: public, max-age=<seconds> and Expires. Checks: Database, DatabaseSchema (drift from
  * the committed database snapshot, when the build has one), Diskspace, ProxyEndpoints
- * (through app.wharfUpstream, so register after openUpstreamClient), then TokenStore (a PostgreSQL
- * token store) and Redis (Redis:Url set): shared-component-checks.ts.
+ * (through the shared upstream client), then TokenStore (a PostgreSQL token store) and Redis
+ * (Redis:Url set): shared-component-checks.ts. The health area also serves /health/live and
+ * /health/ready, and returns the monitor: the console subscribes to its changes (onChange).
  */
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -14,24 +15,25 @@ import { versionWithBuild } from '../serve/package-version.js';
 import { databaseCheck } from './database-check.js';
 import { diskCheck } from './disk-check.js';
 import { readFileStorageSettings } from '../files/storage-settings.js';
-import type { WharfRuntime } from '../wharf-runtime.js';
+import type { Area, GatewayFolders } from '../areas/area.js';
+import type { AccessRuntime } from '../auth/access-runtime.js';
+import type { UpstreamClient } from '../proxy/upstream-client.js';
+import type { RouteTableHolder } from '../routing/route-table-holder.js';
+import type { Settings } from '../settings/load-settings.js';
+import type { SqlDrivers } from '../sql/drivers/factory.js';
+import { liveRoute } from './live.js';
+import { readyRoute } from './ready.js';
 import { readTokenStoreSettings } from '../auth/store/open-store.js';
 import type { TokenStore } from '../auth/store/token-store.js';
 import { hasDbSnapshot, schemaDriftCheck } from './schema-drift-check.js';
 import type { HealthReport } from './health-monitor.js';
 import { HealthMonitor } from './health-monitor.js';
-import { readHealthSettings } from './health-settings.js';
+import { readHealthSettings, type HealthSettings } from './health-settings.js';
 import { proxyCheck } from './proxy-check.js';
 import { redisCheck, tokenStoreCheck } from './shared-component-checks.js';
 
 export const HEALTH_CACHE_SECONDS = 15;
 export const DETAILS_CACHE_SECONDS = 60;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    wharfHealth: HealthMonitor;
-  }
-}
 
 function cached(reply: FastifyReply, seconds: number): FastifyReply {
   return reply
@@ -46,37 +48,61 @@ const statusCode = (report: HealthReport): number => (report.status === 'Unhealt
  * PostgreSQL: then data/ may never exist), the Files storage roots when there are Files endpoints,
  * and environments/ (console edits of settings and environments).
  */
-function writtenFolders(runtime: WharfRuntime): string[] {
-  const folders = [runtime.environmentsDir];
+function writtenFolders(settings: HealthAreaSettings, routes: RouteTableHolder): string[] {
+  const { folders: dirs, settings: all } = settings;
+  const folders = [dirs.environmentsDir];
   // from the settings: a caller-built access runtime may not carry them
-  const store = readTokenStoreSettings(runtime.settings.server.source, runtime.dataDir);
+  const store = readTokenStoreSettings(all.server.source, dirs.dataDir);
   if (store.provider === 'Sqlite') folders.push(path.dirname(store.file));
-  const files = runtime.routes.current.endpoints.filter((endpoint) => endpoint.kind === 'files');
+  const files = routes.current.endpoints.filter((endpoint) => endpoint.kind === 'files');
   if (files.length > 0) {
-    folders.push(readFileStorageSettings(runtime.settings.server.source, runtime.dataDir).storageDirectory);
+    folders.push(readFileStorageSettings(all.server.source, dirs.dataDir).storageDirectory);
     for (const endpoint of files) if (endpoint.kind === 'files' && endpoint.model.storageDirectory) folders.push(endpoint.model.storageDirectory);
   }
   return folders;
 }
 
-export async function healthRoutes(app: FastifyInstance): Promise<void> {
-  const runtime = app.wharf;
-  const settings = readHealthSettings(runtime.settings.server);
+export interface HealthAreaSettings {
+  readonly health: HealthSettings;
+  /** The environments the database checks open (as loaded at start), the token store and Files settings. */
+  readonly settings: Settings;
+  readonly folders: GatewayFolders;
+}
+
+export interface HealthInfra {
+  readonly access: AccessRuntime;
+  /** The SQL drivers (null when a test brought its own SQL handler). */
+  readonly sql: SqlDrivers | null;
+  readonly upstream: UpstreamClient;
+}
+
+export const healthArea: Area<HealthAreaSettings, HealthInfra, HealthMonitor> = {
+  name: 'health',
+  slice: (settings, folders) => ({ health: readHealthSettings(settings.server), settings, folders }),
+  async register(app, context) {
+    await app.register(liveRoute);
+    await readyRoute(app);
+    return healthRoutes(app, context.settings, context.endpoints, context.infra);
+  },
+};
+
+export async function healthRoutes(app: FastifyInstance, slice: HealthAreaSettings, routes: RouteTableHolder, infra: HealthInfra): Promise<HealthMonitor> {
+  const { health: settings, settings: all, folders } = slice;
+  const drivers = (): SqlDrivers | null => infra.sql;
   // a caller-built access runtime (tests) may have no store and no Redis link
-  const store = runtime.access.store as TokenStore | undefined;
+  const store = infra.access.store as TokenStore | undefined;
   const checks = settings.enabled
     ? [
-        databaseCheck(runtime.settings, () => runtime.sql, settings.databaseTimeoutMs),
-        ...(hasDbSnapshot(runtime.generatedDir) ? [schemaDriftCheck(runtime.settings, runtime.generatedDir, () => runtime.sql, settings.databaseTimeoutMs, app.log)] : []),
-        diskCheck(() => writtenFolders(runtime), settings.diskWarningPercent, settings.diskCriticalPercent),
-        proxyCheck(runtime.routes, app.wharfUpstream, settings.proxyTimeoutMs, settings.skipProxy),
+        databaseCheck(all, drivers, settings.databaseTimeoutMs),
+        ...(hasDbSnapshot(folders.generatedDir) ? [schemaDriftCheck(all, folders.generatedDir, drivers, settings.databaseTimeoutMs, app.log)] : []),
+        diskCheck(() => writtenFolders(slice, routes), settings.diskWarningPercent, settings.diskCriticalPercent),
+        proxyCheck(routes, infra.upstream, settings.proxyTimeoutMs, settings.skipProxy),
         ...(store && store.kind !== 'sqlite' ? [tokenStoreCheck(store)] : []),
-        ...(runtime.access.redis ? [redisCheck(runtime.access.redis)] : []),
+        ...(infra.access.redis ? [redisCheck(infra.access.redis)] : []),
       ]
     : [];
   const monitor = new HealthMonitor(checks, settings.refreshSeconds * 1000);
   monitor.onChange((status, previous) => app.log.info({ status, previous }, 'health status changed'));
-  app.decorate('wharfHealth', monitor);
   // A listening server checks from the start; an inject-only one (tests) from its first health request.
   app.addHook('onListen', async () => monitor.start());
   app.addHook('onClose', () => monitor.stop());
@@ -96,7 +122,8 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
       cache_expires_in: `${DETAILS_CACHE_SECONDS} seconds`,
       checks: report.checks,
       totalDuration: report.totalDuration,
-      version: versionWithBuild(runtime.routes.current.sourceHash),
+      version: versionWithBuild(routes.current.sourceHash),
     };
   });
+  return monitor;
 }

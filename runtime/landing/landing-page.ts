@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ConfigSource } from '../settings/config-source.js';
 import type { RouteTableHolder } from '../routing/route-table-holder.js';
-import { requireReferenceToken } from '../reference/reference-access.js';
+import { requireReferenceToken, type ReferenceTokenCheck } from '../reference/reference-access.js';
 
 export const LANDING_PAGE_KEY = 'Features:LandingPage';
 
@@ -76,12 +76,12 @@ export interface LandingOptions {
   readonly enabled: boolean;
   readonly serverName: string;
   readonly holder: RouteTableHolder;
-  /** Auth:ReferenceRequiresToken (runtime/reference/reference-access.ts). */
-  readonly requireToken?: boolean;
+  /** Auth:ReferenceRequiresToken (runtime/reference/reference-access.ts): the token check, null when off. */
+  readonly requireToken?: ReferenceTokenCheck | null;
 }
 
 export async function landingRoute(app: FastifyInstance, options: LandingOptions): Promise<void> {
-  if (options.requireToken) requireReferenceToken(app);
+  if (options.requireToken) requireReferenceToken(app, options.requireToken);
   app.get('/', async (_request, reply) => {
     if (!options.enabled) return reply.redirect('/docs', 302);
     return reply

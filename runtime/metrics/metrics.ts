@@ -6,33 +6,37 @@
  * already carries (resolved endpoint id, X-Cache, X-RateLimit-Resource), so the hot path gains no
  * await; requests and latency are counted in place per series (request-series.ts) and handed to
  * prom-client when scraped. The same hook feeds the console's last hour of traffic
- * (traffic-history.ts, `app.wharfTraffic`).
+ * (traffic-history.ts, `WharfMetrics.traffic`). What it counts from outside the request is handed in
+ * (MetricsSources): requests in flight and the SQL pools.
  */
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { RequestSeries } from './request-series.js';
 import { TrafficHistory } from './traffic-history.js';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The last hour of traffic for the console; absent when Metrics:Enabled is false. */
-    wharfTraffic?: TrafficHistory;
-  }
-}
+import type { PoolStats } from '../sql/drivers/driver.js';
 
 /** Seconds; the pipeline answers in well under a millisecond, the database decides the rest. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export interface WharfMetrics {
   readonly registry: Registry;
+  /** The last hour of traffic, for the console's charts. */
+  readonly traffic: TrafficHistory;
   /** An upstream exchange with failed attempts: each failed attempt by kind; `sent` requests, of which all but the first were retries. */
   upstreamFailures(endpoint: string, failures: readonly { readonly kind: string }[], sent: number): void;
 }
 
-export function installMetrics(app: FastifyInstance): WharfMetrics {
+/** What the gauges read when scraped. */
+export interface MetricsSources {
+  /** Requests in flight (the request gate). */
+  inFlight(): number;
+  /** Pool usage per environment (the SQL drivers; none when a test brought its own SQL handler). */
+  poolStats(): readonly { readonly environment: string; readonly provider: string; readonly stats: PoolStats }[];
+}
+
+export function installMetrics(app: FastifyInstance, sources: MetricsSources): WharfMetrics {
   const registry = new Registry();
   const history = new TrafficHistory(LATENCY_BUCKETS);
-  app.decorate('wharfTraffic', history);
   collectDefaultMetrics({ register: registry });
   const requests = new RequestSeries(
     registry,
@@ -73,7 +77,7 @@ export function installMetrics(app: FastifyInstance): WharfMetrics {
     help: 'Requests being processed now.',
     registers: [registry],
     collect() {
-      this.set(app.requestGate?.inFlight ?? 0);
+      this.set(sources.inFlight());
     },
   });
   new Gauge({
@@ -83,7 +87,7 @@ export function installMetrics(app: FastifyInstance): WharfMetrics {
     registers: [registry],
     collect() {
       this.reset();
-      for (const { environment, provider, stats } of app.wharf?.sql?.poolStats() ?? []) {
+      for (const { environment, provider, stats } of sources.poolStats()) {
         this.set({ environment, provider, state: 'total' }, stats.total);
         this.set({ environment, provider, state: 'idle' }, stats.idle);
         this.set({ environment, provider, state: 'waiting' }, stats.waiting);
@@ -108,6 +112,7 @@ export function installMetrics(app: FastifyInstance): WharfMetrics {
   });
   return {
     registry,
+    traffic: history,
     upstreamFailures(endpoint, failures, sent) {
       for (const failure of failures) upstreamFailed.inc({ endpoint, kind: failure.kind });
       if (sent > 1) upstreamRetries.inc({ endpoint }, sent - 1);

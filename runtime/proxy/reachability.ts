@@ -5,7 +5,7 @@
  * resolves to a blocked address is refused at connect time). No retries, no fallbacks, no circuit
  * breaker; bounded by `timeoutMs`. Reachable (spec 2): 2xx, 3xx, and 401 (up, it only wants
  * credentials); any other answer is unreachable. The body is discarded.
- * Usage: `checkReachability(app.wharfUpstream, endpoint, { timeoutMs: settings.proxyTimeoutMs })`.
+ * Usage: `checkReachability(upstream, endpoint, { timeoutMs: settings.proxyTimeoutMs })` with the upstream area's client.
  */
 import { STATUS_CODES } from 'node:http';
 import type { ProxyEndpoint } from '../contract/model.js';

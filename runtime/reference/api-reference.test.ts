@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer } from '../testing/test-server.js';
 import type { TestServer } from '../testing/test-server.js';
 import { DOCS_CSP } from './api-reference.js';
+import { gatewayOf } from '../gateway-handle.js';
 
 const OPENAPI = { openapi: '3.1.0', info: { title: 'Wharf test', version: '1' }, paths: { '/api/{env}/A': {} } };
 
@@ -61,7 +62,7 @@ describe('API reference', () => {
     const other = await createTestServer({ generated: { endpoints: [] } });
     try {
       await unlink(path.join(other.project.generatedDir, 'openapi.json'));
-      await other.app.wharf.reload();
+      await gatewayOf(other.app).reload();
       const response = await other.app.inject({ method: 'GET', url: '/openapi.json' });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ success: false, error: 'generated/openapi.json is missing. Run wharf build.' });
@@ -74,7 +75,7 @@ describe('API reference', () => {
     const other = await createTestServer({ generated: { endpoints: [] } });
     try {
       await writeFile(path.join(other.project.generatedDir, 'openapi.json'), '{"openapi": "3.1.0", "paths": nope}\n');
-      await other.app.wharf.reload();
+      await gatewayOf(other.app).reload();
       const response = await other.app.inject({ method: 'GET', url: '/openapi.json' });
       expect(response.statusCode).toBe(500);
       const body = response.json() as { traceId: string };

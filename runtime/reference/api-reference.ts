@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { WharfError } from '../errors/wharf-error.js';
 import type { RouteTableHolder } from '../routing/route-table-holder.js';
-import { requireReferenceToken } from './reference-access.js';
+import { requireReferenceToken, type ReferenceTokenCheck } from './reference-access.js';
 
 export const DOCS_CSP = [
   "default-src 'self'",
@@ -68,8 +68,8 @@ function secure(reply: FastifyReply): FastifyReply {
     .header('referrer-policy', 'no-referrer');
 }
 
-export async function apiReferenceRoutes(app: FastifyInstance, options: { holder: RouteTableHolder; requireToken?: boolean }): Promise<void> {
-  if (options.requireToken) requireReferenceToken(app);
+export async function apiReferenceRoutes(app: FastifyInstance, options: { holder: RouteTableHolder; requireToken?: ReferenceTokenCheck | null }): Promise<void> {
+  if (options.requireToken) requireReferenceToken(app, options.requireToken);
   app.get('/openapi.json', async (request, reply) => {
     const table = options.holder.current;
     if (table.openapi === null) throw new WharfError('REFERENCE_OPENAPI_MISSING');

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
+import { gatewayOf } from '../gateway-handle.js';
 
 const OPENAPI = { openapi: '3.1.0', info: { title: 'Wharf test', version: '1' }, paths: {} };
 const URLS = ['/', '/docs', '/docs/', '/docs/swagger-ui.css', '/docs/wharf-reference.js', '/openapi.json'];
@@ -35,7 +36,7 @@ describe('Auth:ReferenceRequiresToken true', () => {
   beforeAll(async () => {
     server = await serverWith({ Auth: { ReferenceRequiresToken: true } });
     for (const scopes of ['read', 'write', 'Inventory/*', 'read,Inventory/*']) {
-      tokens[scopes] = (await server.app.wharf.access.tokens.create({ username: `ref-${scopes.length}`, allowedScopes: scopes })).token;
+      tokens[scopes] = (await gatewayOf(server.app).access.tokens.create({ username: `ref-${scopes.length}`, allowedScopes: scopes })).token;
     }
   });
   afterAll(async () => server.close());

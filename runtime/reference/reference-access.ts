@@ -6,6 +6,7 @@
  * Added as an onRequest hook to the plugin scope that serves those routes.
  */
 import type { FastifyInstance } from 'fastify';
+import type { AccessRuntime } from '../auth/access-runtime.js';
 import { authenticate } from '../auth/authorize.js';
 import type { ScopeSet } from '../auth/scopes.js';
 import { WharfError } from '../errors/wharf-error.js';
@@ -22,9 +23,12 @@ export function scopeReadsReference(scopes: ScopeSet): boolean {
   return scopes.all || (scopes.methods?.has('GET') ?? false);
 }
 
-export function requireReferenceToken(scope: FastifyInstance): void {
+/** What checks a bearer token: the gateway's token service and JWT verifier. */
+export type ReferenceTokenCheck = Pick<AccessRuntime, 'tokens' | 'jwt'>;
+
+export function requireReferenceToken(scope: FastifyInstance, access: ReferenceTokenCheck): void {
   scope.addHook('onRequest', async (request) => {
-    const principal = await authenticate(request.headers.authorization, scope.wharf.access.tokens, scope.wharf.access.jwt);
+    const principal = await authenticate(request.headers.authorization, access.tokens, access.jwt);
     if (!scopeReadsReference(principal.scopes)) {
       throw new WharfError('AUTH_SCOPE_DENIED', { method: request.method, endpoint: request.url.split('?')[0] ?? request.url });
     }

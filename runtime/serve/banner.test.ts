@@ -4,6 +4,7 @@ import { buildServer } from '../server.js';
 import type { StartedServer } from '../start.js';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
 import { banner } from './banner.js';
+import { gatewayOf } from '../gateway-handle.js';
 
 const URL = 'http://127.0.0.1:1';
 const consoleLine = (app: StartedServer['app']): string | undefined =>
@@ -17,7 +18,7 @@ describe('the banner', () => {
   afterAll(() => first.close());
 
   it('points to the one-time password only on the instance that created the administrator and logged it', async () => {
-    const created = first.app.wharfConsole.firstAdmin!;
+    const created = gatewayOf(first.app).console.firstAdmin!;
     expect(created.oneTimePassword).toBeTruthy();
     expect(consoleLine(first.app)).toBe(`  Console        ${URL}/ui/ (sign in as ${created.username} with the one-time password shown below; API: ${URL}/ui/api, docs/console-api.md)`);
     expect(first.logs.lines().some((line) => String(line['msg']).includes(created.oneTimePassword!))).toBe(true);
@@ -31,7 +32,7 @@ describe('the banner', () => {
       logger: false,
     });
     try {
-      expect(second.wharfConsole.firstAdmin).toBeNull();
+      expect(gatewayOf(second).console.firstAdmin).toBeNull();
       expect(consoleLine(second)).toBe(`  Console        ${URL}/ui/ (sign in with an existing console account; npx wharf accounts manages them; API: ${URL}/ui/api, docs/console-api.md)`);
     } finally {
       await second.close();

@@ -4,6 +4,7 @@
  */
 import { demoTokenLines, ensureDemoToken } from '../auth/cli.js';
 import { WharfError } from '../errors/wharf-error.js';
+import { gatewayOf } from '../gateway-handle.js';
 import { demoSeedProgress } from '../sql/drivers/demo-seed-progress.js';
 import { collectGarbage } from './collect-garbage.js';
 import type { StartedServer } from '../start.js';
@@ -26,8 +27,8 @@ export interface FirstAdmin {
  */
 export function banner(server: StartedServer, demoToken: string | null = null, admin: FirstAdmin | null = null): string[] {
   const { url, app } = server;
-  const table = app.wharf.routes.current;
-  const env = app.wharf.settings.server.environment.allowedEnvironments?.[0] ?? '<env>';
+  const table = gatewayOf(app).routes.current;
+  const env = gatewayOf(app).settings.server.environment.allowedEnvironments?.[0] ?? '<env>';
   const example = `'${url}/api/${env}/Inventory/Products?$top=5'`;
   const lines = [
     `Wharf is serving ${table.size} endpoints on ${url}`,
@@ -52,7 +53,7 @@ export function banner(server: StartedServer, demoToken: string | null = null, a
  * restart) has accounts already.
  */
 function consoleSignIn(server: StartedServer): string {
-  const first = server.app.hasDecorator('wharfConsole') ? server.app.wharfConsole.firstAdmin : null;
+  const first = gatewayOf(server.app).console.firstAdmin;
   if (first?.oneTimePassword) return `sign in as ${first.username} with the one-time password shown below`;
   if (first) return `sign in as ${first.username} with the WebUi:SeedPassword password`;
   return 'sign in with an existing console account; npx wharf accounts manages them';
@@ -70,7 +71,7 @@ export function firstAdminLines(admin: FirstAdmin, signInUrl: string): string[] 
 
 /** The first administrator this start created with a one-time password (printed as a block), else null. */
 export function takeFirstAdmin(server: StartedServer): FirstAdmin | null {
-  const first = server.app.hasDecorator('wharfConsole') ? server.app.wharfConsole.firstAdmin : null;
+  const first = gatewayOf(server.app).console.firstAdmin;
   return first?.oneTimePassword ? { username: first.username, oneTimePassword: first.oneTimePassword } : null;
 }
 
@@ -80,7 +81,7 @@ export function takeFirstAdmin(server: StartedServer): FirstAdmin | null {
  */
 export async function demoToken(server: StartedServer): Promise<string | null> {
   try {
-    return await ensureDemoToken(server.app.wharf.access.tokens);
+    return await ensureDemoToken(gatewayOf(server.app).access.tokens);
   } catch (error) {
     if (error instanceof WharfError && error.code === 'AUTH_STORE_UNAVAILABLE') return null;
     throw error;
@@ -92,7 +93,7 @@ export async function demoToken(server: StartedServer): Promise<string | null> {
  * seconds: the very first start seeds the demo and caches a data directory under .wharf/).
  */
 export async function warmEmbeddedDatabases(server: StartedServer, print: Printer): Promise<void> {
-  const { sql, settings } = server.app.wharf;
+  const { sql, settings } = gatewayOf(server.app);
   if (!sql) return;
   const onStart = (): void => print.out('Seeding the demo database… (first start only; later starts load it from .wharf/)');
   const onStep = (line: string): void => print.out(`  ${line}`);

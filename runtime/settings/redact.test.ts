@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigSource } from './config-source.js';
 import { CONNECTION_STRING_MASK, SECRET_MASK, redact, redactSettingsSource } from './redact.js';
 import { createTestServer } from '../testing/test-server.js';
+import { gatewayOf } from '../gateway-handle.js';
 
 describe('redact', () => {
   it.each([
@@ -98,7 +99,7 @@ describe('redact', () => {
     });
     try {
       await server.app.inject({ method: 'GET', url: '/api/prod/A' });
-      await server.app.wharf.reload();
+      await gatewayOf(server.app).reload();
       const text = server.logs.text();
       expect(text).toContain('"settings loaded"');
       expect(text).toContain('"prod"');

@@ -1,18 +1,22 @@
 /**
- * One-line wiring for the runtime: `registerStaticEndpoints(app)` after buildServer has created
- * `app.wharf`. Content files are resolved against the project root (the folder holding generated/).
+ * The Static area: content files are resolved against the project root (the folder holding
+ * generated/).
  */
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { Area } from '../areas/area.js';
+import type { HandlerRegistry } from '../handlers/registry.js';
 import { StaticContentCache } from './content-cache.js';
 import { createStaticHandler } from './handler.js';
 
-export function registerStaticEndpoints(app: FastifyInstance): void {
-  const projectRoot = path.dirname(app.wharf.generatedDir);
-  app.wharf.handlers.register('static', createStaticHandler(
-    projectRoot,
-    new StaticContentCache((file, reason) =>
-      app.log.warn({ event: 'static.content_stale', file, reason }, 'content file does not parse; serving its last good version'),
-    ),
-  ));
-}
+export const staticArea: Area<{ readonly projectRoot: string }, { readonly handlers: HandlerRegistry }> = {
+  name: 'static',
+  slice: (_settings, folders) => ({ projectRoot: path.dirname(folders.generatedDir) }),
+  register(app, { settings, infra }) {
+    infra.handlers.register('static', createStaticHandler(
+      settings.projectRoot,
+      new StaticContentCache((file, reason) =>
+        app.log.warn({ event: 'static.content_stale', file, reason }, 'content file does not parse; serving its last good version'),
+      ),
+    ));
+  },
+};

@@ -7,6 +7,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { gatewayOf } from '../gateway-handle.js';
 import type { HandlerMap } from '../handlers/registry.js';
 import { buildServer } from '../server.js';
 import { createTempProject } from './generated-fixture.js';
@@ -77,7 +78,7 @@ export async function createTestServer(options: TestServerOptions): Promise<Test
       logger: { level: 'info', stream: logs },
       ...(options.handlers ? { handlers: options.handlers } : {}),
     });
-    const { token } = await app.wharf.access.tokens.create({ username: TEST_TOKEN_USERNAME });
+    const { token } = await gatewayOf(app).access.tokens.create({ username: TEST_TOKEN_USERNAME });
     return {
       app,
       project,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer } from '../../runtime/testing/test-server.js';
 import type { TestServer } from '../../runtime/testing/test-server.js';
 import { cookiesOf, csrfCookie, postSignIn, sessionFrom, signIn } from './console-client.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 const SEED = 'demo-password-1';
 const UNAUTHORIZED = { error: 'Unauthorized', message: 'Sign in to the console or send a bearer token with scope *.' };
@@ -110,22 +111,22 @@ describe('console sign-in with WebUi:SeedPassword', () => {
   });
 
   it('viewer: reads 200, writes 403, role re-read on every request', async () => {
-    await server.app.wharfConsole.accounts.create('watcher', 'watcher-password', 'viewer');
+    await gatewayOf(server.app).console.accounts.create('watcher', 'watcher-password', 'viewer');
     const viewer = await signIn(server.app, 'watcher', 'watcher-password');
     expect((await viewer.request('GET', '/ui/api/tokens')).statusCode).toBe(200);
     const write = await viewer.request('POST', '/ui/api/tokens', { username: 'viewer-made' });
     expect(write.statusCode).toBe(403);
     expect(write.json()).toEqual(denied('/ui/api/tokens'));
-    await server.app.wharfConsole.accounts.setRole('watcher', 'administrator');
+    await gatewayOf(server.app).console.accounts.setRole('watcher', 'administrator');
     expect((await viewer.request('POST', '/ui/api/tokens', { username: 'viewer-made' })).statusCode).toBe(201);
-    await server.app.wharfConsole.accounts.setDisabled('watcher', true);
+    await gatewayOf(server.app).console.accounts.setDisabled('watcher', true);
     expect((await viewer.request('GET', '/ui/api/tokens')).statusCode).toBe(401);
   });
 
   it('a bearer token with scope * works without cookies or CSRF; other scopes 403; bad token 401', async () => {
     const all = await server.inject({ method: 'POST', url: '/ui/api/tokens', payload: { username: 'script-made' } });
     expect(all.statusCode).toBe(201);
-    const { token } = await server.app.wharf.access.tokens.create({ username: 'reader', allowedScopes: 'read' });
+    const { token } = await gatewayOf(server.app).access.tokens.create({ username: 'reader', allowedScopes: 'read' });
     const read = await server.app.inject({ method: 'GET', url: '/ui/api/tokens', headers: { authorization: `Bearer ${token}` } });
     expect(read.statusCode).toBe(403);
     expect(read.json()).toEqual(denied('/ui/api/tokens'));
@@ -134,9 +135,9 @@ describe('console sign-in with WebUi:SeedPassword', () => {
   });
 
   it('a `*` token limited to one environment is no console administrator: 403, mints nothing', async () => {
-    const { token } = await server.app.wharf.access.tokens.create({ username: 'demo-only', allowedScopes: '*', allowedEnvironments: 'demo' });
+    const { token } = await gatewayOf(server.app).access.tokens.create({ username: 'demo-only', allowedScopes: '*', allowedEnvironments: 'demo' });
     const bearer = { authorization: `Bearer ${token}` };
-    const before = await server.app.wharf.access.tokens.list(true);
+    const before = await gatewayOf(server.app).access.tokens.list(true);
     const mint = await server.app.inject({ method: 'POST', url: '/ui/api/tokens', headers: bearer, payload: { username: 'minted-everywhere', allowed_environments: '*' } });
     expect(mint.statusCode).toBe(403);
     expect(mint.json()).toEqual(denied('/ui/api/tokens'));
@@ -144,11 +145,11 @@ describe('console sign-in with WebUi:SeedPassword', () => {
     expect(widen.statusCode).toBe(403);
     const read = await server.app.inject({ method: 'GET', url: '/ui/api/settings', headers: bearer });
     expect(read.statusCode).toBe(403);
-    expect(await server.app.wharf.access.tokens.list(true)).toEqual(before);
+    expect(await gatewayOf(server.app).access.tokens.list(true)).toEqual(before);
   });
 
   it('locks an account after 5 failed sign-ins (429 with Retry-After), even for the right password', async () => {
-    await server.app.wharfConsole.accounts.create('locky', 'locky-password', 'administrator');
+    await gatewayOf(server.app).console.accounts.create('locky', 'locky-password', 'administrator');
     for (let i = 0; i < 4; i++) expect((await postSignIn(server.app, 'locky', 'wrong-password')).statusCode).toBe(401);
     const fifth = await postSignIn(server.app, 'locky', 'wrong-password');
     expect(fifth.statusCode).toBe(429);

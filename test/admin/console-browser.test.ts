@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { partPath } from '../setup/system-parts.js';
 import { startSqlTestServer, type SqlTestServer } from '../sql/http-server.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const PAGES = ['overview', 'endpoints', 'validator', 'environments', 'settings', 'tokens', 'logs', 'health', 'account'] as const;
@@ -35,7 +36,7 @@ beforeAll(async () => {
   if (!match) throw new Error('no first administrator in the log');
   adminUser = match[1] as string;
   oneTimePassword = match[2] as string;
-  await server.app.wharfConsole.accounts.create('viewer1', 'viewer-password-123', 'viewer', false);
+  await gatewayOf(server.app).console.accounts.create('viewer1', 'viewer-password-123', 'viewer', false);
   mkdirSync('test-results', { recursive: true });
   browser = await chromium.launch({ executablePath: partPath('chromium'), args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
 }, 180_000);
@@ -147,13 +148,13 @@ describe('web console in Chromium', { timeout: 90_000 }, () => {
     await expect.poll(() => page.locator('dl.card').textContent()).toContain('none since the page opened');
     // what `wharf dev` does after an entity.json changes on disk: rebuild, then reload
     await page.waitForTimeout(500);
-    const result = await server.app.wharf.reload();
+    const result = await gatewayOf(server.app).reload();
     expect(result.ok).toBe(true);
     await expect.poll(() => page.locator('dl.card').textContent(), { timeout: 10_000 }).toMatch(/Last reload\d{4}-\d{2}-\d{2} /);
   });
 
   it('draws the traffic charts and moves them live as requests arrive', async () => {
-    const { token } = await server.app.wharf.access.tokens.create({ username: 'chart-traffic' });
+    const { token } = await gatewayOf(server.app).access.tokens.create({ username: 'chart-traffic' });
     const call = (path: string) => fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => (await r.arrayBuffer(), r.status));
     await page.goto(`${origin}/ui/#/overview`);
     await page.locator('#chart-rps canvas').first().waitFor();
@@ -241,7 +242,7 @@ describe('web console in Chromium', { timeout: 90_000 }, () => {
   }, 120_000);
 
   it('screenshots every page at desktop and 360 px: no horizontal overflow, tables as cards, no console errors', async () => {
-    await server.app.wharf.access.tokens.create({ username: 'narrow-screen-user', description: 'a token listed at 360 px' });
+    await gatewayOf(server.app).access.tokens.create({ username: 'narrow-screen-user', description: 'a token listed at 360 px' });
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 900 });
       for (const name of PAGES) {

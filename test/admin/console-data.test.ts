@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, TEST_TOKEN_USERNAME } from '../../runtime/testing/test-server.js';
 import type { TestServer } from '../../runtime/testing/test-server.js';
 import { ECHO_HANDLERS } from '../../runtime/testing/echo-handlers.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 const ENDPOINTS = [
   { kind: 'sql', routePath: 'Inventory/Products', methods: ['GET', 'POST'] },
@@ -42,7 +43,7 @@ describe('console data routes', () => {
     const response = await send('GET', '/ui/api/overview');
     expect(response.statusCode).toBe(200);
     const body = response.json() as Record<string, unknown>;
-    expect(body['version']).toBe(`0.1.0+${server.app.wharf.routes.current.sourceHash.slice(0, 12)}`);
+    expect(body['version']).toBe(`0.1.0+${gatewayOf(server.app).routes.current.sourceHash.slice(0, 12)}`);
     expect(body).toEqual({
       version: body['version'],
       uptime_seconds: expect.any(Number),
@@ -93,7 +94,7 @@ describe('console data routes', () => {
 
     it('POST creates (201), emits token_created; a duplicate username is 409; bad input 400', async () => {
       const seen: unknown[] = [];
-      const stop = server.app.wharfConsole.events.subscribe((event) => seen.push([event.name, event.data]));
+      const stop = gatewayOf(server.app).console.events.subscribe((event) => seen.push([event.name, event.data]));
       const created = await send('POST', '/ui/api/tokens', {
         username: 'reporting', description: 'BI', allowed_scopes: 'read', allowed_environments: ['demo'], expires_in_days: 30,
       }, { 'user-agent': 'curl/8' });
@@ -180,7 +181,7 @@ describe('console data routes', () => {
 
     it('rotate (old token revoked, a new one with a new id), revoke (token refused at once), unarchive, audit', async () => {
       const seen: unknown[] = [];
-      const stop = server.app.wharfConsole.events.subscribe((event) => seen.push([event.name, event.data]));
+      const stop = gatewayOf(server.app).console.events.subscribe((event) => seen.push([event.name, event.data]));
       const rotated = await send('POST', `/ui/api/tokens/${id}/rotate`);
       stop();
       expect(rotated.statusCode).toBe(200);
@@ -358,9 +359,9 @@ describe('console data routes', () => {
       const prodFile = path.join(server.project.environmentsDir, 'prod', 'settings.json');
       const before = readFileSync(prodFile, 'utf8');
       const seen: unknown[] = [];
-      const stop = server.app.wharfConsole.events.subscribe((event) => seen.push([event.name, event.data]));
+      const stop = gatewayOf(server.app).console.events.subscribe((event) => seen.push([event.name, event.data]));
       expect((await server.inject({ method: 'GET', url: '/api/staging/Inventory/Products' })).statusCode).toBe(400);
-      const old = server.app.wharf.settings;
+      const old = gatewayOf(server.app).settings;
       const oldAllowed = old.server.environment.allowedEnvironments;
       const oldNames = [...old.environments.keys()];
       const response = await send('PATCH', '/ui/api/environments', {
@@ -389,8 +390,8 @@ describe('console data routes', () => {
       expect((await server.inject({ method: 'GET', url: '/api/staging/Inventory/Products' })).statusCode).toBe(200);
       expect(server.logs.text()).not.toContain('s3cret-staging');
       // A new settings value was swapped in; the one shared before is not edited in place (it is frozen).
-      expect(server.app.wharf.settings).not.toBe(old);
-      expect(Object.isFrozen(server.app.wharf.settings.server.environment)).toBe(true);
+      expect(gatewayOf(server.app).settings).not.toBe(old);
+      expect(Object.isFrozen(gatewayOf(server.app).settings.server.environment)).toBe(true);
       expect(old.server.environment.allowedEnvironments).toBe(oldAllowed);
       expect([...old.environments.keys()]).toEqual(oldNames);
     });

@@ -17,6 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import { startRedis } from '../setup/redis.js';
 import type { TestRedis } from '../setup/redis.js';
 import { openSse } from './sse-client.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 describe('GET /ui/api/events', () => {
   let server: TestServer;
@@ -72,7 +73,7 @@ describe('GET /ui/api/events', () => {
 
   it('endpoint_reload after a reload of generated/', async () => {
     const stream = await openSse(`${base}/ui/api/events`, auth());
-    await server.app.wharf.reload();
+    await gatewayOf(server.app).reload();
     expect(await stream.waitFor((m) => m.event === 'endpoint_reload')).toMatchObject({ event: 'endpoint_reload', data: { type: 'sql', count: 1 } });
     stream.close();
   });
@@ -84,11 +85,11 @@ describe('GET /ui/api/events', () => {
     await new Promise((resolve) => slow.once('connect', resolve));
     slow.write(`GET /ui/api/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.token}\r\n\r\n`);
     slow.pause();
-    while (server.app.wharfConsole.events.listenerCount < 2) await new Promise((resolve) => setImmediate(resolve)); // the slow stream is open
+    while (gatewayOf(server.app).console.events.listenerCount < 2) await new Promise((resolve) => setImmediate(resolve)); // the slow stream is open
     const big = 'x'.repeat(16 * 1024);
     const count = 400; // ~6.5 MB: far beyond socket buffers plus the 1 MB queue of one client
     for (let i = 0; i < count; i++) {
-      server.app.wharfConsole.events.emit('bulk', { i, big });
+      gatewayOf(server.app).console.events.emit('bulk', { i, big });
       await fast.waitFor((m) => m.event === 'bulk' && (m.data as { i: number }).i === i); // the fast reader keeps up
     }
     expect(fast.messages.filter((m) => m.event === 'bulk')).toHaveLength(count);
@@ -141,7 +142,7 @@ describe('two gateway instances on one redis-server', () => {
   });
 
   it('a token created and revoked on A: the event reaches B, and B refuses the token at once', async () => {
-    const admin = (await apps[0]!.wharf.access.tokens.create({ username: 'pair-admin' })).token;
+    const admin = (await gatewayOf(apps[0]!).access.tokens.create({ username: 'pair-admin' })).token;
     const headers = { authorization: `Bearer ${admin}` };
     const onB = await openSse(`${bases[1]}/ui/api/events`, headers);
     await onB.waitFor((m) => m.event === 'health');
@@ -158,9 +159,9 @@ describe('two gateway instances on one redis-server', () => {
   });
 
   it('Last-Event-ID is global: a stream resumed on the other instance neither loses nor repeats an event', async () => {
-    const admin = (await apps[0]!.wharf.access.tokens.create({ username: 'resume-admin' })).token;
+    const admin = (await gatewayOf(apps[0]!).access.tokens.create({ username: 'resume-admin' })).token;
     const headers = { authorization: `Bearer ${admin}` };
-    const emit = (app: number, n: number) => apps[app]!.wharfConsole.events.emit('marker', { n });
+    const emit = (app: number, n: number) => gatewayOf(apps[app]!).console.events.emit('marker', { n });
     const onA = await openSse(`${bases[0]}/ui/api/events`, headers);
     await onA.waitFor((m) => m.event === 'health');
     // emitted at once on two instances: Redis numbers them in the order their scripts run there,
@@ -191,14 +192,14 @@ describe('two gateway instances on one redis-server', () => {
   });
 
   it('endpoint_reload reaches only the streams of the instance that reloaded', async () => {
-    const admin = (await apps[0]!.wharf.access.tokens.create({ username: 'reload-admin' })).token;
+    const admin = (await gatewayOf(apps[0]!).access.tokens.create({ username: 'reload-admin' })).token;
     const headers = { authorization: `Bearer ${admin}` };
     const onA = await openSse(`${bases[0]}/ui/api/events`, headers);
     const onB = await openSse(`${bases[1]}/ui/api/events`, headers);
     await Promise.all([onA.waitFor((m) => m.event === 'health'), onB.waitFor((m) => m.event === 'health')]);
-    await apps[0]!.wharf.reload();
+    await gatewayOf(apps[0]!).reload();
     expect(await onA.waitFor((m) => m.event === 'endpoint_reload')).toMatchObject({ data: { type: 'sql', count: 1 } });
-    apps[0]!.wharfConsole.events.emit('after_reload', {}); // shared: B gets it after anything A sent before
+    gatewayOf(apps[0]!).console.events.emit('after_reload', {}); // shared: B gets it after anything A sent before
     await onB.waitFor((m) => m.event === 'after_reload');
     expect(onB.messages.filter((m) => m.event === 'endpoint_reload')).toEqual([]);
     onA.close();

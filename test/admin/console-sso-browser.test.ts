@@ -13,6 +13,7 @@ import { freePort } from '../setup/free-port.js';
 import { startOidcProvider, type LocalIdp } from '../setup/oidc.js';
 import { partPath } from '../setup/system-parts.js';
 import { startSqlTestServer, type SqlTestServer } from '../sql/http-server.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 const CLIENT = { client_id: 'wharf-console', client_secret: 'console-client-secret-0123456789' };
 
@@ -44,7 +45,7 @@ beforeAll(async () => {
   await server.app.listen({ port, host: '127.0.0.1' });
   strict = await startSqlTestServer('postgres://postgres@127.0.0.1:9/none', 9, { environments: ['demo'], settings: ssoSettings(idp.issuer, { LocalPasswords: false, Oidc: { Enabled: true, ClientId: CLIENT.client_id, ClientSecret: CLIENT.client_secret, DisplayName: 'Local IdP', CreateAccounts: true } }) });
   await strict.app.listen({ port: strictPort, host: '127.0.0.1' });
-  await server.app.wharfConsole.accounts.create('viewer1', 'viewer-password-123', 'viewer', false);
+  await gatewayOf(server.app).console.accounts.create('viewer1', 'viewer-password-123', 'viewer', false);
   browser = await chromium.launch({ executablePath: partPath('chromium'), args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
 }, 180_000);
 
@@ -99,7 +100,7 @@ describe('console single sign-on in Chromium', { timeout: 90_000 }, () => {
     await providerLogin(page, 'victor');
     await page.waitForURL(`${origin}/ui/#/account`);
     await expect.poll(() => page.locator('#sso-identity').textContent()).toContain('Linked to victor');
-    const linked = await server.app.wharfConsole.accounts.store.findByIdentity(idp.issuer, 'victor');
+    const linked = await gatewayOf(server.app).console.accounts.store.findByIdentity(idp.issuer, 'victor');
     expect(linked?.username).toBe('viewer1');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -110,7 +111,7 @@ describe('console single sign-on in Chromium', { timeout: 90_000 }, () => {
 
     await page.getByRole('button', { name: 'Unlink Local IdP' }).click();
     await expect.poll(() => page.locator('#sso-identity').textContent()).toContain('No identity linked');
-    expect(await server.app.wharfConsole.accounts.store.findByIdentity(idp.issuer, 'victor')).toBeNull();
+    expect(await gatewayOf(server.app).console.accounts.store.findByIdentity(idp.issuer, 'victor')).toBeNull();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('link', { name: 'Sign in with Local IdP' }).click();
     await page.waitForURL(/\/ui\/api\/auth\/oidc\/callback/);
@@ -120,8 +121,8 @@ describe('console single sign-on in Chromium', { timeout: 90_000 }, () => {
   });
 
   it('maps the role claim to administrator, and the state serves one callback only', async () => {
-    const ops = await server.app.wharfConsole.accounts.create('ops', 'ops-password-12345', 'viewer', false);
-    await server.app.wharfConsole.accounts.store.linkIdentity({ accountId: ops.id, issuer: idp.issuer, subject: 'alice', linkedAt: Date.now() });
+    const ops = await gatewayOf(server.app).console.accounts.create('ops', 'ops-password-12345', 'viewer', false);
+    await gatewayOf(server.app).console.accounts.store.linkIdentity({ accountId: ops.id, issuer: idp.issuer, subject: 'alice', linkedAt: Date.now() });
     const [context, page] = await fresh();
     let callback = '';
     page.on('request', (request) => {
@@ -133,7 +134,7 @@ describe('console single sign-on in Chromium', { timeout: 90_000 }, () => {
     await page.getByRole('heading', { name: 'Tokens' }).waitFor();
     expect(page.url()).toBe(`${origin}/ui/#/tokens`);
     expect(await page.locator('.who').textContent()).toBe('ops (administrator)');
-    expect((await server.app.wharfConsole.accounts.get('ops')).role).toBe('administrator');
+    expect((await gatewayOf(server.app).console.accounts.get('ops')).role).toBe('administrator');
     // the settings dump: OpenID Connect in use, one provider
     const features = await page.evaluate(async () => ((await (await fetch('/ui/api/settings')).json()) as { features: unknown }).features);
     expect(features).toMatchObject({ oidc: true, oidc_providers: 1 });
@@ -164,7 +165,7 @@ describe('console single sign-on in Chromium', { timeout: 90_000 }, () => {
     const byToken = await fetch(`${origin}/ui/api/auth/oidc/identity`, { method: 'POST', headers: { authorization: server.authorization } });
     expect(byToken.status).toBe(403);
     // viewer2 links bob; viewer3 then tries to link bob too: 409, and bob stays viewer2's
-    const accounts = server.app.wharfConsole.accounts;
+    const accounts = gatewayOf(server.app).console.accounts;
     const two = await accounts.create('viewer2', 'viewer-password-223', 'viewer', false);
     await accounts.create('viewer3', 'viewer-password-323', 'viewer', false);
     await accounts.store.linkIdentity({ accountId: two.id, issuer: idp.issuer, subject: 'bob', linkedAt: Date.now() });
@@ -191,8 +192,8 @@ describe('console single sign-on in Chromium', { timeout: 90_000 }, () => {
     });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ error: 'Access denied' });
-    const admin = await strict.app.wharfConsole.accounts.get('admin');
-    await strict.app.wharfConsole.accounts.store.linkIdentity({ accountId: admin.id, issuer: idp.issuer, subject: 'alice', linkedAt: Date.now() });
+    const admin = await gatewayOf(strict.app).console.accounts.get('admin');
+    await gatewayOf(strict.app).console.accounts.store.linkIdentity({ accountId: admin.id, issuer: idp.issuer, subject: 'alice', linkedAt: Date.now() });
     const [context, page] = await fresh();
     await page.goto(`${strictOrigin}/ui/`);
     await page.getByText('Password sign-in is turned off').waitFor();
@@ -205,14 +206,14 @@ describe('console single sign-on in Chromium', { timeout: 90_000 }, () => {
   });
 
   it('with WebUi:Oidc:CreateAccounts: a new identity gets its own account, named after preferred_username', async () => {
-    expect(await strict.app.wharfConsole.accounts.store.findByName('carol.c')).toBeNull();
+    expect(await gatewayOf(strict.app).console.accounts.store.findByName('carol.c')).toBeNull();
     const [context, page] = await fresh();
     await page.goto(`${strictOrigin}/ui/`);
     await page.getByRole('link', { name: 'Sign in with Local IdP' }).click();
     await providerLogin(page, 'carol');
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(await page.locator('.who').textContent()).toBe('carol.c (viewer)');
-    expect((await strict.app.wharfConsole.accounts.store.findByIdentity(idp.issuer, 'carol'))?.username).toBe('carol.c');
+    expect((await gatewayOf(strict.app).console.accounts.store.findByIdentity(idp.issuer, 'carol'))?.username).toBe('carol.c');
     await context.close();
   });
 });

@@ -18,6 +18,7 @@ import type { TempProject } from '../../runtime/testing/generated-fixture.js';
 import type { FastifyInstance } from 'fastify';
 import { startRedis } from '../setup/redis.js';
 import type { TestRedis } from '../setup/redis.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 interface Series {
   readonly enabled: boolean;
@@ -214,7 +215,7 @@ describe('two gateway instances on one redis-server', () => {
   });
 
   it('each console shows the traffic of both instances', async () => {
-    const token = (await apps[0]!.wharf.access.tokens.create({ username: 'pair-admin' })).token;
+    const token = (await gatewayOf(apps[0]!).access.tokens.create({ username: 'pair-admin' })).token;
     const headers = { authorization: `Bearer ${token}` };
     const get = (app: FastifyInstance, url: string) => app.inject({ method: 'GET', url, headers });
     for (let i = 0; i < 3; i += 1) expect((await get(apps[0]!, '/api/demo/Inventory/Products')).statusCode).toBe(200);

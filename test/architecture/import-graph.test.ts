@@ -10,7 +10,10 @@
  * - compiler/ reads nothing of generated/ but the entity.json types (one type for entity.json:
  *   compiler/model/config.ts is generated/types/config.ts, read-only).
  * - runtime/health/ publishes status changes (HealthMonitor.onChange) and the console subscribes:
- *   health neither imports runtime/admin/ nor reaches into `app.wharfConsole`.
+ *   health neither imports runtime/admin/ nor names the console.
+ * - no service locator (issue 24 item 2): areas are handed their dependencies by runtime/server.ts;
+ *   runtime/gateway-handle.ts (gatewayOf(app)) is imported only by tests and the composition roots
+ *   in GATEWAY_HANDLE_USERS, and no module decorates the fastify instance with a `wharf*` field.
  * - no import cycles (type-only ones included) among the non-test modules of either tree, except
  *   the ones named in KNOWN_CYCLES, each with its reason (a fixed one must leave the list).
  * Imports are read with a regex (static `import`/`export ... from`, `import type`, and `import('...')`
@@ -62,6 +65,15 @@ const RUNTIME_OUTSIDE: Readonly<Record<string, { readonly imports: readonly stri
 };
 
 /** Import cycles not broken yet (modules sorted, joined by ' <-> '), and why. */
+/** Non-test modules allowed to import runtime/gateway-handle.ts, and why. */
+const GATEWAY_HANDLE_USERS: Readonly<Record<string, string>> = {
+  'runtime/server.ts': 'builds the gateway and attaches it',
+  'runtime/main.ts': 'reads the shutdown timings of the server it started',
+  'runtime/serve/banner.ts': 'prints what the started server serves and creates the demo token',
+  'runtime/testing/test-server.ts': 'the test server creates its token',
+  'compiler/cli/serve-command.ts': '`wharf dev` reloads generated/ after a rebuild',
+};
+
 const KNOWN_CYCLES: Readonly<Record<string, string>> = {
   'runtime/auth/store/pg-schema.ts <-> runtime/auth/store/postgres-store.ts': 'runtime/auth is being reworked (JWT) in the same round; left to that change',
   'runtime/sql/write-body.ts <-> runtime/sql/write-plan.ts': 'runtime/sql is being reworked in the same round; left to that change',
@@ -193,6 +205,17 @@ describe('import graph', () => {
     expect(health.filter((e) => e.to.startsWith('runtime/admin/')).map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
     const naming = [...new Set(health.map((e) => e.from))].filter((file) => readFileSync(path.join(ROOT, file), 'utf8').includes('wharfConsole'));
     expect(naming, 'runtime/health/ files that reach into the console (publish through HealthMonitor.onChange instead)').toEqual([]);
+  });
+
+  it('no service locator: gatewayOf(app) only in tests and the named composition roots, no `wharf*` instance decoration', () => {
+    const users = [...edges('runtime'), ...edges('compiler')]
+      .filter((e) => e.to === 'runtime/gateway-handle.js' && !isTest(e.from) && !e.from.startsWith('test/'))
+      .map((e) => e.from);
+    expect(users.filter((file) => GATEWAY_HANDLE_USERS[file] === undefined), 'modules reaching the gateway through gatewayOf (hand them their dependencies instead)').toEqual([]);
+    expect(Object.keys(GATEWAY_HANDLE_USERS).filter((file) => !users.includes(file)), 'GATEWAY_HANDLE_USERS entries no longer used: remove them').toEqual([]);
+    const decorating = [...new Set(edges('runtime').map((e) => e.from))]
+      .filter((file) => !isTest(file) && /\bdecorate\(\s*'wharf/.test(readFileSync(path.join(ROOT, file), 'utf8')));
+    expect(decorating, 'modules decorating fastify with a wharf* field (pass the value to the areas that need it)').toEqual([]);
   });
 
   it('runtime/ imports nothing outside runtime/ (its tests may also use test/)', () => {

@@ -16,6 +16,7 @@ import type { EndpointSpec, TempProject } from '../../runtime/testing/generated-
 import { DEFAULT_ENVIRONMENTS } from '../../runtime/testing/test-server.js';
 import { hmacWithPublicKey, newSigningKey, signToken, startOidcProvider, unsignedToken } from '../setup/oidc.js';
 import type { LocalIdp } from '../setup/oidc.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 const AUDIENCE = 'http://wharf.test/api';
 const ENDPOINTS: readonly EndpointSpec[] = [
@@ -187,7 +188,7 @@ describe('JWT bearer tokens from an OpenID Connect provider', () => {
 
   it('Wharf tokens keep working beside JWTs; the per-token rate limit counts iss+sub', async () => {
     const app = await server({ RateLimiting__TokenLimit: '2' });
-    const own = (await app.wharf.access.tokens.create({ username: 'own', allowedScopes: 'read' })).token;
+    const own = (await gatewayOf(app).access.tokens.create({ username: 'own', allowedScopes: 'read' })).token;
     expect((await get(app, own)).statusCode).toBe(200);
     const first = await idp.token('reader', 'read Sales/*');
     const second = await idp.token('reader', 'read Sales/*'); // another token, same iss + sub
@@ -201,7 +202,7 @@ describe('JWT bearer tokens from an OpenID Connect provider', () => {
 
   it('the settings dump reports the provider: features.oidc true, oidc_providers 1', async () => {
     const app = await server();
-    const admin = (await app.wharf.access.tokens.create({ username: 'admin' })).token;
+    const admin = (await gatewayOf(app).access.tokens.create({ username: 'admin' })).token;
     const response = await app.inject({ method: 'GET', url: '/ui/api/settings', headers: { authorization: `Bearer ${admin}` } });
     expect(response.statusCode).toBe(200);
     expect((response.json() as { features: unknown }).features).toEqual({ oidc: true, openapi: true, traffic_logging: false, landing_page: true, oidc_providers: 1 });

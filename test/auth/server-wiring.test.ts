@@ -21,6 +21,7 @@ import type { EndpointSpec, TempProject } from '../../runtime/testing/generated-
 import { DEFAULT_ENVIRONMENTS } from '../../runtime/testing/test-server.js';
 import { startRedis } from '../setup/redis.js';
 import type { TestRedis } from '../setup/redis.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 const ENDPOINTS: readonly EndpointSpec[] = [
   { kind: 'sql', routePath: 'Inventory/Products', methods: ['GET', 'POST', 'QUERY'] },
@@ -72,7 +73,7 @@ describe('two servers sharing one token store and one redis-server', () => {
       RateLimiting: { IpLimit: 1000, TokenLimit: 1000 },
     });
     apps.push(await server(fixture, dataDir), await server(fixture, dataDir));
-    const service = apps[0]!.wharf.access.tokens;
+    const service = gatewayOf(apps[0]!).access.tokens;
     tokens['demo'] = (await ensureDemoToken(service))!;
     for (const [username, allowedScopes, allowedEnvironments] of [
       ['reader', 'read', '*'],
@@ -83,7 +84,7 @@ describe('two servers sharing one token store and one redis-server', () => {
       tokens[username] = (await service.create({ username, allowedScopes, allowedEnvironments })).token;
     }
     // Issued two days ago for one day: expired now.
-    const past = new TokenService(apps[0]!.wharf.access.store, { now: () => Date.now() - 2 * DAY });
+    const past = new TokenService(gatewayOf(apps[0]!).access.store, { now: () => Date.now() - 2 * DAY });
     tokens['expired'] = (await past.create({ username: 'expired', expiresInDays: 1 })).token;
   });
 
@@ -163,9 +164,9 @@ describe('two servers sharing one token store and one redis-server', () => {
   it('a revoked token is refused on the next request of the same server', async () => {
     const url = '/api/demo/Sales/Orders';
     expect((await call(0, 'GET', url, 'revokedHere')).statusCode).toBe(200);
-    const verified = await apps[0]!.wharf.access.tokens.verify(tokens['revokedHere']!);
+    const verified = await gatewayOf(apps[0]!).access.tokens.verify(tokens['revokedHere']!);
     if (!verified.ok) throw new Error('expected a valid token');
-    await apps[0]!.wharf.access.tokens.revoke(verified.principal.tokenId);
+    await gatewayOf(apps[0]!).access.tokens.revoke(verified.principal.tokenId);
     const response = await call(0, 'GET', url, 'revokedHere');
     expect([response.statusCode, response.json(), response.headers['www-authenticate']]).toEqual([401, INVALID, 'Bearer error="invalid_token"']);
   });
@@ -173,9 +174,9 @@ describe('two servers sharing one token store and one redis-server', () => {
   it('a revocation on one server reaches the other at once through Redis', async () => {
     const url = '/api/demo/Sales/Orders';
     expect((await call(1, 'GET', url, 'revokeMe')).statusCode).toBe(200); // verification cached 60 s on server 2
-    const verified = await apps[0]!.wharf.access.tokens.verify(tokens['revokeMe']!);
+    const verified = await gatewayOf(apps[0]!).access.tokens.verify(tokens['revokeMe']!);
     if (!verified.ok) throw new Error('expected a valid token');
-    await apps[0]!.wharf.access.tokens.revoke(verified.principal.tokenId);
+    await gatewayOf(apps[0]!).access.tokens.revoke(verified.principal.tokenId);
     expect((await call(0, 'GET', url, 'revokeMe')).statusCode).toBe(401);
     let status = 0;
     for (let attempt = 0; attempt < 50 && status !== 401; attempt += 1) {
@@ -197,7 +198,7 @@ describe('rate limits through the server', () => {
       RateLimiting: { IpLimit: 5, IpWindow: 60, TokenLimit: 2, TokenWindow: 30 },
     });
     app = await server(fixture, path.join(fixture.root, 'data'));
-    token = (await app.wharf.access.tokens.create({ username: 'limited' })).token;
+    token = (await gatewayOf(app).access.tokens.create({ username: 'limited' })).token;
   });
   afterAll(async () => {
     await app?.close();

@@ -12,6 +12,7 @@ import { ECHO_HANDLERS } from '../../runtime/testing/echo-handlers.js';
 import { createTestServer, type TestServer } from '../../runtime/testing/test-server.js';
 import { freezePostgres } from '../operations/server-process.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 const TIMEOUT_MS = 500;
 let postgres: TestPostgres;
@@ -88,6 +89,6 @@ describe('PostgreSQL token store faults', () => {
   });
 
   it('keeps SQL errors of the store what they are (a duplicate name is no 503)', async () => {
-    await expect(server.app.wharf.access.tokens.create({ username: 'tester' })).rejects.toBeInstanceOf(UsernameTakenError);
+    await expect(gatewayOf(server.app).access.tokens.create({ username: 'tester' })).rejects.toBeInstanceOf(UsernameTakenError);
   });
 });

@@ -15,6 +15,7 @@ import { createPgDriver } from '../../runtime/sql/drivers/pg.js';
 import { ECHO_HANDLERS } from '../../runtime/testing/echo-handlers.js';
 import { createTestServer, type TestServer } from '../../runtime/testing/test-server.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let committed: string;
@@ -82,7 +83,7 @@ describe('drift: a column dropped in the live database', () => {
     } finally {
       await client.end();
     }
-    await server.app.wharfHealth.refresh();
+    await gatewayOf(server.app).health.refresh();
     const response = await server.inject({ method: 'GET', url: '/health/details' });
     expect(response.statusCode).toBe(200);
     const body = response.json() as { status: string; checks: { name: string }[] };
@@ -97,7 +98,7 @@ describe('drift: a column dropped in the live database', () => {
       },
       tags: ['database', 'sql', 'schema'],
     });
-    await server.app.wharfHealth.refresh();
+    await gatewayOf(server.app).health.refresh();
     const logged = server.logs.lines().filter((l) => l['event'] === 'db.schema_drift');
     expect(logged).toEqual([
       expect.objectContaining({ environment: 'main', object: 'inventory.Warehouses', column: 'Notes', msg: 'database drift in main: inventory.Warehouses.Notes: expected text null, found missing' }),

@@ -13,6 +13,7 @@ import { createTestServer } from '../../runtime/testing/test-server.js';
 import type { TestServer } from '../../runtime/testing/test-server.js';
 import { encodeFileId } from '../../runtime/files/file-id.js';
 import { BOUNDARY, multipartBody, multipartHeaders, rawRequest } from './http-client.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 const ENDPOINTS = [
   {
@@ -305,7 +306,7 @@ describe('scopes', () => {
     ['write', 'POST', 201],
     ['write', 'GET', 403],
   ])('a %s token: %s -> %i', async (scope, method, status) => {
-    const { token } = await server.app.wharf.access.tokens.create({ username: `scoped-${scope}-${method}`, allowedScopes: scope });
+    const { token } = await gatewayOf(server.app).access.tokens.create({ username: `scoped-${scope}-${method}`, allowedScopes: scope });
     const body = multipartBody('file', `scoped-${scope}.txt`, 'x');
     const res =
       method === 'POST'

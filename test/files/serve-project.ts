@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { startServer } from '../../runtime/start.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 const root = process.argv[2]!;
 const started = await startServer({
@@ -15,5 +16,5 @@ const started = await startServer({
   port: 0,
   host: '127.0.0.1',
 });
-const { token } = await started.app.wharf.access.tokens.create({ username: `child-${process.pid}` });
+const { token } = await gatewayOf(started.app).access.tokens.create({ username: `child-${process.pid}` });
 process.stdout.write(`${JSON.stringify({ port: Number(new URL(started.url).port), token, pid: process.pid })}\n`);

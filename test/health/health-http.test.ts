@@ -13,6 +13,7 @@ import { ECHO_HANDLERS } from '../../runtime/testing/echo-handlers.js';
 import { freePort } from '../setup/free-port.js';
 import { startPostgres } from '../setup/postgres.js';
 import type { TestPostgres } from '../setup/postgres.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 let postgres: TestPostgres;
 let upstream: Server;
@@ -88,7 +89,7 @@ describe('healthy and degraded', () => {
       timestamp: expect.any(String),
       cache_expires_in: '60 seconds',
       totalDuration: ms,
-      version: `0.1.0+${server.app.wharf.routes.current.sourceHash.slice(0, 12)}`,
+      version: `0.1.0+${gatewayOf(server.app).routes.current.sourceHash.slice(0, 12)}`,
       checks: [
         {
           name: 'Database',
@@ -179,7 +180,7 @@ describe('a failing upstream degrades, a failing database or full disk is unheal
       const first = (await server.inject({ method: 'GET', url: '/health/details' })).json() as { timestamp: string };
       let release!: () => void;
       holdSlow = new Promise((resolve) => (release = resolve));
-      const refresh = server.app.wharfHealth.refresh();
+      const refresh = gatewayOf(server.app).health.refresh();
       let refreshed = false;
       void refresh.then(() => (refreshed = true));
       const during = (await server.inject({ method: 'GET', url: '/health/details' })).json() as { timestamp: string };
@@ -199,7 +200,7 @@ describe('a failing upstream degrades, a failing database or full disk is unheal
     const server = await healthServer({}, [], { HEALTHCHECK_DISK_WARNING: '100', HEALTHCHECK_DISK_CRITICAL: '0' });
     try {
       const events: unknown[] = [];
-      server.app.wharfConsole.events.subscribe((event) => events.push([event.name, event.data]));
+      gatewayOf(server.app).console.events.subscribe((event) => events.push([event.name, event.data]));
       const response = await server.inject({ method: 'GET', url: '/health/details' });
       expect(response.statusCode).toBe(200);
       const body = response.json() as { status: string; checks: { name: string; status: string; description: string }[] };

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ECHO_HANDLERS } from '../../runtime/testing/echo-handlers.js';
 import { createTestServer, type TestServer } from '../../runtime/testing/test-server.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 describe('health status changes in the console', () => {
   let server: TestServer;
@@ -23,7 +24,7 @@ describe('health status changes in the console', () => {
   it('the first status of the monitor is a console health event', async () => {
     const health = await server.inject({ method: 'GET', url: '/health' });
     const { status } = health.json() as { status: string };
-    const events = await server.app.wharfConsole.events.since(0);
+    const events = await gatewayOf(server.app).console.events.since(0);
     expect(events.filter((e) => e.name === 'health').map((e) => e.data)).toEqual([{ status }]);
   });
 });

@@ -14,6 +14,7 @@ import { ECHO_HANDLERS } from '../../runtime/testing/echo-handlers.js';
 import { proxy } from '../proxy/proxy-server.js';
 import { startUpstream } from '../proxy/upstream-server.js';
 import type { Upstream } from '../proxy/upstream-server.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 let upstream: Upstream;
 const opened: { app: FastifyInstance; project: TempProject }[] = [];
@@ -46,7 +47,7 @@ async function healthServer(endpoints: ReturnType<typeof proxy>[], policy?: unkn
     handlers: ECHO_HANDLERS,
   });
   opened.push({ app, project });
-  const { token } = await app.wharf.access.tokens.create({ username: 'health' });
+  const { token } = await gatewayOf(app).access.tokens.create({ username: 'health' });
   return (url) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
 }
 

@@ -14,6 +14,7 @@ import { DEFAULT_ENVIRONMENTS } from '../../runtime/testing/test-server.js';
 import { freePort } from '../setup/free-port.js';
 import { portIsFree } from './server-process.js';
 import { parsePrometheusText, sampleValue } from './prometheus-text.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 let project: TempProject;
 
@@ -43,7 +44,7 @@ describe('Metrics:ListenAddress', () => {
     const port = await freePort();
     const server = await start({ Metrics__ListenAddress: `127.0.0.1:${port}` });
     try {
-      const { token } = await server.app.wharf.access.tokens.create({ username: 'caller' });
+      const { token } = await gatewayOf(server.app).access.tokens.create({ username: 'caller' });
       expect((await fetch(`${server.url}/api/demo/Inventory/Items`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
       const scrape = await fetch(`http://127.0.0.1:${port}/metrics`);
       expect(scrape.status).toBe(200);

@@ -7,6 +7,7 @@ import { ECHO_HANDLERS } from '../../runtime/testing/echo-handlers.js';
 import type { EndpointSpec } from '../../runtime/testing/generated-fixture.js';
 import { createTestServer, type TestServer } from '../../runtime/testing/test-server.js';
 import { parsePrometheusText, sampleValue } from './prometheus-text.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 const ENDPOINTS: readonly EndpointSpec[] = [{ kind: 'sql', routePath: 'Inventory/Items', methods: ['GET', 'POST'] }];
 
@@ -26,7 +27,7 @@ describe('/metrics', () => {
     const none = await server.app.inject({ method: 'GET', url: '/metrics' });
     expect(none.statusCode).toBe(401);
     expect(none.json()).toEqual({ success: false, error: 'Authentication required' });
-    const { token } = await server.app.wharf.access.tokens.create({ username: 'reader', allowedScopes: 'Inventory/*' });
+    const { token } = await gatewayOf(server.app).access.tokens.create({ username: 'reader', allowedScopes: 'Inventory/*' });
     const narrow = await server.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } });
     expect(narrow.statusCode).toBe(403);
     expect(narrow.json()).toEqual({ success: false, error: "Token is not allowed to call GET on '/metrics'" });

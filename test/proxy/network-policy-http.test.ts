@@ -9,6 +9,7 @@ import type { TempProject } from '../../runtime/testing/generated-fixture.js';
 import { proxy } from './proxy-server.js';
 import { startUpstream } from './upstream-server.js';
 import type { Upstream } from './upstream-server.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 let upstream: Upstream;
 let project: TempProject;
@@ -35,7 +36,7 @@ beforeAll(async () => {
     JSON.stringify({ allowedHosts: ['localhost', '127.0.0.1'], blockedIpRanges: ['127.0.0.0/8', '::1/128', '169.254.0.0/16'] }),
   );
   app = await buildServer({ generatedDir: project.generatedDir, environmentsDir: project.environmentsDir, dataDir: path.join(project.root, 'data'), env: {}, logger: false });
-  token = (await app.wharf.access.tokens.create({ username: 'policy' })).token;
+  token = (await gatewayOf(app).access.tokens.create({ username: 'policy' })).token;
 });
 
 afterAll(async () => {

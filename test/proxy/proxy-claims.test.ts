@@ -8,6 +8,7 @@ import { proxy, proxyServer } from './proxy-server.js';
 import { startScriptedUpstream } from './scripted-upstream.js';
 import type { ScriptedUpstream } from './scripted-upstream.js';
 import type { TestServer } from '../../runtime/testing/test-server.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 let upstream: ScriptedUpstream;
 let server: TestServer;
@@ -32,10 +33,10 @@ beforeAll(async () => {
     proxy('Claims', { url: `${upstream.origin}/claims`, authorization: AUTHORIZATION }, ['GET']),
     { kind: 'composite', routePath: 'Through', overrides: { steps: [step] } },
   ]);
-  tokens['shipper'] = (await server.app.wharf.access.tokens.create({ username: 'shipper', allowedScopes: 'shipping' })).token;
-  tokens['reader'] = (await server.app.wharf.access.tokens.create({ username: 'reader', allowedScopes: 'read' })).token;
-  tokens['both'] = (await server.app.wharf.access.tokens.create({ username: 'both', allowedScopes: 'shipping,Through' })).token;
-  tokens['writer'] = (await server.app.wharf.access.tokens.create({ username: 'writer', allowedScopes: 'read,write' })).token;
+  tokens['shipper'] = (await gatewayOf(server.app).access.tokens.create({ username: 'shipper', allowedScopes: 'shipping' })).token;
+  tokens['reader'] = (await gatewayOf(server.app).access.tokens.create({ username: 'reader', allowedScopes: 'read' })).token;
+  tokens['both'] = (await gatewayOf(server.app).access.tokens.create({ username: 'both', allowedScopes: 'shipping,Through' })).token;
+  tokens['writer'] = (await gatewayOf(server.app).access.tokens.create({ username: 'writer', allowedScopes: 'read,write' })).token;
 });
 
 afterAll(async () => {

@@ -16,6 +16,7 @@ import type { LocalIdp } from '../setup/oidc.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { ROOT } from './fixtures.js';
 import { startSqlTestServer, type SqlTestServer } from './http-server.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 const AUDIENCE = 'http://wharf.test/api';
 const MSSQL_URL = process.env['MSSQL_URL'];
@@ -67,9 +68,9 @@ beforeAll(async () => {
   });
   const scopes: Record<string, string> = { customer7: 'orders.read', customer7text: 'orders.read', noclaim: 'orders.read read', admin: 'orders.admin' };
   for (const [client, scope] of Object.entries(scopes)) tokens[client] = await idp.token(client, scope);
-  tokens['Hamburg'] = (await server.app.wharf.access.tokens.create({ username: 'Hamburg', allowedScopes: 'warehouses' })).token;
-  tokens['reader'] = (await server.app.wharf.access.tokens.create({ username: 'reader', allowedScopes: 'read' })).token;
-  tokens['all'] = (await server.app.wharf.access.tokens.create({ username: 'all', allowedScopes: '*' })).token;
+  tokens['Hamburg'] = (await gatewayOf(server.app).access.tokens.create({ username: 'Hamburg', allowedScopes: 'warehouses' })).token;
+  tokens['reader'] = (await gatewayOf(server.app).access.tokens.create({ username: 'reader', allowedScopes: 'read' })).token;
+  tokens['all'] = (await gatewayOf(server.app).access.tokens.create({ username: 'all', allowedScopes: '*' })).token;
   // start both databases (the embedded one initialises for a while) before the timed tests
   for (const env of ENVIRONMENTS) expect((await call('GET', `/api/${env}/Inventory/Warehouses?$top=1`, 'all')).statusCode).toBe(200);
 }, 180_000);

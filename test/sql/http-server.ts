@@ -11,10 +11,11 @@ import type { FastifyInstance } from 'fastify';
 import { compile } from '../../compiler/pipeline.js';
 import { buildServer } from '../../runtime/server.js';
 import type { SqlDrivers } from '../../runtime/sql/drivers/factory.js';
-import { registerSqlEndpoints } from '../../runtime/sql/register.js';
+import { registerSqlEndpoints, sqlAreaSettings } from '../../runtime/sql/register.js';
 import { registerWebhookEndpoints } from '../../runtime/webhook/register.js';
 import { LogCapture } from '../../runtime/testing/test-server.js';
 import { ROOT } from './fixtures.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 export interface SqlTestServer {
   readonly app: FastifyInstance;
@@ -86,9 +87,10 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
     env: {},
     logger: options.logger === false ? false : options.logStream ? { stream: options.logStream } : { level: 'info', stream: logs },
   });
-  const drivers = registerSqlEndpoints(app, { embeddedCacheDir: path.join(ROOT, '.wharf') });
-  registerWebhookEndpoints(app, drivers);
-  const { token } = await app.wharf.access.tokens.create({ username: 'sql-tests', allowedScopes: '*', allowedEnvironments: '*' });
+  const gateway = gatewayOf(app);
+  const drivers = registerSqlEndpoints(app, sqlAreaSettings(gateway.settings), gateway.handlers, { embeddedCacheDir: path.join(ROOT, '.wharf') });
+  registerWebhookEndpoints(gateway.handlers, drivers);
+  const { token } = await gatewayOf(app).access.tokens.create({ username: 'sql-tests', allowedScopes: '*', allowedEnvironments: '*' });
   return {
     app,
     logs,

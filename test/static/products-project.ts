@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { compile } from '../../compiler/pipeline.js';
 import { buildServer } from '../../runtime/server.js';
 import { copyProject } from '../support/project.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 export interface ProductsProject {
   readonly app: FastifyInstance;
@@ -48,7 +49,7 @@ export async function startProductsProject(env: string, environment: unknown, li
     env: {},
     logger: false,
   });
-  const authorization = `Bearer ${(await app.wharf.access.tokens.create({ username: 'products' })).token}`;
+  const authorization = `Bearer ${(await gatewayOf(app).access.tokens.create({ username: 'products' })).token}`;
   const rows: unknown[] = [];
   let url: string | null = `/api/${env}/Inventory/Products?$orderby=ProductId&$top=1000`;
   while (url && rows.length < limit) {

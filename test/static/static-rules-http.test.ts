@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRowFilter } from '../../runtime/auth/rules/row-filter.js';
 import { createTestServer } from '../../runtime/testing/test-server.js';
 import type { TestServer } from '../../runtime/testing/test-server.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 const COUNTRIES = [
   { code: 'DE', name: 'Germany', region: 'Europe', population: 83200000 },
@@ -38,7 +39,7 @@ beforeAll(async () => {
   });
   await fs.mkdir(path.join(server.project.root, 'content'), { recursive: true });
   await fs.writeFile(path.join(server.project.root, 'content/countries.json'), JSON.stringify(COUNTRIES));
-  const service = server.app.wharf.access.tokens;
+  const service = gatewayOf(server.app).access.tokens;
   tokens['Europe'] = (await service.create({ username: 'Europe', allowedScopes: 'regional' })).token;
   tokens['Mars'] = (await service.create({ username: 'Mars', allowedScopes: 'regional' })).token;
   tokens['reader'] = (await service.create({ username: 'reader', allowedScopes: 'read' })).token;

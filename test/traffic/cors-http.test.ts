@@ -12,6 +12,7 @@ import { ECHO_HANDLERS } from '../../runtime/testing/echo-handlers.js';
 import { createTempProject } from '../../runtime/testing/generated-fixture.js';
 import type { TempProject } from '../../runtime/testing/generated-fixture.js';
 import { DEFAULT_ENVIRONMENTS } from '../../runtime/testing/test-server.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 const APP = 'https://app.example.com';
 
@@ -76,7 +77,7 @@ describe('CORS', () => {
     expect(refused.headers['access-control-allow-credentials']).toBeUndefined();
     expect(String(refused.headers['access-control-expose-headers'])).toContain('WWW-Authenticate');
     expect(refused.headers['vary']).toBe('Origin');
-    const token = (await app.wharf.access.tokens.create({ username: 'cors' })).token;
+    const token = (await gatewayOf(app).access.tokens.create({ username: 'cors' })).token;
     const ok = await app.inject({ method: 'GET', url: '/api/demo/Sales/Orders', headers: { origin: APP, authorization: `Bearer ${token}` } });
     expect([ok.statusCode, ok.headers['access-control-allow-origin'], ok.headers['vary']]).toEqual([200, APP, 'Origin']);
     const stranger = await app.inject({ method: 'GET', url: '/api/demo/Sales/Orders', headers: { origin: 'https://evil.example', authorization: `Bearer ${token}` } });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findEnvironment } from '../../runtime/settings/environments.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { startSqlTestServer, type SqlTestServer } from '../sql/http-server.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 let db: TestPostgres;
 let server: SqlTestServer;
@@ -62,7 +63,7 @@ async function storedRows(env: string): Promise<unknown[]> {
       await client.end();
     }
   }
-  const driver = await server.drivers.get('demo', findEnvironment(server.app.wharf.settings.environments, 'demo')!);
+  const driver = await server.drivers.get('demo', findEnvironment(gatewayOf(server.app).settings.environments, 'demo')!);
   return driver.query('SELECT "Id", "WebhookId", "Payload", "ReceivedAt" FROM integrations."WebhookEvents" ORDER BY "Id"', []);
 }
 

@@ -45,6 +45,7 @@ import { createFastify } from './serve/create-fastify.js';
 import { loadSettings } from './settings/load-settings.js';
 import type { Settings } from './settings/load-settings.js';
 import { redact, redactSettingsSource } from './settings/redact.js';
+import { SettingsStore } from './settings/settings-store.js';
 import { sqlArea } from './sql/register.js';
 import { staticArea } from './static/register.js';
 import { webhookArea } from './webhook/register.js';
@@ -132,7 +133,8 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   if (own('composite')) await mount(compositeArea, { handlers, upstream });
   // 3. the request log and the error handler, then the request hooks in the order a request meets
   //    them: CORS (a preflight before authentication), admission (429/401/429), response cache.
-  await mount(repliesArea, {});
+  const liveSettings = new SettingsStore(settings.server.source);
+  await mount(repliesArea, { liveSettings });
   await mount(accessArea, { access });
   // 4. routes: health before the console, which forwards its changes and shows its report.
   const health = await mount(healthArea, { access, sql, upstream });
@@ -153,6 +155,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     access,
     logs,
     sql,
+    liveSettings,
     reload: reloader.reload,
     onReloaded: reloader.onReloaded,
     get console() {

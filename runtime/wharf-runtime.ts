@@ -13,6 +13,7 @@ import type { RouteTableHolder } from './routing/route-table-holder.js';
 import type { EnvironmentMap } from './settings/environments.js';
 import type { Settings } from './settings/load-settings.js';
 import type { ServerSettings } from './settings/server-settings.js';
+import type { SettingsStore } from './settings/settings-store.js';
 import type { SqlDrivers } from './sql/drivers/factory.js';
 
 export interface ReloadResult {
@@ -42,6 +43,8 @@ export interface WharfRuntime {
   readonly environmentsDir: string;
   /** The SQL drivers per environment (null when a test brought its own SQL handler). */
   readonly sql: SqlDrivers | null;
+  /** The console's live setting changes; the areas that apply them subscribe (runtime/settings/settings-store.ts). */
+  readonly liveSettings: SettingsStore;
   /** Loads generated/ again; swaps the table only when the load succeeds. Calls run one at a time. */
   reload(): Promise<ReloadResult>;
   /** Called after each successful reload (runtime/routing/reload.ts); returns the unsubscribe. */

@@ -93,7 +93,7 @@ export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSetting
   if (storeSettings.provider === 'Postgres') {
     const settingsStore = await PostgresConsoleSettingsStore.open(storeSettings, logStoreError);
     app.addHook('onClose', () => settingsStore.close());
-    const shared = new SharedConsoleSettings(settingsStore, { app, runtime, console: state });
+    const shared = new SharedConsoleSettings(settingsStore, { app, runtime });
     state.shared = shared;
     await shared.refresh();
     events.subscribe((event) => {
@@ -109,6 +109,17 @@ export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSetting
     const stop = await events.shareOver(runtime.access.redis, slice.redisKeyPrefix);
     app.addHook('onClose', async () => stop());
   }
+
+  // live settings changed from the console (here or on another instance): the console's own
+  runtime.liveSettings.subscribe((change) => {
+    const secure = change.get('WebUi:SecureCookies');
+    const origins = change.get('WebUi:PublicOrigins');
+    state.settings = {
+      ...state.settings,
+      ...(typeof secure === 'boolean' ? { secureCookies: secure } : {}),
+      ...(Array.isArray(origins) ? { publicOrigins: origins as string[] } : {}),
+    };
+  });
 
   // health: the monitor publishes its status changes, the console forwards them
   health.onChange((status) => events.emit('health', { status }));

@@ -4,7 +4,8 @@
  * PUT /settings: a flat object of colon keys; every key checked against WRITABLE_SETTINGS and its
  * kind, all applied or none, written atomically to environments/settings.overrides.json (never
  * settings.json); with a PostgreSQL token store first to the shared store, from which every
- * instance applies it (shared-console-settings.ts). Logging:MinLevel and WebUi:* apply at once; the rest answer restart_required.
+ * instance applies it (shared-console-settings.ts). Logging:MinLevel and WebUi:* apply at once (published
+ * through the settings store, runtime/settings/settings-store.ts, to the areas that apply them); the rest answer restart_required.
  * Anti-lockout: a change to WebUi:PublicOrigins or ForwardedHeaders:* that would stop this very
  * request reaching the console is refused with 400 naming the field.
  */
@@ -19,7 +20,6 @@ import { consoleReachable, requestOrigin } from './console-access.js';
 import { badRequest } from './console-errors.js';
 import { effectiveSettings } from './effective-settings.js';
 import { checkValue, findWritable, WRITABLE_SETTINGS } from './writable-settings.js';
-import { applyLiveSettings } from './shared-console-settings.js';
 
 export interface SettingsRouteOptions {
   readonly runtime: WharfRuntime;
@@ -159,7 +159,7 @@ export function settingsRoutes(app: FastifyInstance, options: SettingsRouteOptio
     for (const [key, value] of values) setByPath(next, key, value);
     await writeFileAtomic(overridesPath(runtime.environmentsDir), `${JSON.stringify(next, null, 2)}\n`);
 
-    applyLiveSettings({ app, runtime, console: state }, (key) => values.get(key));
+    runtime.liveSettings.update(values); // the areas that apply a live setting subscribe to it
     request.log.info({ keys: [...values.keys()], restartRequired, by: request.wharfConsole?.actor?.username }, 'settings changed from the console');
     state.events.emit('settings_changed', { keys: [...values.keys()], restart_required: restartRequired });
     return { ok: true, restart_required: restartRequired };

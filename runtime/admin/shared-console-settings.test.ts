@@ -1,6 +1,6 @@
 /**
- * applyLiveSettings through PUT /ui/api/settings (the same function applies the shared store's
- * changes on the other instances): a live setting a `__` environment variable sets is saved but not
+ * The settings store (runtime/settings/settings-store.ts) through PUT /ui/api/settings (the shared
+ * store's changes on the other instances go through the same store): a live setting a `__` environment variable sets is saved but not
  * applied (the variable wins, as at every start); one no variable sets is applied at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

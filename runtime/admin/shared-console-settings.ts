@@ -8,8 +8,9 @@
  *   - the store's settings go into this instance's settings.overrides.json and its environments into
  *     environments/<name>/settings.json: the files are the cache of the last known values (read at
  *     start after loadSettings has laid the store into them, or as they are when it is down);
- *   - applied live: Logging:MinLevel, WebUi:SecureCookies, WebUi:PublicOrigins (unless a `__`
- *     environment variable sets them: it wins), Environment:AllowedEnvironments and the environments
+ *   - applied live: the live settings through the settings store (runtime/settings/settings-store.ts:
+ *     its subscribers apply Logging:MinLevel, WebUi:SecureCookies, WebUi:PublicOrigins unless a `__`
+ *     environment variable sets them), Environment:AllowedEnvironments and the environments
  *     themselves (reloaded, their SQL pools dropped). The rest apply at the next start.
  * A store that does not answer (within Auth:Store:CommandTimeoutMs) leaves the last known values in
  * force; one warning line is logged until it answers again.
@@ -19,7 +20,7 @@ import type { WharfRuntime } from '../wharf-runtime.js';
 import { loadEnvironments } from '../settings/environments.js';
 import { writeSharedCache } from '../settings/shared-overrides.js';
 import type { ConsoleSettingsChange, ConsoleSettingsSnapshot, PostgresConsoleSettingsStore } from '../settings/shared-overrides.js';
-import type { ConsoleSettings } from './console-settings.js';
+import { setByVariable } from '../settings/settings-store.js';
 
 /** Without Redis, how often an instance reads the store for changes made on another one. */
 export const SHARED_SETTINGS_POLL_MS = 5000;
@@ -28,33 +29,6 @@ export const SHARED_SETTINGS_POLL_MS = 5000;
 export interface SharedSettingsTarget {
   readonly app: FastifyInstance;
   readonly runtime: WharfRuntime;
-  readonly console: { settings: ConsoleSettings };
-}
-
-/** Whether a `__` environment variable sets `key` (for a list, any `key:<n>`); it wins over the console's value. */
-function setByVariable(runtime: WharfRuntime, key: string): boolean {
-  const source = runtime.settings.server.source;
-  const entry = source.entry(key) ?? source.all().find((e) => e.key.toLowerCase().startsWith(`${key.toLowerCase()}:`));
-  return entry?.source.startsWith('environment variable') ?? false;
-}
-
-/**
- * Applies the live-applicable console settings (`x-restart: false`: Logging:MinLevel,
- * WebUi:SecureCookies, WebUi:PublicOrigins) found by `value` (undefined: not given) to this
- * instance, except those a `__` environment variable sets. PUT /ui/api/settings and the shared
- * store's changes both go through here, so every instance applies a value the same way.
- */
-export function applyLiveSettings(target: SharedSettingsTarget, value: (key: string) => unknown): void {
-  const live = (key: string): unknown => (setByVariable(target.runtime, key) ? undefined : value(key));
-  const level = live('Logging:MinLevel');
-  if (typeof level === 'string' && target.app.log.level !== level) target.app.log.level = level;
-  const secure = live('WebUi:SecureCookies');
-  const origins = live('WebUi:PublicOrigins');
-  target.console.settings = {
-    ...target.console.settings,
-    ...(typeof secure === 'boolean' ? { secureCookies: secure } : {}),
-    ...(Array.isArray(origins) ? { publicOrigins: origins as string[] } : {}),
-  };
 }
 
 export class SharedConsoleSettings {
@@ -101,9 +75,10 @@ export class SharedConsoleSettings {
     const dir = runtime.environmentsDir;
     const changed = await writeSharedCache(dir, snapshot);
 
-    const live = (key: string): unknown => Object.entries(snapshot.settings).find(([name]) => name.toLowerCase() === key.toLowerCase())?.[1];
-    applyLiveSettings(this.target, live);
-    const allowed = setByVariable(runtime, 'Environment:AllowedEnvironments') ? undefined : live('Environment:AllowedEnvironments');
+    runtime.liveSettings.update(Object.entries(snapshot.settings));
+    const allowed = setByVariable(runtime.settings.server.source, 'Environment:AllowedEnvironments')
+      ? undefined
+      : Object.entries(snapshot.settings).find(([name]) => name.toLowerCase() === 'environment:allowedenvironments')?.[1];
     const current = runtime.settings.server.environment.allowedEnvironments;
     const allowedChanged = Array.isArray(allowed) && JSON.stringify(allowed) !== JSON.stringify(current);
     if (changed.length > 0 || allowedChanged) {

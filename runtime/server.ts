@@ -137,7 +137,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   await mount(repliesArea, { liveSettings });
   await mount(accessArea, { access });
   // 4. routes: health before the console, which forwards its changes and shows its report.
-  const health = await mount(healthArea, { access, sql, upstream });
+  const { monitor: health, readiness } = await mount(healthArea, { access, sql, upstream });
   let current: Settings = settings;
   let consoleState: ConsoleRuntime | null = null;
   const reloader = createReloader(folders.generatedDir, holder, app.log);
@@ -163,7 +163,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     },
     health,
   };
-  consoleState = await mount(consoleArea, { gateway, health, traffic: metrics?.traffic ?? null });
+  consoleState = await mount(consoleArea, { gateway, health, traffic: metrics?.traffic ?? null, lifecycle: { gate, readiness } });
   await mount(referenceArea, { access });
   // 5. the data API last: every hook it relies on is installed.
   await mount(apiArea, { settings: () => gateway.settings, handlers, stages: withAccessStages(options.stages ?? API_STAGES, access.cache) });

@@ -35,7 +35,7 @@ import { overviewRoutes } from './overview-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { logsRoute } from './logs-route.js';
 import { validateRoute } from './validate-route.js';
-import { eventsRoute } from './events-route.js';
+import { eventsRoute, type ConsoleLifecycle } from './events-route.js';
 import { environmentRoutes } from './environment-routes.js';
 import { sessionRoutes } from './session-routes.js';
 import { trafficRoute } from './traffic-route.js';
@@ -61,6 +61,8 @@ export interface ConsoleInfra {
   readonly health: HealthMonitor;
   /** The last hour of traffic; null when Metrics:Enabled is false. */
   readonly traffic: TrafficHistory | null;
+  /** The event streams end when the instance finishes and leave the request gate's count. */
+  readonly lifecycle: ConsoleLifecycle;
 }
 
 export const consoleArea: Area<ConsoleAreaSettings, ConsoleInfra, ConsoleRuntime> = {
@@ -210,6 +212,7 @@ export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSetting
         events,
         heartbeatMs: slice.sseHeartbeatMs,
         currentHealth: async () => (await health.current()).status,
+        lifecycle: infra.lifecycle,
       });
       environmentRoutes(guarded, { runtime, console: state });
       trafficRoute(guarded, infra.traffic, events, runtime.access.redis ? { link: runtime.access.redis, keyPrefix: slice.redisKeyPrefix } : null);

@@ -9,6 +9,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
+import type { Readiness } from '../lifecycle/readiness.js';
+import type { RequestGate } from '../lifecycle/request-gate.js';
 import type { ConsoleEvent, ConsoleEvents } from './console-events.js';
 
 export const MAX_QUEUED_BYTES = 1024 * 1024;
@@ -18,6 +20,13 @@ export interface EventsRouteOptions {
   readonly heartbeatMs: number;
   /** The current health status, for the first message (null: not known yet). */
   readonly currentHealth: () => Promise<string | null>;
+  /** Streams close when the instance finishes (shutdown), and leave the gate's in-flight count when they close. */
+  readonly lifecycle: ConsoleLifecycle;
+}
+
+export interface ConsoleLifecycle {
+  readonly readiness: Readiness;
+  readonly gate: RequestGate;
 }
 
 export function formatEvent(event: Pick<ConsoleEvent, 'name' | 'data'> & { id?: number }): string {
@@ -77,8 +86,8 @@ export function eventsRoute(app: FastifyInstance, options: EventsRouteOptions): 
   };
   app.addHook('preClose', async () => closeAll());
   // Shutdown: when the instance stops accepting, its clients reconnect elsewhere and resume.
-  const unregister = app.readiness?.whenFinishing(closeAll);
-  if (unregister) app.addHook('onClose', async () => unregister());
+  const unregister = options.lifecycle.readiness.whenFinishing(closeAll);
+  app.addHook('onClose', async () => unregister());
   app.get('/events', (request, reply) => {
     reply.hijack();
     const raw = reply.raw;
@@ -127,7 +136,7 @@ export function eventsRoute(app: FastifyInstance, options: EventsRouteOptions): 
       clearInterval(heartbeat);
       unsubscribe();
       client.close();
-      request.server.requestGate?.done(request); // a closed stream is no request in flight
+      options.lifecycle.gate.done(request); // a closed stream is no request in flight
     };
     open.add(stop);
     raw.on('close', stop);

@@ -23,6 +23,7 @@ import type { Settings } from '../settings/load-settings.js';
 import type { SqlDrivers } from '../sql/drivers/factory.js';
 import { liveRoute } from './live.js';
 import { readyRoute } from './ready.js';
+import type { Readiness } from '../lifecycle/readiness.js';
 import { readTokenStoreSettings } from '../auth/store/open-store.js';
 import type { TokenStore } from '../auth/store/token-store.js';
 import { hasDbSnapshot, schemaDriftCheck } from './schema-drift-check.js';
@@ -76,13 +77,20 @@ export interface HealthInfra {
   readonly upstream: UpstreamClient;
 }
 
-export const healthArea: Area<HealthAreaSettings, HealthInfra, HealthMonitor> = {
+export interface HealthArea {
+  /** The checks behind /health; publishes status changes (onChange). */
+  readonly monitor: HealthMonitor;
+  /** What /health/ready answers; says when the instance finishes (whenFinishing). */
+  readonly readiness: Readiness;
+}
+
+export const healthArea: Area<HealthAreaSettings, HealthInfra, HealthArea> = {
   name: 'health',
   slice: (settings, folders) => ({ health: readHealthSettings(settings.server), settings, folders }),
   async register(app, context) {
     await app.register(liveRoute);
-    await readyRoute(app);
-    return healthRoutes(app, context.settings, context.endpoints, context.infra);
+    const readiness = await readyRoute(app);
+    return { monitor: await healthRoutes(app, context.settings, context.endpoints, context.infra), readiness };
   },
 };
 

@@ -14,12 +14,15 @@
 import type { FastifyInstance } from 'fastify';
 import { Readiness } from '../lifecycle/readiness.js';
 
-export async function readyRoute(app: FastifyInstance): Promise<void> {
+/** Returns the readiness (the console closes its event streams when the instance finishes). */
+export async function readyRoute(app: FastifyInstance): Promise<Readiness> {
   const readiness = new Readiness();
+  // graceful shutdown finds it on the app it was handed (runtime/lifecycle/graceful-shutdown.ts)
   app.decorate('readiness', readiness);
   app.get('/health/ready', async (_request, reply) => {
     reply.type('text/plain; charset=utf-8').header('cache-control', 'no-store');
     if (readiness.ready) return reply.send('Ready');
     return reply.code(503).header('retry-after', '1').send('Shutting down');
   });
+  return readiness;
 }

@@ -1,7 +1,8 @@
 /**
  * The one way from a built fastify instance back to the gateway behind it: `gatewayOf(app)`.
- * For tests and for the composition roots that are handed only the app (runtime/main.ts,
- * runtime/serve/banner.ts, compiler/cli/serve-command.ts, runtime/testing/). Areas never use it:
+ * For tests, embedders (exported by runtime/index.ts) and the composition roots that are handed
+ * only the app (runtime/main.ts, runtime/serve/banner.ts, compiler/cli/serve-command.ts,
+ * runtime/testing/). Areas never use it:
  * buildServer hands each its slice and dependencies (runtime/areas/area.ts), and
  * test/architecture/import-graph.test.ts keeps every other runtime module from importing this one.
  * A WeakMap rather than a fastify decoration: nothing is added to fastify's types and a closed app
@@ -21,9 +22,9 @@ export interface GatewayHandle extends WharfRuntime {
 
 const gateways = new WeakMap<FastifyInstance, GatewayHandle>();
 
-/** Called once by buildServer. */
-export function attachGateway(app: FastifyInstance, gateway: GatewayHandle): void {
-  gateways.set(app, gateway);
+/** Called once by buildServer, when every area is mounted. */
+export function attachGateway(app: FastifyInstance, runtime: WharfRuntime, areas: Pick<GatewayHandle, 'console' | 'health'>): void {
+  gateways.set(app, Object.assign(runtime, areas));
 }
 
 export function gatewayOf(app: FastifyInstance): GatewayHandle {

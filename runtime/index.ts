@@ -2,6 +2,8 @@
 export { buildServer } from './server.js';
 export type { BuildServerOptions, LoggerOptions } from './server.js';
 export type { ReloadResult, WharfRuntime } from './wharf-runtime.js';
+export { gatewayOf } from './gateway-handle.js';
+export type { GatewayHandle } from './gateway-handle.js';
 export { startServer } from './start.js';
 export type { StartServerOptions, StartedServer } from './start.js';
 export { loadSettings } from './settings/load-settings.js';

@@ -15,7 +15,6 @@
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { consoleArea } from './admin/console-api.js';
-import type { ConsoleRuntime } from './admin/console-runtime.js';
 import { LogRing } from './admin/log-ring.js';
 import { apiArea } from './api/api-area.js';
 import { areaMounter, type GatewayFolders } from './areas/area.js';
@@ -26,7 +25,7 @@ import { withAccessStages } from './auth/pipeline-stages.js';
 import { compositeArea } from './composite/register.js';
 import { repliesArea } from './errors/replies-area.js';
 import { filesArea } from './files/register.js';
-import { attachGateway, type GatewayHandle } from './gateway-handle.js';
+import { attachGateway } from './gateway-handle.js';
 import { HandlerRegistry } from './handlers/registry.js';
 import type { HandlerMap } from './handlers/registry.js';
 import { healthArea } from './health/health-routes.js';
@@ -49,6 +48,7 @@ import { SettingsStore } from './settings/settings-store.js';
 import { sqlArea } from './sql/register.js';
 import { staticArea } from './static/register.js';
 import { webhookArea } from './webhook/register.js';
+import { createWharfRuntime } from './wharf-runtime.js';
 
 export type { LoggerOptions } from './logging/logger-options.js';
 
@@ -138,17 +138,8 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
   await mount(accessArea, { access });
   // 4. routes: health before the console, which forwards its changes and shows its report.
   const { monitor: health, readiness } = await mount(healthArea, { access, sql, upstream });
-  let current: Settings = settings;
-  let consoleState: ConsoleRuntime | null = null;
   const reloader = createReloader(folders.generatedDir, holder, app.log);
-  const gateway: GatewayHandle = {
-    get settings() {
-      return current;
-    },
-    replaceEnvironments(environments, environment = {}) {
-      const server = Object.freeze({ ...current.server, environment: Object.freeze({ ...current.server.environment, ...environment }) });
-      current = Object.freeze({ server, environments });
-    },
+  const gateway = createWharfRuntime(settings, {
     ...folders,
     routes: holder,
     handlers,
@@ -158,15 +149,11 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     liveSettings,
     reload: reloader.reload,
     onReloaded: reloader.onReloaded,
-    get console() {
-      return consoleState!;
-    },
-    health,
-  };
-  consoleState = await mount(consoleArea, { gateway, health, traffic: metrics?.traffic ?? null, lifecycle: { gate, readiness } });
+  });
+  const consoleState = await mount(consoleArea, { gateway, health, traffic: metrics?.traffic ?? null, lifecycle: { gate, readiness } });
   await mount(referenceArea, { access });
   // 5. the data API last: every hook it relies on is installed.
   await mount(apiArea, { settings: () => gateway.settings, handlers, stages: withAccessStages(options.stages ?? API_STAGES, access.cache) });
-  attachGateway(app, gateway);
+  attachGateway(app, gateway, { console: consoleState, health });
   return app;
 }

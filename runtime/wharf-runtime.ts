@@ -50,3 +50,21 @@ export interface WharfRuntime {
   /** Called after each successful reload (runtime/routing/reload.ts); returns the unsubscribe. */
   onReloaded(listener: (table: RouteTable) => void): () => void;
 }
+
+/** What the gateway is made of besides the settings in force. */
+export type WharfRuntimeParts = Omit<WharfRuntime, 'settings' | 'replaceEnvironments'>;
+
+/** The running gateway over `parts`: the settings in force start as `settings`; replaceEnvironments swaps in a new frozen value. */
+export function createWharfRuntime(settings: Settings, parts: WharfRuntimeParts): WharfRuntime {
+  let current = settings;
+  return {
+    ...parts,
+    get settings() {
+      return current;
+    },
+    replaceEnvironments(environments, environment = {}) {
+      const server = Object.freeze({ ...current.server, environment: Object.freeze({ ...current.server.environment, ...environment }) });
+      current = Object.freeze({ server, environments });
+    },
+  };
+}

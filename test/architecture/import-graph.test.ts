@@ -68,6 +68,7 @@ const RUNTIME_OUTSIDE: Readonly<Record<string, { readonly imports: readonly stri
 /** Non-test modules allowed to import runtime/gateway-handle.ts, and why. */
 const GATEWAY_HANDLE_USERS: Readonly<Record<string, string>> = {
   'runtime/server.ts': 'builds the gateway and attaches it',
+  'runtime/index.ts': 'the runtime\'s entry points: embedders reach the gateway they built',
   'runtime/main.ts': 'reads the shutdown timings of the server it started',
   'runtime/serve/banner.ts': 'prints what the started server serves and creates the demo token',
   'runtime/testing/test-server.ts': 'the test server creates its token',

@@ -143,9 +143,35 @@ export const ERROR_REGISTRY = {
   // sql: the SQL read path (OData options, function parameters, keys); texts are the spec's where it has them
   SQL_BAD_REQUEST: { area: 'sql', status: 400, message: '{reason}' },
   SQL_NOT_FOUND: { area: 'sql', status: 404, message: '{reason}' },
-  // sql writes: validation before any SQL runs (details list every failure), constraint conflicts
+  SQL_UNKNOWN_COLUMN: { area: 'sql', status: 400, message: '{option}: unknown column {column} at position {position}' },
+  SQL_INVALID_KEY: { area: 'sql', status: 400, message: "Invalid key '{key}': {keyName} is {kind}" },
+  SQL_RECORD_NOT_FOUND: { area: 'sql', status: 404, message: 'No record found with {keyName} = {id}' },
+  SQL_FILTER_VALUE_INVALID: { area: 'sql', status: 400, message: '$filter: a value does not match the type of its column' },
+  SQL_APPLY_VALUE_INVALID: { area: 'sql', status: 400, message: '$apply: a value does not match the type of its column' },
+  SQL_PARAMETER_VALUE_INVALID: { area: 'sql', status: 400, message: 'A parameter value does not match its SQL type' },
+  SQL_EXPAND_UNDER_RULES: {
+    area: 'sql',
+    status: 400,
+    message: "$expand: '{name}' cannot be expanded: its endpoint has Authorization rules (read it on its own)",
+  },
+  // sql writes: validation before any SQL runs (details list every failure), then the database's refusals
   SQL_VALIDATION_FAILED: { area: 'sql', status: 422, message: 'Validation failed' },
-  SQL_CONFLICT: { area: 'sql', status: 409, message: '{reason}' },
+  SQL_OUTSIDE_ROW_FILTER: { area: 'sql', status: 422, message: 'Validation failed' },
+  SQL_ROW_FILTER_BATCH: {
+    area: 'sql',
+    status: 400,
+    message: 'Batch writes are not available to callers under an Authorization RowFilter: write one record per request',
+  },
+  SQL_ROW_FILTER_PROCEDURE: { area: 'sql', status: 400, message: 'Authorization RowFilter cannot apply to procedure writes' },
+  SQL_WRITE_NOT_FOUND: { area: 'sql', status: 404, message: 'Record not found' },
+  SQL_BATCH_NOT_FOUND: { area: 'sql', status: 404, message: 'Record not found: nothing was deleted' },
+  SQL_UNIQUE_VIOLATION: { area: 'sql', status: 409, message: 'A record with this {column} already exists{row}' },
+  SQL_STILL_REFERENCED: { area: 'sql', status: 409, message: 'The record is still referenced by other records{row}' },
+  SQL_FOREIGN_KEY_VIOLATION: { area: 'sql', status: 422, message: 'Validation failed' },
+  SQL_NOT_NULL_VIOLATION: { area: 'sql', status: 422, message: 'Validation failed' },
+  SQL_CHECK_VIOLATION: { area: 'sql', status: 422, message: 'Validation failed' },
+  SQL_COLUMN_VALUE_INVALID: { area: 'sql', status: 400, message: 'A value does not match the type or size of its column' },
+  SQL_PROCEDURE_REFUSED: { area: 'sql', status: 400, message: '{message}' },
   // sql batch writes: more rows than Sql:MaxBatchRows / the endpoint's MaxBatchRows, or values than the database takes
   SQL_BATCH_TOO_LARGE: { area: 'sql', status: 413, message: '{reason}' },
 

@@ -9,7 +9,7 @@ import { applyTransforms, hasTransforms } from '../transforms/response-transform
 import { planAggregate } from './aggregate-plan.js';
 import type { SqlCompiler } from './compile/compiler.js';
 import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
-import { SqlRequestError } from './errors.js';
+import { WharfError } from '../errors/wharf-error.js';
 import { optionPrefix, readUrl } from './links.js';
 import { parseApplyRequest } from './odata/apply-options.js';
 import type { ColumnMap } from './odata/filter-parser.js';
@@ -35,7 +35,7 @@ export interface AggregateReadInput {
   readonly rowFilter?: FilterExpr | null;
 }
 
-export async function readAggregate(input: AggregateReadInput): Promise<{ status: 200; headers: Record<string, string>; body: unknown }> {
+export async function readAggregate(input: AggregateReadInput): Promise<{ headers: Record<string, string>; body: unknown }> {
   const { endpoint, raw } = input;
   const request = parseApplyRequest(raw, input.columns, input.hidden, input.kinds);
   const top = request.top ?? input.pageSize;
@@ -46,7 +46,7 @@ export async function readAggregate(input: AggregateReadInput): Promise<{ status
   try {
     rows = await input.driver.query(q.sql, q.params);
   } catch (error) {
-    if (error instanceof SqlDriverError && error.kind === 'value') throw new SqlRequestError(400, '$apply: a value does not match the type of its column');
+    if (error instanceof SqlDriverError && error.kind === 'value') throw new WharfError('SQL_APPLY_VALUE_INVALID', undefined, { cause: error });
     throw error;
   }
   const ms = performance.now() - started;
@@ -58,7 +58,6 @@ export async function readAggregate(input: AggregateReadInput): Promise<{ status
   const headers: Record<string, string> = { 'x-query-time': ms.toFixed(2) };
   if (input.method === 'QUERY') headers['content-location'] = readUrl(input.path, prefix, top, request.skip, input.query);
   return {
-    status: 200,
     headers,
     body: { success: true, count: value.length, value, nextLink: hasMore ? readUrl(input.path, prefix, top, request.skip + top, input.query) : null },
   };

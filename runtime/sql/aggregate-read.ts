@@ -1,23 +1,17 @@
 /**
  * A list read with `$apply` (aggregation) on a SQL table or view:
- *   options (apply-options.ts) -> plan (aggregate-plan.ts) -> compile (compileAggregate) -> execute
+ *   compileAggregateRead (compile-read.ts: options, plan, compileAggregate) -> execute
  *   -> `{success, count, value, nextLink}` with the grouped rows (ResponseTransforms applied),
  * paged over the groups like any list (`$top`, `$skip`; nextLink carries `$apply` and `$orderby`).
  */
 import type { SqlEndpoint } from '../contract/model.js';
 import { applyTransforms, hasTransforms } from '../transforms/response-transforms.js';
-import { planAggregate } from './aggregate-plan.js';
 import type { SqlCompiler } from './compile/compiler.js';
+import { compileAggregateRead, type ReadContext } from './compile-read.js';
 import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { optionPrefix, readUrl } from './links.js';
-import { parseApplyRequest } from './odata/apply-options.js';
-import type { ColumnMap } from './odata/filter-parser.js';
-import { andFilter } from './rule-scope.js';
-import type { FilterExpr } from './odata/ast.js';
-import type { HiddenColumns } from './odata/hidden-columns.js';
 import type { RawOptions } from './odata/options.js';
-import type { ColumnKinds } from './odata/type-check.js';
 
 export interface AggregateReadInput {
   readonly endpoint: SqlEndpoint;
@@ -25,22 +19,15 @@ export interface AggregateReadInput {
   readonly method: 'GET' | 'HEAD' | 'QUERY';
   readonly path: string;
   readonly query: Readonly<Record<string, unknown>>;
-  readonly columns: ColumnMap;
-  readonly hidden: HiddenColumns;
-  readonly kinds: ColumnKinds | undefined;
-  readonly pageSize: number;
   readonly driver: SqlDriver;
   readonly compiler: SqlCompiler;
-  /** The Authorization rule's RowFilter, claims bound: ANDed to the rows before they are grouped. */
-  readonly rowFilter?: FilterExpr | null;
+  /** Column map, kinds, page size and the rule's RowFilter (ANDed to the rows before they are grouped). */
+  readonly context: ReadContext;
 }
 
 export async function readAggregate(input: AggregateReadInput): Promise<{ headers: Record<string, string>; body: unknown }> {
   const { endpoint, raw } = input;
-  const request = parseApplyRequest(raw, input.columns, input.hidden, input.kinds);
-  const top = request.top ?? input.pageSize;
-  const plan = planAggregate({ endpoint, apply: request.apply, orderby: request.orderby, top, skip: request.skip });
-  const q = input.compiler.compileAggregate({ ...plan, where: andFilter(plan.where, input.rowFilter ?? null) });
+  const { request, top, compiled: q } = compileAggregateRead(endpoint, raw, input.compiler, input.context);
   const started = performance.now();
   let rows: Row[];
   try {

@@ -6,12 +6,14 @@
  * Refusals are thrown as registry errors (WharfError) where they are found.
  */
 import type { SqlEndpoint } from '../contract/model.js';
-import type { SqlCompiler } from './compile/compiler.js';
+import { planAggregate } from './aggregate-plan.js';
+import type { CompiledQuery, SqlCompiler } from './compile/compiler.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { functionArgs } from './function-args.js';
 import { keysetBinding, keysetPlan } from './keyset.js';
 import { SkipTokenSealer } from './keyset-token.js';
 import { optionPrefix } from './links.js';
+import { parseApplyRequest, type ApplyRequest } from './odata/apply-options.js';
 import type { FilterExpr, ODataQuery } from './odata/ast.js';
 import type { ColumnMap } from './odata/filter-parser.js';
 import { hiddenColumns, type HiddenColumns } from './odata/hidden-columns.js';
@@ -150,4 +152,17 @@ export function compileReadById(endpoint: SqlEndpoint, options: RawOptions, comp
   const keyIndex = compiled.params.findIndex((p) => p.value === KEY_PLACEHOLDER.value);
   if (keyIndex < 0) throw new Error(`the read by key of ${endpoint.id} compiled without its key parameter`);
   return { query, compiled, keyIndex };
+}
+
+/** parse -> plan -> compile of a `$apply` read (tables and views): the grouped query and its page. */
+export function compileAggregateRead(
+  endpoint: SqlEndpoint,
+  options: RawOptions,
+  compiler: SqlCompiler,
+  context: ReadContext,
+): { readonly request: ApplyRequest; readonly top: number; readonly compiled: CompiledQuery } {
+  const request = parseApplyRequest(options, context.columnsByName ?? columnMap(endpoint), hiddenOf(endpoint), context.columnKinds);
+  const top = request.top ?? context.pageSize ?? ODATA_LIMITS.defaultTop;
+  const plan = planAggregate({ endpoint, apply: request.apply, orderby: request.orderby, top, skip: request.skip });
+  return { request, top, compiled: compiler.compileAggregate({ ...plan, where: andFilter(plan.where, context.rowFilter ?? null) }) };
 }

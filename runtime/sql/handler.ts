@@ -12,7 +12,7 @@ import { takeKeysetValues } from './keyset.js';
 import type { SqlEndpoint } from '../contract/model.js';
 import { literalValue, type SqlCompiler, type CompiledQuery } from './compile/compiler.js';
 import {
-  columnMap, compileRead, compileReadById, hiddenOf, isFunctionEndpoint, keysetMode, NO_TARGETS, PROCESS_SKIP_TOKENS, relationTargets,
+  compileRead, compileReadById, hiddenOf, isFunctionEndpoint, keysetMode, NO_TARGETS, PROCESS_SKIP_TOKENS, relationTargets,
   type ReadContext,
 } from './compile-read.js';
 import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
@@ -27,8 +27,6 @@ import { optionsFromQueryBody, optionsFromQueryString } from './read-request.js'
 import { parseRecordKey } from './record-key.js';
 import { byIdReads, listReads, withKey, type CompiledRead } from './query-cache.js';
 import { applyTransforms, hasTransforms } from '../transforms/response-transforms.js';
-
-export { columnMap } from './compile-read.js';
 
 export interface SqlReadRequest {
   readonly method: 'GET' | 'HEAD' | 'QUERY';
@@ -111,7 +109,7 @@ function parseJsonColumns(rows: Row[], columns: readonly string[]): void {
 function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, isFunction: boolean): Promise<SqlReadResult> {
   const raw: RawOptions = req.method === 'QUERY' ? optionsFromQueryBody(req.body, req.query) : optionsFromQueryString(req.query);
   const pageSize = deps.pageSize ?? ODATA_LIMITS.defaultTop;
-  if (raw.apply !== undefined) return aggregateList(endpoint, req, deps, raw, pageSize, isFunction);
+  if (raw.apply !== undefined) return aggregateList(endpoint, req, deps, raw, isFunction);
   if (raw.skiptoken !== undefined) {
     if (!keysetMode(endpoint)) throw new WharfError('SQL_BAD_REQUEST', { reason: '$skiptoken is only accepted by endpoints with "Paging": "Keyset"' });
     if (raw.skip !== undefined) throw new WharfError('SQL_BAD_REQUEST', { reason: '$skip cannot be combined with $skiptoken' });
@@ -143,13 +141,9 @@ function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps,
 }
 
 /** `$apply` (aggregate-read.ts): tables and views only. */
-function aggregateList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, raw: RawOptions, pageSize: number, isFunction: boolean): Promise<SqlReadResult> {
+function aggregateList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, raw: RawOptions, isFunction: boolean): Promise<SqlReadResult> {
   if (isFunction) throw new WharfError('SQL_BAD_REQUEST', { reason: '$apply is not supported on table-valued function endpoints' });
-  return readAggregate({
-    endpoint, raw, method: req.method, path: req.endpointPath, query: req.query,
-    columns: deps.columnsByName ?? columnMap(endpoint), hidden: hiddenOf(endpoint), kinds: deps.columnKinds,
-    pageSize, driver: deps.driver, compiler: deps.compiler, rowFilter: deps.rowFilter ?? null,
-  });
+  return readAggregate({ endpoint, raw, method: req.method, path: req.endpointPath, query: req.query, driver: deps.driver, compiler: deps.compiler, context: deps });
 }
 
 function listResponse(

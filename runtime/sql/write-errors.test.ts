@@ -36,6 +36,7 @@ const cases: [string, { error: Error; deleting?: boolean; want: Refusal | null }
   ['pg value too long', { error: pg('22001'), want: refusal('SQL_COLUMN_VALUE_INVALID', 400, 'A value does not match the type or size of its column') }],
   ['pg bad key on DELETE', { error: pg('22P02'), deleting: true, want: refusal('SQL_WRITE_NOT_FOUND', 404, 'Record not found') }],
   ['pg anything else stays a 500', { error: pg('42P01'), want: null }],
+  ['pg CALL of a function (42809) stays a 500 here (only the procedure write retries it)', { error: pg('42809'), want: null }],
   ['mssql unique key (2627), column from the constraint name', {
     error: ms(2627, "Violation of UNIQUE KEY constraint 'UQ_Warehouses_Code'. Cannot insert duplicate key in object 'inventory.Warehouses'. The duplicate key value is (NL-001)."),
     want: refusal('SQL_UNIQUE_VIOLATION', 409, 'A record with this Code already exists') }],
@@ -76,5 +77,11 @@ describe('writeFailure', () => {
     const got = writeFailure(W, error, deleting ?? false);
     if (want === null) expect(got).toBeNull();
     else expect({ code: got?.code, status: got?.status, message: got?.message, details: got?.details }).toEqual(want);
+  });
+});
+
+describe('classifyPostgresError', () => {
+  it('42809 (CALL of a function) is wrong_object, the kind the procedure write retries on', () => {
+    expect(pg('42809').kind).toBe('wrong_object');
   });
 });

@@ -104,7 +104,7 @@ async function tableWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: Va
   return respond(req.method, req, row, row[keyName] as TypedValue['value']);
 }
 
-/** PostgreSQL procedures that turned out to be functions (CALL answered 42809). */
+/** PostgreSQL procedures that turned out to be functions (CALL refused as `wrong_object`, 42809). */
 const FUNCTIONS = new WeakMap<SqlEndpoint, boolean>();
 
 async function procedureWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: ValidWrite, deps: SqlWriteDeps): Promise<SqlWriteResponse> {
@@ -117,7 +117,7 @@ async function procedureWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid
   try {
     rows = await run(asFunction);
   } catch (error) {
-    if (deps.compiler.dialect !== 'postgres' || asFunction || !(error instanceof SqlDriverError) || error.code !== '42809') throw error;
+    if (deps.compiler.dialect !== 'postgres' || asFunction || !(error instanceof SqlDriverError) || error.kind !== 'wrong_object') throw error;
     FUNCTIONS.set(endpoint, true);
     rows = await run(true);
   }

@@ -149,6 +149,14 @@ export const ERROR_REGISTRY = {
   SQL_FILTER_VALUE_INVALID: { area: 'sql', status: 400, message: '$filter: a value does not match the type of its column' },
   SQL_APPLY_VALUE_INVALID: { area: 'sql', status: 400, message: '$apply: a value does not match the type of its column' },
   SQL_PARAMETER_VALUE_INVALID: { area: 'sql', status: 400, message: 'A parameter value does not match its SQL type' },
+  SQL_PARAMETER_MISSING: { area: 'sql', status: 400, message: "Required parameter '{name}' not provided" },
+  SQL_PARAMETER_INVALID: { area: 'sql', status: 400, message: "Invalid value for parameter '{name}'" },
+  SQL_PARAMETER_TYPE_INVALID: { area: 'sql', status: 400, message: "Invalid value for parameter '{name}': expected {sqlType}" },
+  SQL_SKIPTOKEN_INVALID: {
+    area: 'sql',
+    status: 400,
+    message: '$skiptoken is not valid for this request (altered, expired or from another endpoint or ordering)',
+  },
   SQL_EXPAND_UNDER_RULES: {
     area: 'sql',
     status: 400,
@@ -156,6 +164,11 @@ export const ERROR_REGISTRY = {
   },
   // sql writes: validation before any SQL runs (details list every failure), then the database's refusals
   SQL_VALIDATION_FAILED: { area: 'sql', status: 422, message: 'Validation failed' },
+  SQL_BODY_EMPTY: { area: 'sql', status: 400, message: 'Request body cannot be empty' },
+  SQL_BODY_NOT_OBJECT: { area: 'sql', status: 400, message: 'Request body must be a JSON object' },
+  SQL_KEY_REQUIRED: { area: 'sql', status: 400, message: 'ID field is required for this operation' },
+  SQL_KEY_MISMATCH: { area: 'sql', status: 400, message: 'The {keyName} in the body does not match the key in the URL' },
+  SQL_NOTHING_TO_UPDATE: { area: 'sql', status: 400, message: 'The request body has no updatable columns' },
   SQL_OUTSIDE_ROW_FILTER: { area: 'sql', status: 422, message: 'Validation failed' },
   SQL_ROW_FILTER_BATCH: {
     area: 'sql',

@@ -20,7 +20,7 @@ export function isBatchBody(body: unknown): body is readonly unknown[] {
 }
 
 function checkSize(items: readonly unknown[], limit: number): void {
-  if (items.length === 0) throw new WharfError('SQL_BAD_REQUEST', { reason: 'Request body cannot be empty' });
+  if (items.length === 0) throw new WharfError('SQL_BODY_EMPTY');
   if (items.length > limit) throw new WharfError('SQL_BATCH_TOO_LARGE', { reason: `A batch may hold at most ${limit} rows; this one has ${items.length}` });
 }
 

@@ -44,7 +44,7 @@ export async function handleSqlBatch(endpoint: SqlEndpoint, method: WriteMethod,
     const ids = rows.map((r) => r[keyColumn]);
     return { status: 200, headers: {}, body: { success: true, message: 'Records deleted successfully', count: ids.length, result: null, id: ids } };
   }
-  if (method !== 'POST') throw new WharfError('SQL_BAD_REQUEST', { reason: 'Request body must be a JSON object' });
+  if (method !== 'POST') throw new WharfError('SQL_BODY_NOT_OBJECT');
   const valid = validateBatchInsert(endpoint, items, limit, deps.columnKinds);
   const plan = planBatchInsert(endpoint, valid);
   const maxParams = MAX_STATEMENT_PARAMS[deps.compiler.dialect];

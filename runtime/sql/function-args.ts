@@ -85,16 +85,16 @@ export function functionArgs(
   return parameters.map((p): FunctionArg => {
     let raw = rawValue(p, segments, query);
     if (raw === undefined || raw === '') {
-      if (p.required) throw new WharfError('SQL_BAD_REQUEST', { reason: `Required parameter '${p.name}' not provided` });
+      if (p.required) throw new WharfError('SQL_PARAMETER_MISSING', { name: p.name });
       if (p.defaultValue === 'DEFAULT') return { name: p.name, kind: 'default' };
       if (p.defaultValue === null) return { name: p.name, kind: 'value', value: { type: typeFamily(p.sqlType), value: null, sqlType: p.sqlType } };
       raw = p.defaultValue;
     } else if (p.validationPattern !== null && !pattern(p.validationPattern).test(raw)) {
-      throw new WharfError('SQL_BAD_REQUEST', { reason: `Invalid value for parameter '${p.name}'` });
+      throw new WharfError('SQL_PARAMETER_INVALID', { name: p.name });
     }
-    if (raw.length > 4000 || raw.includes('\u0000')) throw new WharfError('SQL_BAD_REQUEST', { reason: `Invalid value for parameter '${p.name}'` });
+    if (raw.length > 4000 || raw.includes('\u0000')) throw new WharfError('SQL_PARAMETER_INVALID', { name: p.name });
     const value = typedValue(raw, p.sqlType);
-    if (!value) throw new WharfError('SQL_BAD_REQUEST', { reason: `Invalid value for parameter '${p.name}': expected ${p.sqlType}` });
+    if (!value) throw new WharfError('SQL_PARAMETER_TYPE_INVALID', { name: p.name, sqlType: p.sqlType });
     return { name: p.name, kind: 'value', value };
   });
 }

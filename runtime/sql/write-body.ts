@@ -133,14 +133,14 @@ export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: C
   const urlId = input.pathId ?? queryId(input.query);
   let key: TypedValue | null = urlId === null ? null : parseRecordKey(urlId);
   if (input.method === 'DELETE') {
-    if (key === null) throw new WharfError('SQL_BAD_REQUEST', { reason: 'ID field is required for this operation' });
+    if (key === null) throw new WharfError('SQL_KEY_REQUIRED');
     return { values: [], key, keyText: urlId };
   }
   const body = input.body;
   if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) {
-    throw new WharfError('SQL_BAD_REQUEST', { reason: 'Request body cannot be empty' });
+    throw new WharfError('SQL_BODY_EMPTY');
   }
-  if (typeof body !== 'object' || Array.isArray(body)) throw new WharfError('SQL_BAD_REQUEST', { reason: 'Request body must be a JSON object' });
+  if (typeof body !== 'object' || Array.isArray(body)) throw new WharfError('SQL_BODY_NOT_OBJECT');
 
   const details: ErrorDetail[] = [];
   const values: ColumnValue[] = [];
@@ -186,10 +186,10 @@ export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: C
   const bodyKey = keyCol === undefined ? undefined : values.find((v) => v.column === keyCol.db)?.value;
   if (input.method !== 'POST') {
     if (bodyKey !== undefined && key !== null && !sameKey(bodyKey, key)) {
-      throw new WharfError('SQL_BAD_REQUEST', { reason: `The ${keyCol?.name ?? 'key'} in the body does not match the key in the URL` });
+      throw new WharfError('SQL_KEY_MISMATCH', { keyName: keyCol?.name ?? 'key' });
     }
     if (key === null && bodyKey !== undefined && bodyKey.value !== null) key = bodyKey;
-    if (key === null) throw new WharfError('SQL_BAD_REQUEST', { reason: 'ID field is required for this operation' });
+    if (key === null) throw new WharfError('SQL_KEY_REQUIRED');
   } else if (key === null && bodyKey !== undefined && bodyKey.value !== null) key = bodyKey;
   return { values, key, keyText: key === null ? null : String(key.value) };
 }

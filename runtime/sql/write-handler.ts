@@ -97,7 +97,7 @@ async function tableWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: Va
     return respond('DELETE', req, null, rowValue(rows[0], keyColumn) as TypedValue['value']);
   }
   const plan = planUpdate(endpoint, req.method, valid);
-  if (plan === null) throw new WharfError('SQL_BAD_REQUEST', { reason: 'The request body has no updatable columns' });
+  if (plan === null) throw new WharfError('SQL_NOTHING_TO_UPDATE');
   const q = deps.compiler.compileUpdate({ ...plan, key: { ...plan.key, rowFilter } });
   const row = shapeRow(endpoint, (await deps.driver.query(q.sql, q.params))[0]);
   if (row === null) throw new WharfError('SQL_WRITE_NOT_FOUND');

@@ -74,7 +74,7 @@ export const WRITE_CASES: Array<[string, { given: WriteGiven; want: WriteWant }]
   }],
   ['PUT: body key disagrees with the path key', {
     given: { method: 'PUT', path: `${W}/$A`, payload: { WarehouseId: '$B', Code: 'NL-002', Name: 'X', IsActive: true } },
-    want: { status: 400, unchanged: true, body: { success: false, error: 'The WarehouseId in the body does not match the key in the URL' } },
+    want: { status: 400, code: 'SQL_KEY_MISMATCH', unchanged: true, body: { success: false, error: 'The WarehouseId in the body does not match the key in the URL' } },
   }],
   ['PUT: absent record', {
     given: { method: 'PUT', path: `${W}/999`, payload: { Code: 'NL-009', Name: 'X', IsActive: true } },
@@ -92,7 +92,7 @@ export const WRITE_CASES: Array<[string, { given: WriteGiven; want: WriteWant }]
   }],
   ['PATCH: only the key is nothing to update', {
     given: { method: 'PATCH', path: `${W}/$A`, payload: { WarehouseId: '$A' } },
-    want: { status: 400, code: 'SQL_BAD_REQUEST', unchanged: true, body: { success: false, error: 'The request body has no updatable columns' } },
+    want: { status: 400, code: 'SQL_NOTHING_TO_UPDATE', unchanged: true, body: { success: false, error: 'The request body has no updatable columns' } },
   }],
   ['PATCH: a required column may not be blanked', {
     given: { method: 'PATCH', path: `${W}/$A`, payload: { Name: '' } },
@@ -100,13 +100,13 @@ export const WRITE_CASES: Array<[string, { given: WriteGiven; want: WriteWant }]
   }],
   ['PATCH without any key', {
     given: { method: 'PATCH', path: W, payload: { City: 'X' } },
-    want: { status: 400, unchanged: true, body: { success: false, error: 'ID field is required for this operation' } },
+    want: { status: 400, code: 'SQL_KEY_REQUIRED', unchanged: true, body: { success: false, error: 'ID field is required for this operation' } },
   }],
-  ['empty body', { given: { method: 'POST', path: W, payload: {} }, want: { status: 400, unchanged: true, body: { success: false, error: 'Request body cannot be empty' } } }],
+  ['empty body', { given: { method: 'POST', path: W, payload: {} }, want: { status: 400, code: 'SQL_BODY_EMPTY', unchanged: true, body: { success: false, error: 'Request body cannot be empty' } } }],
   ['no body at all', { given: { method: 'POST', path: W, contentType: null }, want: { status: 400, unchanged: true, body: { success: false, error: 'Request body cannot be empty' } } }],
   // an array is a batch on a Table-mode endpoint (batch-http.test.ts); a procedure endpoint takes one object
   ['body is not an object', { given: { method: 'POST', path: 'Sales/Orders', payload: '[1,2]' }, want: { status: 400, unchanged: true, body: { success: false, error: 'Request body must be a JSON object' } } }],
-  ['body is a JSON string', { given: { method: 'POST', path: W, payload: '"Code"' }, want: { status: 400, unchanged: true, body: { success: false, error: 'Request body must be a JSON object' } } }],
+  ['body is a JSON string', { given: { method: 'POST', path: W, payload: '"Code"' }, want: { status: 400, code: 'SQL_BODY_NOT_OBJECT', unchanged: true, body: { success: false, error: 'Request body must be a JSON object' } } }],
   ['not JSON: 415', {
     given: { method: 'POST', path: W, contentType: 'text/plain', payload: 'Code=NL-003' },
     want: { status: 415, unchanged: true, body: { success: false, error: "Content-Type 'text/plain' is not supported." } },
@@ -188,7 +188,7 @@ export const WRITE_CASES: Array<[string, { given: WriteGiven; want: WriteWant }]
     want: { status: 200, body: { success: true, message: 'Record deleted successfully', result: null, id: '$B' } },
   }],
   ['DELETE: absent record', { given: { method: 'DELETE', path: `${W}/$C` }, want: { status: 404, code: 'SQL_WRITE_NOT_FOUND', unchanged: true, body: { success: false, error: 'Record not found' } } }],
-  ['DELETE without a key', { given: { method: 'DELETE', path: W }, want: { status: 400, unchanged: true, body: { success: false, error: 'ID field is required for this operation' } } }],
+  ['DELETE without a key', { given: { method: 'DELETE', path: W }, want: { status: 400, code: 'SQL_KEY_REQUIRED', unchanged: true, body: { success: false, error: 'ID field is required for this operation' } } }],
   ['method not in AllowedMethods: 405 with Allow', {
     given: { method: 'POST', path: 'Inventory/Products', payload: { Sku: 'x' } },
     want: { status: 405, headers: { allow: 'GET, HEAD, QUERY, OPTIONS' }, body: { success: false, error: "Method 'POST' is not allowed for this endpoint." } },

@@ -20,7 +20,7 @@ type ArgsFor<C extends ErrorCode> = [keyof ErrorParams<C>] extends [never]
   : [params: ErrorParams<C>, options?: WharfErrorOptions];
 
 export class WharfError<C extends ErrorCode = ErrorCode> extends Error {
-  override readonly name = 'WharfError';
+  override readonly name: string = 'WharfError';
   readonly code: C;
   readonly status: number;
   readonly area: ErrorArea;

@@ -1,23 +1,17 @@
 /**
  * A list read with `$apply` (aggregation) on a SQL table or view:
- *   options (apply-options.ts) -> plan (aggregate-plan.ts) -> compile (compileAggregate) -> execute
+ *   compileAggregateRead (compile-read.ts: options, plan, compileAggregate) -> execute
  *   -> `{success, count, value, nextLink}` with the grouped rows (ResponseTransforms applied),
  * paged over the groups like any list (`$top`, `$skip`; nextLink carries `$apply` and `$orderby`).
  */
 import type { SqlEndpoint } from '../contract/model.js';
 import { applyTransforms, hasTransforms } from '../transforms/response-transforms.js';
-import { planAggregate } from './aggregate-plan.js';
 import type { SqlCompiler } from './compile/compiler.js';
+import { compileAggregateRead, type ReadContext } from './compile-read.js';
 import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
-import { SqlRequestError } from './errors.js';
+import { WharfError } from '../errors/wharf-error.js';
 import { optionPrefix, readUrl } from './links.js';
-import { parseApplyRequest } from './odata/apply-options.js';
-import type { ColumnMap } from './odata/filter-parser.js';
-import { andFilter } from './rule-scope.js';
-import type { FilterExpr } from './odata/ast.js';
-import type { HiddenColumns } from './odata/hidden-columns.js';
 import type { RawOptions } from './odata/options.js';
-import type { ColumnKinds } from './odata/type-check.js';
 
 export interface AggregateReadInput {
   readonly endpoint: SqlEndpoint;
@@ -25,28 +19,21 @@ export interface AggregateReadInput {
   readonly method: 'GET' | 'HEAD' | 'QUERY';
   readonly path: string;
   readonly query: Readonly<Record<string, unknown>>;
-  readonly columns: ColumnMap;
-  readonly hidden: HiddenColumns;
-  readonly kinds: ColumnKinds | undefined;
-  readonly pageSize: number;
   readonly driver: SqlDriver;
   readonly compiler: SqlCompiler;
-  /** The Authorization rule's RowFilter, claims bound: ANDed to the rows before they are grouped. */
-  readonly rowFilter?: FilterExpr | null;
+  /** Column map, kinds, page size and the rule's RowFilter (ANDed to the rows before they are grouped). */
+  readonly context: ReadContext;
 }
 
-export async function readAggregate(input: AggregateReadInput): Promise<{ status: 200; headers: Record<string, string>; body: unknown }> {
+export async function readAggregate(input: AggregateReadInput): Promise<{ headers: Record<string, string>; body: unknown }> {
   const { endpoint, raw } = input;
-  const request = parseApplyRequest(raw, input.columns, input.hidden, input.kinds);
-  const top = request.top ?? input.pageSize;
-  const plan = planAggregate({ endpoint, apply: request.apply, orderby: request.orderby, top, skip: request.skip });
-  const q = input.compiler.compileAggregate({ ...plan, where: andFilter(plan.where, input.rowFilter ?? null) });
+  const { request, top, compiled: q } = compileAggregateRead(endpoint, raw, input.compiler, input.context);
   const started = performance.now();
   let rows: Row[];
   try {
     rows = await input.driver.query(q.sql, q.params);
   } catch (error) {
-    if (error instanceof SqlDriverError && error.kind === 'value') throw new SqlRequestError(400, '$apply: a value does not match the type of its column');
+    if (error instanceof SqlDriverError && error.kind === 'value') throw new WharfError('SQL_APPLY_VALUE_INVALID', undefined, { cause: error });
     throw error;
   }
   const ms = performance.now() - started;
@@ -58,7 +45,6 @@ export async function readAggregate(input: AggregateReadInput): Promise<{ status
   const headers: Record<string, string> = { 'x-query-time': ms.toFixed(2) };
   if (input.method === 'QUERY') headers['content-location'] = readUrl(input.path, prefix, top, request.skip, input.query);
   return {
-    status: 200,
     headers,
     body: { success: true, count: value.length, value, nextLink: hasMore ? readUrl(input.path, prefix, top, request.skip + top, input.query) : null },
   };

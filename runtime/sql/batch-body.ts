@@ -8,11 +8,11 @@
  * not a scalar); more rows than the endpoint's limit is a 413 (batch-limits.ts).
  */
 import type { SqlEndpoint } from '../contract/model.js';
-import type { ErrorDetail } from '../errors/wharf-error.js';
+import { WharfError, type ErrorDetail } from '../errors/wharf-error.js';
 import type { ColumnKinds } from './odata/type-check.js';
 import type { TypedValue } from './plan.js';
 import { parseRecordKey } from './record-key.js';
-import { validateWrite, WriteRequestError, type ValidWrite } from './write-body.js';
+import { validateWrite, type ValidWrite } from './write-body.js';
 
 /** A write body that asks for a batch (a JSON array). */
 export function isBatchBody(body: unknown): body is readonly unknown[] {
@@ -20,27 +20,27 @@ export function isBatchBody(body: unknown): body is readonly unknown[] {
 }
 
 function checkSize(items: readonly unknown[], limit: number): void {
-  if (items.length === 0) throw new WriteRequestError(400, 'Request body cannot be empty');
-  if (items.length > limit) throw new WriteRequestError(413, `A batch may hold at most ${limit} rows; this one has ${items.length}`);
+  if (items.length === 0) throw new WharfError('SQL_BODY_EMPTY');
+  if (items.length > limit) throw new WharfError('SQL_BATCH_TOO_LARGE', { reason: `A batch may hold at most ${limit} rows; this one has ${items.length}` });
 }
 
 /** Every row of a batch POST, validated; one 422 listing every failure of every row by index. */
 export function validateBatchInsert(endpoint: SqlEndpoint, items: readonly unknown[], limit: number, kinds?: ColumnKinds): ValidWrite[] {
   checkSize(items, limit);
   const notObject = items.findIndex((item) => item === null || typeof item !== 'object' || Array.isArray(item));
-  if (notObject >= 0) throw new WriteRequestError(400, `Every item of a batch must be a JSON object (item ${notObject} is not)`);
+  if (notObject >= 0) throw new WharfError('SQL_BAD_REQUEST', { reason: `Every item of a batch must be a JSON object (item ${notObject} is not)` });
   const rows: ValidWrite[] = [];
   const details: ErrorDetail[] = [];
   items.forEach((item, index) => {
     try {
       rows.push(validateWrite(endpoint, { method: 'POST', body: item, pathId: null, query: {} }, kinds));
     } catch (error) {
-      if (!(error instanceof WriteRequestError)) throw error;
+      if (!(error instanceof WharfError)) throw error;
       if (error.details) for (const d of error.details) details.push({ field: `[${index}].${d.field}`, message: `Row ${index}: ${d.message}` });
       else details.push({ field: `[${index}]`, message: `Row ${index}: ${error.message}` });
     }
   });
-  if (details.length > 0) throw new WriteRequestError(422, 'Validation failed', details);
+  if (details.length > 0) throw new WharfError('SQL_VALIDATION_FAILED', undefined, { details });
   return rows;
 }
 
@@ -51,7 +51,7 @@ export function validateBatchDelete(items: readonly unknown[], limit: number): T
   const seen = new Set<string>();
   items.forEach((item, index) => {
     if (!(typeof item === 'number' && Number.isSafeInteger(item)) && !(typeof item === 'string' && item !== '')) {
-      throw new WriteRequestError(400, `Every item of a batch DELETE must be a record key, a whole number or a text (item ${index} is not)`);
+      throw new WharfError('SQL_BAD_REQUEST', { reason: `Every item of a batch DELETE must be a record key, a whole number or a text (item ${index} is not)` });
     }
     const text = String(item);
     if (seen.has(text)) return;

@@ -13,7 +13,8 @@ import { validateBatchDelete, validateBatchInsert } from './batch-body.js';
 import { batchInsertParams, MAX_STATEMENT_PARAMS, planBatchDelete, planBatchInsert } from './batch-plan.js';
 import { dbColumn } from './plan.js';
 import { SqlDriverError, type Row } from './drivers/driver.js';
-import { WriteRequestError, type ValidWrite, type WriteMethod } from './write-body.js';
+import type { ValidWrite, WriteMethod } from './write-body.js';
+import { WharfError } from '../errors/wharf-error.js';
 import { writeFailure } from './write-errors.js';
 import type { SqlWriteDeps } from './write-deps.js';
 import { shapeRow } from './written-row.js';
@@ -39,16 +40,16 @@ export async function handleSqlBatch(endpoint: SqlEndpoint, method: WriteMethod,
     const keys = validateBatchDelete(items, limit);
     const q = deps.compiler.compileBatchDelete(planBatchDelete(endpoint, keys));
     const rows = await deps.driver.query(q.sql, q.params);
-    if (rows.length < keys.length) throw new WriteRequestError(404, 'Record not found: nothing was deleted');
+    if (rows.length < keys.length) throw new WharfError('SQL_BATCH_NOT_FOUND');
     const ids = rows.map((r) => r[keyColumn]);
     return { status: 200, headers: {}, body: { success: true, message: 'Records deleted successfully', count: ids.length, result: null, id: ids } };
   }
-  if (method !== 'POST') throw new WriteRequestError(400, 'Request body must be a JSON object');
+  if (method !== 'POST') throw new WharfError('SQL_BODY_NOT_OBJECT');
   const valid = validateBatchInsert(endpoint, items, limit, deps.columnKinds);
   const plan = planBatchInsert(endpoint, valid);
   const maxParams = MAX_STATEMENT_PARAMS[deps.compiler.dialect];
   if (batchInsertParams(plan) > maxParams) {
-    throw new WriteRequestError(413, `A batch may carry at most ${maxParams} values on this database; this one has ${batchInsertParams(plan)}`);
+    throw new WharfError('SQL_BATCH_TOO_LARGE', { reason: `A batch may carry at most ${maxParams} values on this database; this one has ${batchInsertParams(plan)}` });
   }
   const q = deps.compiler.compileBatchInsert(plan);
   let stored: Row[];
@@ -71,19 +72,14 @@ export async function handleSqlBatch(endpoint: SqlEndpoint, method: WriteMethod,
  * database names the refused value (PostgreSQL unique and foreign keys): the last row holding it
  * (a duplicate inside the batch is the later row).
  */
-function refusedRow(endpoint: SqlEndpoint, rows: readonly ValidWrite[], error: unknown): WriteRequestError | null {
-  const failure = writeFailure(endpoint, error, false);
-  if (failure === null || !(error instanceof SqlDriverError)) return failure;
-  const v = error.violation;
+function refusedRow(endpoint: SqlEndpoint, rows: readonly ValidWrite[], error: unknown): WharfError | null {
+  const v = error instanceof SqlDriverError ? error.violation : null;
   const column = v?.column?.toLowerCase();
-  if (!v || v.value === undefined || v.value === null || column === undefined) return failure;
   let index = -1;
-  rows.forEach((row, i) => {
-    if (row.values.some((c) => c.column.toLowerCase() === column && c.value.value !== null && String(c.value.value) === v.value)) index = i;
-  });
-  if (index < 0) return failure;
-  if (failure.details) {
-    return new WriteRequestError(failure.status, failure.message, failure.details.map((d) => ({ field: `[${index}].${d.field}`, message: `Row ${index}: ${d.message}` })));
+  if (v && v.value !== undefined && v.value !== null && column !== undefined) {
+    rows.forEach((row, i) => {
+      if (row.values.some((c) => c.column.toLowerCase() === column && c.value.value !== null && String(c.value.value) === v.value)) index = i;
+    });
   }
-  return new WriteRequestError(failure.status, `${failure.message} (row ${index})`);
+  return writeFailure(endpoint, error, false, index < 0 ? undefined : index);
 }

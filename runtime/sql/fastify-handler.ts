@@ -2,7 +2,8 @@
  * The SQL endpoint handler for the runtime's HandlerRegistry:
  *   registry.register('sql', createSqlHandler(drivers))
  * Reads go through handleSqlRead, writes (POST/PUT/PATCH/MERGE/DELETE) through handleSqlWrite;
- * their client errors (400/404/409/415/422) become registry errors answered by the one error handler.
+ * both throw their client errors as registry errors (WharfError) where they are found, and the one
+ * error handler answers them.
  */
 import type { EndpointHandler, HandlerContext } from '../handlers/handler-context.js';
 import { columnKindsFor } from './column-types.js';
@@ -16,8 +17,6 @@ import type { SqlEndpoint } from '../contract/model.js';
 import type { RouteTable } from '../routing/route-table.js';
 import { allowHeader, mediaType } from '../pipeline/stages.js';
 import { handleSqlWrite, writeMethodOf } from './write-handler.js';
-import { WriteRequestError } from './write-body.js';
-import { SqlRequestError } from './errors.js';
 import { DEFAULT_MAX_BATCH_ROWS } from './batch-handler.js';
 import type { SqlSettings } from './sql-settings.js';
 import { SkipTokenSealer } from './keyset-token.js';
@@ -116,12 +115,10 @@ function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' |
     resolveEndpoint: sqlEndpointsOf(ctx.routes),
     rowFilter: scope.rowFilter,
   }).then(
-    (response) => {
+    (result) => {
       timing.end('sql');
-      ctx.reply.headers(response.headers);
-      if (response.status === 200) return response.body;
-      const reason = (response.body as { error: string }).error;
-      throw new WharfError(response.status === 404 ? 'SQL_NOT_FOUND' : 'SQL_BAD_REQUEST', { reason });
+      ctx.reply.headers(result.headers);
+      return result.body;
     },
     (error: unknown) => {
       timing.end('sql');
@@ -141,16 +138,6 @@ export function createSqlHandler(drivers: SqlDrivers, settings: SqlSettings = { 
     if (driver) return read(ctx, driver, method, skipTokens);
     return drivers.get(env.name, env).then((started) => read(ctx, started, method, skipTokens), failed(ctx));
   };
-}
-
-function writeError(error: WriteRequestError): WharfError {
-  switch (error.status) {
-    case 404: return new WharfError('SQL_NOT_FOUND', { reason: error.message });
-    case 409: return new WharfError('SQL_CONFLICT', { reason: error.message });
-    case 413: return new WharfError('SQL_BATCH_TOO_LARGE', { reason: error.message });
-    case 422: return new WharfError('SQL_VALIDATION_FAILED', undefined, error.details ? { details: error.details } : undefined);
-    default: return new WharfError('SQL_BAD_REQUEST', { reason: error.message });
-  }
 }
 
 async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>, settings: SqlSettings): Promise<unknown> {
@@ -183,8 +170,6 @@ async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>, settings: 
     ctx.reply.code(response.status).headers(response.headers);
     return response.body;
   } catch (error) {
-    if (error instanceof WriteRequestError) throw writeError(error);
-    if (error instanceof SqlRequestError) throw new WharfError(error.status === 404 ? 'SQL_NOT_FOUND' : 'SQL_BAD_REQUEST', { reason: error.message });
     logDriverFailure(ctx, error);
     throw error;
   } finally {

@@ -4,7 +4,7 @@
  * value typed by SqlType. Errors are 400s naming the parameter.
  */
 import type { FunctionParameter } from '../contract/model.js';
-import { SqlRequestError } from './errors.js';
+import { WharfError } from '../errors/wharf-error.js';
 import type { FunctionArg, ParamType, TypedValue } from './plan.js';
 
 const patternCache = new Map<string, RegExp>();
@@ -23,7 +23,7 @@ function rawValue(p: FunctionParameter, segments: readonly string[], query: Read
   const key = Object.hasOwn(query, p.name) ? p.name : Object.keys(query).find((k) => k.toLowerCase() === p.name.toLowerCase());
   if (key === undefined) return undefined;
   const v = query[key];
-  if (Array.isArray(v)) throw new SqlRequestError(400, `Parameter '${p.name}' given more than once`);
+  if (Array.isArray(v)) throw new WharfError('SQL_BAD_REQUEST', { reason: `Parameter '${p.name}' given more than once` });
   return typeof v === 'string' ? v : undefined;
 }
 
@@ -81,20 +81,20 @@ export function functionArgs(
   query: Readonly<Record<string, unknown>>,
 ): FunctionArg[] {
   const pathCount = parameters.filter((p) => p.source === 'Path').length;
-  if (segments.length > pathCount) throw new SqlRequestError(404, 'Not found: too many path segments for this function');
+  if (segments.length > pathCount) throw new WharfError('SQL_NOT_FOUND', { reason: 'Not found: too many path segments for this function' });
   return parameters.map((p): FunctionArg => {
     let raw = rawValue(p, segments, query);
     if (raw === undefined || raw === '') {
-      if (p.required) throw new SqlRequestError(400, `Required parameter '${p.name}' not provided`);
+      if (p.required) throw new WharfError('SQL_PARAMETER_MISSING', { name: p.name });
       if (p.defaultValue === 'DEFAULT') return { name: p.name, kind: 'default' };
       if (p.defaultValue === null) return { name: p.name, kind: 'value', value: { type: typeFamily(p.sqlType), value: null, sqlType: p.sqlType } };
       raw = p.defaultValue;
     } else if (p.validationPattern !== null && !pattern(p.validationPattern).test(raw)) {
-      throw new SqlRequestError(400, `Invalid value for parameter '${p.name}'`);
+      throw new WharfError('SQL_PARAMETER_INVALID', { name: p.name });
     }
-    if (raw.length > 4000 || raw.includes('\u0000')) throw new SqlRequestError(400, `Invalid value for parameter '${p.name}'`);
+    if (raw.length > 4000 || raw.includes('\u0000')) throw new WharfError('SQL_PARAMETER_INVALID', { name: p.name });
     const value = typedValue(raw, p.sqlType);
-    if (!value) throw new SqlRequestError(400, `Invalid value for parameter '${p.name}': expected ${p.sqlType}`);
+    if (!value) throw new WharfError('SQL_PARAMETER_TYPE_INVALID', { name: p.name, sqlType: p.sqlType });
     return { name: p.name, kind: 'value', value };
   });
 }

@@ -1,33 +1,31 @@
 /**
  * The SQL read path, independent of the web framework:
- *   request -> OData options -> ODataQuery (allow-list) -> plan -> compile (dialect) -> execute -> shape.
+ *   request -> compileRead (compile-read.ts: OData options, RowFilter, plan, dialect; cached) -> execute -> shape.
  * GET list / QUERY: `{success, count, value, nextLink}` + X-Query-Time (+ X-Total-Records with
- * $count=true, Content-Location for QUERY). GET /{id}: the bare row, 404 when absent.
- * Client errors come back as responses; database failures are thrown (SqlDriverError) for the
- * runtime to answer with the spec's 500 and traceId.
+ * $count=true, Content-Location for QUERY). GET /{id}: the bare row.
+ * Returns the body and headers of a 200; client errors are thrown as registry errors (WharfError)
+ * where they are found, database failures as SqlDriverError (the runtime's 500 with traceId).
  */
 import { normalizeExpandedTimestamps } from './expanded-timestamps.js';
 import { readAggregate } from './aggregate-read.js';
-import { keysetBinding, keysetPlan, takeKeysetValues } from './keyset.js';
-import { SkipTokenSealer } from './keyset-token.js';
+import { takeKeysetValues } from './keyset.js';
 import type { SqlEndpoint } from '../contract/model.js';
 import { literalValue, type SqlCompiler, type CompiledQuery } from './compile/compiler.js';
+import {
+  compileRead, compileReadById, hiddenOf, isFunctionEndpoint, keysetMode, NO_TARGETS, PROCESS_SKIP_TOKENS, relationTargets,
+  type ReadContext,
+} from './compile-read.js';
 import { SqlDriverError, type Row, type SqlDriver } from './drivers/driver.js';
-import { SqlRequestError } from './errors.js';
-import { functionArgs } from './function-args.js';
-import { keysetUrl, optionPrefix, readUrl } from './links.js';
-import { ODataError } from './odata/errors.js';
-import type { ColumnMap } from './odata/filter-parser.js';
-import { hiddenColumns, hiddenMessage, type HiddenColumns } from './odata/hidden-columns.js';
+import { WharfError } from '../errors/wharf-error.js';
+import { keysetUrl, readUrl } from './links.js';
+import { hiddenMessage } from './odata/hidden-columns.js';
 import { ODATA_LIMITS } from './odata/limits.js';
-import { checkFilterTypes, type ColumnKinds, type ValueKind } from './odata/type-check.js';
-import { parseQueryOptions, type RawOptions } from './odata/options.js';
-import type { FilterExpr, ODataQuery } from './odata/ast.js';
-import { andFilter } from './rule-scope.js';
-import { dbColumn, keyLiteral, planById, planCount, planRead, type FunctionArg, type PlanInput, type TypedValue } from './plan.js';
+import type { ValueKind } from './odata/type-check.js';
+import type { RawOptions } from './odata/options.js';
+import { dbColumn, keyLiteral, type TypedValue } from './plan.js';
 import { optionsFromQueryBody, optionsFromQueryString } from './read-request.js';
 import { parseRecordKey } from './record-key.js';
-import { byIdReads, listReads, withKey, type CompiledById, type CompiledRead } from './query-cache.js';
+import { byIdReads, listReads, withKey, type CompiledRead } from './query-cache.js';
 import { applyTransforms, hasTransforms } from '../transforms/response-transforms.js';
 
 export interface SqlReadRequest {
@@ -42,83 +40,22 @@ export interface SqlReadRequest {
   readonly body?: unknown;
 }
 
-export interface SqlReadResponse {
-  readonly status: number;
+/** A read's 200: its body and headers. */
+export interface SqlReadResult {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
 }
 
-export interface SqlReadDeps {
+export interface SqlReadDeps extends ReadContext {
   readonly driver: SqlDriver;
   readonly compiler: SqlCompiler;
-  /** Other SQL endpoints by id (relationship targets). */
-  readonly resolveEndpoint: (id: string) => SqlEndpoint | undefined;
-  /** Page size when `$top` is absent (default ODATA_LIMITS.defaultTop = 100). */
-  readonly pageSize?: number;
-  /** exposed name -> db column; default derived from endpoint.columns (the route module's columnsByName). */
-  readonly columnsByName?: ColumnMap;
-  /** db column -> value kind from the database catalogue (column-types.ts); absent = not checked. */
-  readonly columnKinds?: ColumnKinds;
-  /** The Authorization rule's RowFilter, claims bound (rule-scope.ts): ANDed to the read; such reads skip the query cache. */
-  readonly rowFilter?: FilterExpr | null;
-  /** Seals and opens `$skiptoken`s of keyset paging (Sql:SkipTokenSecret); default a per-process key. */
-  readonly skipTokens?: SkipTokenSealer;
 }
 
-/** Keyset tokens of reads without their own sealer (tests calling handleSqlRead directly). */
-const PROCESS_SKIP_TOKENS = new SkipTokenSealer('');
-
-function keysetMode(endpoint: SqlEndpoint, isFunction: boolean): boolean {
-  return endpoint.paging === 'Keyset' && !isFunction;
-}
-
-export function columnMap(endpoint: SqlEndpoint): ColumnMap {
-  return Object.fromEntries(endpoint.columns.map((c) => [c.name, c.db]));
-}
-
-const NO_TARGETS: ReadonlyMap<string, SqlEndpoint> = new Map();
-
-function relationTargets(endpoint: SqlEndpoint, deps: SqlReadDeps): ReadonlyMap<string, SqlEndpoint> {
-  if (endpoint.relationships.length === 0) return NO_TARGETS;
-  const out = new Map<string, SqlEndpoint>();
-  for (const rel of endpoint.relationships) {
-    const target = deps.resolveEndpoint(rel.targetId);
-    if (target && target.objectType !== 'TableValuedFunction') out.set(rel.name, target);
-  }
-  return out;
-}
-
-function clientError(status: number, message: string): SqlReadResponse {
-  return { status, headers: {}, body: { success: false, error: message } };
-}
-
-export async function handleSqlRead(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps): Promise<SqlReadResponse> {
-  try {
-    const isFunction = endpoint.objectType === 'TableValuedFunction';
-    if (!isFunction && req.segments.length === 1 && req.method !== 'QUERY') return await readOne(endpoint, req, deps);
-    if (!isFunction && req.segments.length > 0) return clientError(404, 'Not found');
-    return await readList(endpoint, req, deps, isFunction);
-  } catch (error) {
-    if (error instanceof ODataError || error instanceof SqlRequestError) return clientError(error.status, error.message);
-    throw error;
-  }
-}
-
-function parseContext(endpoint: SqlEndpoint, deps: SqlReadDeps, targets: ReadonlyMap<string, SqlEndpoint>, isFunction: boolean) {
-  const relationships = isFunction ? null : new Map([...targets].map(([name, t]) => [name, columnMap(t)]));
-  return { columns: deps.columnsByName ?? columnMap(endpoint), relationships, hidden: hiddenOf(endpoint) };
-}
-
-const HIDDEN = new WeakMap<SqlEndpoint, HiddenColumns>();
-
-/** Columns the endpoint's transforms mask or remove (computed once per loaded endpoint). */
-function hiddenOf(endpoint: SqlEndpoint): HiddenColumns {
-  let hidden = HIDDEN.get(endpoint);
-  if (hidden === undefined) {
-    hidden = hiddenColumns(endpoint.columns, endpoint.responseTransforms);
-    HIDDEN.set(endpoint, hidden);
-  }
-  return hidden;
+export async function handleSqlRead(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps): Promise<SqlReadResult> {
+  const isFunction = isFunctionEndpoint(endpoint);
+  if (!isFunction && req.segments.length === 1 && req.method !== 'QUERY') return readOne(endpoint, req, deps);
+  if (!isFunction && req.segments.length > 0) throw new WharfError('SQL_NOT_FOUND', { reason: 'Not found' });
+  return readList(endpoint, req, deps, isFunction);
 }
 
 function keyPart(x: string | undefined): string {
@@ -168,75 +105,25 @@ function parseJsonColumns(rows: Row[], columns: readonly string[]): void {
   }
 }
 
-/**
- * The client's query with its $filter type-checked, then the rule's RowFilter ANDed (one place for
- * lists and reads by key). $expand into an endpoint with Authorization rules is refused: its rows and
- * columns depend on the caller too, and expanded rows are not filtered by them.
- */
-function withRowFilter(query: ODataQuery, deps: SqlReadDeps, targets: ReadonlyMap<string, SqlEndpoint>): ODataQuery {
-  if (query.filter && deps.columnKinds) checkFilterTypes(query.filter, deps.columnKinds);
-  for (const item of query.expand) {
-    if (targets.get(item.name)?.authorization !== undefined) {
-      throw new SqlRequestError(400, `$expand: '${item.name}' cannot be expanded: its endpoint has Authorization rules (read it on its own)`);
-    }
-  }
-  const rowFilter = deps.rowFilter ?? null;
-  return rowFilter === null ? query : { ...query, filter: andFilter(query.filter, rowFilter) };
-}
-
-/** parse -> plan -> compile of a list read (the part the query cache keeps for tables and views). */
-function compileList(
-  endpoint: SqlEndpoint,
-  req: SqlReadRequest,
-  deps: SqlReadDeps,
-  raw: RawOptions,
-  targets: ReadonlyMap<string, SqlEndpoint>,
-  pageSize: number,
-  isFunction: boolean,
-): CompiledRead {
-  const query = withRowFilter(parseQueryOptions(raw, parseContext(endpoint, deps, targets, isFunction)), deps, targets);
-  const args: FunctionArg[] | null = isFunction ? functionArgs(endpoint.functionParameters, req.segments, req.query) : null;
-  const input: PlanInput = { endpoint, query, args, relationTargets: targets, pageSize };
-  let plan = planRead(input);
-  let keyset: CompiledRead['keyset'] = null;
-  if (keysetMode(endpoint, isFunction)) {
-    keyset = { count: plan.orderBy.length, binding: keysetBinding(endpoint.id, raw.orderby) };
-    const key = endpoint.primaryKey === null ? null : dbColumn(endpoint, endpoint.primaryKey);
-    const values = raw.skiptoken === undefined ? null
-      : (deps.skipTokens ?? PROCESS_SKIP_TOKENS).open(raw.skiptoken, keyset.binding, keyset.count);
-    plan = keysetPlan(plan, key, values);
-  }
-  return {
-    query,
-    linkPrefix: optionPrefix(raw),
-    list: deps.compiler.compileRead(plan),
-    keyset,
-    count: query.count ? deps.compiler.compileCount(planCount(input)) : null,
-  };
-}
-
 /** Not an async function: parse/plan/compile (cached) synchronously, then one `.then` on the database. */
-function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, isFunction: boolean): Promise<SqlReadResponse> {
+function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, isFunction: boolean): Promise<SqlReadResult> {
   const raw: RawOptions = req.method === 'QUERY' ? optionsFromQueryBody(req.body, req.query) : optionsFromQueryString(req.query);
   const pageSize = deps.pageSize ?? ODATA_LIMITS.defaultTop;
-  if (raw.apply !== undefined) return aggregateList(endpoint, req, deps, raw, pageSize, isFunction);
+  if (raw.apply !== undefined) return aggregateList(endpoint, req, deps, raw, isFunction);
   if (raw.skiptoken !== undefined) {
-    if (!keysetMode(endpoint, isFunction)) throw new SqlRequestError(400, '$skiptoken is only accepted by endpoints with "Paging": "Keyset"');
-    if (raw.skip !== undefined) throw new SqlRequestError(400, '$skip cannot be combined with $skiptoken');
+    if (!keysetMode(endpoint)) throw new WharfError('SQL_BAD_REQUEST', { reason: '$skiptoken is only accepted by endpoints with "Paging": "Keyset"' });
+    if (raw.skip !== undefined) throw new WharfError('SQL_BAD_REQUEST', { reason: '$skip cannot be combined with $skiptoken' });
   }
-  let compiled: CompiledRead;
+  const request = { options: raw, segments: req.segments, query: req.query };
   // a RowFilter binds the caller's claims, a token's values are parameters of their own: such a page
   // is compiled, not cached
-  if (isFunction || deps.rowFilter || raw.skiptoken !== undefined) compiled = compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, isFunction);
-  else {
-    compiled = listReads.get(endpoint, deps.compiler, optionsKey(raw, pageSize), () =>
-      compileList(endpoint, req, deps, raw, relationTargets(endpoint, deps), pageSize, false),
-    );
-  }
+  const compiled: CompiledRead = isFunction || deps.rowFilter || raw.skiptoken !== undefined
+    ? compileRead(endpoint, request, deps.compiler, deps)
+    : listReads.get(endpoint, deps.compiler, optionsKey(raw, pageSize), () => compileRead(endpoint, request, deps.compiler, deps));
   const { list, count } = compiled;
   const valueError = (error: unknown): never => {
     if (error instanceof SqlDriverError && error.kind === 'value') {
-      throw new SqlRequestError(400, isFunction && !compiled.query.filter ? 'A parameter value does not match its SQL type' : '$filter: a value does not match the type of its column');
+      throw new WharfError(isFunction && !compiled.query.filter ? 'SQL_PARAMETER_VALUE_INVALID' : 'SQL_FILTER_VALUE_INVALID', undefined, { cause: error });
     }
     throw error;
   };
@@ -254,13 +141,9 @@ function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps,
 }
 
 /** `$apply` (aggregate-read.ts): tables and views only. */
-function aggregateList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, raw: RawOptions, pageSize: number, isFunction: boolean): Promise<SqlReadResponse> {
-  if (isFunction) throw new SqlRequestError(400, '$apply is not supported on table-valued function endpoints');
-  return readAggregate({
-    endpoint, raw, method: req.method, path: req.endpointPath, query: req.query,
-    columns: deps.columnsByName ?? columnMap(endpoint), hidden: hiddenOf(endpoint), kinds: deps.columnKinds,
-    pageSize, driver: deps.driver, compiler: deps.compiler, rowFilter: deps.rowFilter ?? null,
-  });
+function aggregateList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, raw: RawOptions, isFunction: boolean): Promise<SqlReadResult> {
+  if (isFunction) throw new WharfError('SQL_BAD_REQUEST', { reason: '$apply is not supported on table-valued function endpoints' });
+  return readAggregate({ endpoint, raw, method: req.method, path: req.endpointPath, query: req.query, driver: deps.driver, compiler: deps.compiler, context: deps });
 }
 
 function listResponse(
@@ -272,7 +155,7 @@ function listResponse(
   pageSize: number,
   listResult: { rows: Row[]; ms: number },
   countResult: { rows: Row[]; ms: number } | null,
-): SqlReadResponse {
+): SqlReadResult {
   const { query, list, linkPrefix } = compiled;
   const top = query.top ?? pageSize;
   const rows = listResult.rows;
@@ -288,7 +171,6 @@ function listResponse(
   if (countResult) headers['x-total-records'] = String(Number(countResult.rows[0]?.['count'] ?? 0));
   if (req.method === 'QUERY') headers['content-location'] = readUrl(path, linkPrefix, top, query.skip, req.query);
   return {
-    status: 200,
     headers,
     body: {
       success: true,
@@ -309,7 +191,7 @@ function checkKeyKind(keyName: string, key: TypedValue, kind: ValueKind | undefi
     kind === undefined || kind === 'string' ||
     (kind === 'number' && (key.type === 'int' || key.type === 'bigint')) ||
     (kind === 'guid' && key.type === 'guid');
-  if (!fits) throw new SqlRequestError(400, `Invalid key '${String(key.value).slice(0, 100)}': ${keyName} is ${kind === 'guid' ? 'a GUID' : `a ${kind}`}`);
+  if (!fits) throw new WharfError('SQL_INVALID_KEY', { key: String(key.value).slice(0, 100), keyName, kind: kind === 'guid' ? 'a GUID' : `a ${kind}` });
 }
 
 /** What a read by key needs of its endpoint, worked out once per loaded endpoint. */
@@ -338,51 +220,36 @@ function byIdShape(endpoint: SqlEndpoint): ByIdShape {
   return shape;
 }
 
-/** Stands for the key while a read by key is compiled (a real key never contains NUL: record-key.ts). */
-const KEY_PLACEHOLDER: TypedValue = { type: 'string', value: '\u0000key' };
-
-/** parse -> plan -> compile of a read by key, with a placeholder key (query-cache.ts withKey puts the real one in). */
-function compileById(endpoint: SqlEndpoint, deps: SqlReadDeps, raw: RawOptions): CompiledById {
-  const targets = relationTargets(endpoint, deps);
-  const query = withRowFilter(parseQueryOptions(raw, parseContext(endpoint, deps, targets, false)), deps, targets);
-  const plan = planById({ endpoint, query, args: null, relationTargets: targets, pageSize: 1 }, KEY_PLACEHOLDER);
-  const compiled = deps.compiler.compileRead({ ...plan, where: andFilter(plan.where, deps.rowFilter ?? null) });
-  const keyIndex = compiled.params.findIndex((p) => p.value === KEY_PLACEHOLDER.value);
-  if (keyIndex < 0) throw new Error(`the read by key of ${endpoint.id} compiled without its key parameter`);
-  return { query, compiled, keyIndex };
-}
-
 /** Not an async function: the checks and the compiled query are synchronous, the answer is one `.then`. */
-function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps): Promise<SqlReadResponse> {
+function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps): Promise<SqlReadResult> {
   const raw = optionsFromQueryString(req.query);
   for (const key of Object.keys(raw)) {
-    if (!BY_ID_OPTIONS.has(key)) throw new SqlRequestError(400, `$${key} does not apply when reading one record`);
+    if (!BY_ID_OPTIONS.has(key)) throw new WharfError('SQL_BAD_REQUEST', { reason: `$${key} does not apply when reading one record` });
   }
   const { keyName, keyColumn, refusal } = byIdShape(endpoint);
-  if (refusal !== null) throw new SqlRequestError(400, refusal);
+  if (refusal !== null) throw new WharfError('SQL_BAD_REQUEST', { reason: refusal });
   const cacheKey = `${keyPart(raw.select)}\u0000${keyPart(raw.expand)}`;
-  const read = deps.rowFilter ? compileById(endpoint, deps, raw) : byIdReads.get(endpoint, deps.compiler, cacheKey, () => compileById(endpoint, deps, raw));
+  const read = deps.rowFilter ? compileReadById(endpoint, raw, deps.compiler, deps)
+    : byIdReads.get(endpoint, deps.compiler, cacheKey, () => compileReadById(endpoint, raw, deps.compiler, deps));
   const id = req.segments[0] as string;
   const key = parseRecordKey(id);
   checkKeyKind(keyName, key, deps.columnKinds?.get(keyColumn));
   const compiled = withKey(read, literalValue(keyLiteral(key)));
+  const notFound = (cause?: unknown) => new WharfError('SQL_RECORD_NOT_FOUND', { keyName, id: id.slice(0, 100) }, { cause });
   const started = performance.now();
   return deps.driver.query(compiled.sql, compiled.params).then(
     (rows) => {
       const ms = performance.now() - started;
       const row = rows[0];
-      if (!row) return clientError(404, notFoundMessage(keyName, id));
+      if (!row) throw notFound();
       parseJsonColumns([row], compiled.jsonColumns);
       const body = shapeResult([row], endpoint, deps, read.query.expand)[0];
-      return { status: 200, headers: { 'x-query-time': ms.toFixed(2) }, body };
+      return { headers: { 'x-query-time': ms.toFixed(2) }, body };
     },
     (error: unknown) => {
-      if (error instanceof SqlDriverError && error.kind === 'value') return clientError(404, notFoundMessage(keyName, id));
+      // a key the database cannot convert to the key column's type names no record
+      if (error instanceof SqlDriverError && error.kind === 'value') throw notFound(error);
       throw error;
     },
   );
-}
-
-function notFoundMessage(keyName: string, id: string): string {
-  return `No record found with ${keyName} = ${id.slice(0, 100)}`;
 }

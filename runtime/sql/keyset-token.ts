@@ -7,7 +7,7 @@
  * The key: Sql:SkipTokenSecret (sql-settings.ts), else random per process.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { SqlRequestError } from './errors.js';
+import { WharfError } from '../errors/wharf-error.js';
 
 export type KeysetValue = string | number | boolean | null;
 
@@ -32,7 +32,7 @@ export class SkipTokenSealer {
 
   /** The values of a token sealed for `binding` with `count` values, else a 400. */
   open(token: string, binding: string, count: number): KeysetValue[] {
-    const invalid = new SqlRequestError(400, '$skiptoken is not valid for this request (altered, expired or from another endpoint or ordering)');
+    const invalid = new WharfError('SQL_SKIPTOKEN_INVALID');
     if (token.length > MAX_SKIPTOKEN_LENGTH || !/^[A-Za-z0-9_-]+$/.test(token)) throw invalid;
     const raw = Buffer.from(token, 'base64url');
     if (raw.length < 12 + 16 + 2) throw invalid;

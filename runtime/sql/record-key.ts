@@ -3,14 +3,14 @@
  * when it is one, a GUID when it looks like one, else a string. A key that does not fit the
  * column type is reported by the database as a value error and answered 404 like a missing row.
  */
-import { SqlRequestError } from './errors.js';
+import { WharfError } from '../errors/wharf-error.js';
 import type { TypedValue } from './plan.js';
 
 export const MAX_KEY_LENGTH = 400;
 
 export function parseRecordKey(text: string): TypedValue {
-  if (text.length === 0 || text.length > MAX_KEY_LENGTH) throw new SqlRequestError(400, `Invalid key: length must be 1 to ${MAX_KEY_LENGTH} characters`);
-  if (text.includes('\u0000')) throw new SqlRequestError(400, 'Invalid key: it must not contain the NUL character (U+0000)');
+  if (text.length === 0 || text.length > MAX_KEY_LENGTH) throw new WharfError('SQL_BAD_REQUEST', { reason: `Invalid key: length must be 1 to ${MAX_KEY_LENGTH} characters` });
+  if (text.includes('\u0000')) throw new WharfError('SQL_BAD_REQUEST', { reason: 'Invalid key: it must not contain the NUL character (U+0000)' });
   if (/^-?\d{1,15}$/.test(text)) {
     const n = Number(text);
     return { type: Math.abs(n) <= 2_147_483_647 ? 'int' : 'bigint', value: n };

@@ -1,7 +1,8 @@
 /** validateWrite: what a write body becomes (db columns, typed values, the key) or why it is refused. */
 import { describe, expect, it } from 'vitest';
 import { endpoint } from '../../test/sql/fixtures.js';
-import { typedValue, validateWrite, WriteRequestError, type WriteInput } from './write-body.js';
+import { typedValue, validateWrite, type WriteInput } from './write-body.js';
+import type { WharfError } from '../errors/wharf-error.js';
 
 const W = endpoint('sql:Inventory/Warehouses');
 const input = (method: WriteInput['method'], body: unknown, pathId: string | null = null, query: Record<string, unknown> = {}): WriteInput => ({ method, body, pathId, query });
@@ -60,7 +61,7 @@ describe('validateWrite refuses', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(Error);
-    const e = error as WriteRequestError;
+    const e = error as WharfError;
     expect({ status: e.status, message: e.message, details: e.details }).toEqual({ status, message, details });
   });
 });

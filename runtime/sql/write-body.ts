@@ -12,7 +12,7 @@
  * objects and arrays outright, whether or not the kind is known.
  */
 import type { SqlColumn, SqlEndpoint } from '../contract/model.js';
-import type { ErrorDetail } from '../errors/wharf-error.js';
+import { WharfError, type ErrorDetail } from '../errors/wharf-error.js';
 import type { ColumnKinds, ValueKind } from './odata/type-check.js';
 import type { TypedValue } from './plan.js';
 import { parseRecordKey } from './record-key.js';
@@ -22,17 +22,6 @@ export type WriteMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Nesting depth of an object/array value (stored as JSON text) beyond which it is refused. */
 export const MAX_VALUE_DEPTH = 32;
-
-export class WriteRequestError extends Error {
-  override readonly name = 'WriteRequestError';
-  constructor(
-    readonly status: 400 | 404 | 409 | 413 | 422,
-    message: string,
-    readonly details?: readonly ErrorDetail[],
-  ) {
-    super(message);
-  }
-}
 
 export interface ValidWrite {
   /** Body values by database column, in body order (the key included when the body has it). */
@@ -144,14 +133,14 @@ export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: C
   const urlId = input.pathId ?? queryId(input.query);
   let key: TypedValue | null = urlId === null ? null : parseRecordKey(urlId);
   if (input.method === 'DELETE') {
-    if (key === null) throw new WriteRequestError(400, 'ID field is required for this operation');
+    if (key === null) throw new WharfError('SQL_KEY_REQUIRED');
     return { values: [], key, keyText: urlId };
   }
   const body = input.body;
   if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) {
-    throw new WriteRequestError(400, 'Request body cannot be empty');
+    throw new WharfError('SQL_BODY_EMPTY');
   }
-  if (typeof body !== 'object' || Array.isArray(body)) throw new WriteRequestError(400, 'Request body must be a JSON object');
+  if (typeof body !== 'object' || Array.isArray(body)) throw new WharfError('SQL_BODY_NOT_OBJECT');
 
   const details: ErrorDetail[] = [];
   const values: ColumnValue[] = [];
@@ -192,15 +181,15 @@ export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: C
       if (!details.some((d) => d.field === name)) details.push({ field: name, message: `${name} is required` });
     }
   }
-  if (details.length > 0) throw new WriteRequestError(422, 'Validation failed', details);
+  if (details.length > 0) throw new WharfError('SQL_VALIDATION_FAILED', undefined, { details });
 
   const bodyKey = keyCol === undefined ? undefined : values.find((v) => v.column === keyCol.db)?.value;
   if (input.method !== 'POST') {
     if (bodyKey !== undefined && key !== null && !sameKey(bodyKey, key)) {
-      throw new WriteRequestError(400, `The ${keyCol?.name ?? 'key'} in the body does not match the key in the URL`);
+      throw new WharfError('SQL_KEY_MISMATCH', { keyName: keyCol?.name ?? 'key' });
     }
     if (key === null && bodyKey !== undefined && bodyKey.value !== null) key = bodyKey;
-    if (key === null) throw new WriteRequestError(400, 'ID field is required for this operation');
+    if (key === null) throw new WharfError('SQL_KEY_REQUIRED');
   } else if (key === null && bodyKey !== undefined && bodyKey.value !== null) key = bodyKey;
   return { values, key, keyText: key === null ? null : String(key.value) };
 }

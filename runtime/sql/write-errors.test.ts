@@ -6,58 +6,69 @@
 import { describe, expect, it } from 'vitest';
 import { classifyPostgresError } from './drivers/driver.js';
 import { classifyMssqlError } from './drivers/mssql.js';
-import { WriteRequestError } from './write-body.js';
 import { writeFailure } from './write-errors.js';
+import type { ErrorCode } from '../errors/registry.js';
+import type { ErrorDetail } from '../errors/wharf-error.js';
 import { endpoint } from '../../test/sql/fixtures.js';
 
 const W = endpoint('sql:Inventory/Warehouses');
 const ms = (number: number, message: string) => classifyMssqlError(Object.assign(new Error(message), { number }));
 const pg = (code: string, extra: Record<string, string> = {}) => classifyPostgresError(Object.assign(new Error('x'), { code, ...extra }));
 
-const cases: [string, { error: Error; deleting?: boolean; want: WriteRequestError | null }][] = [
-  ['pg unique, column from detail', { error: pg('23505', { detail: 'Key ("Code")=(NL-001) already exists.', constraint: 'Warehouses_Code_key' }), want: new WriteRequestError(409, 'A record with this Code already exists') }],
+interface Refusal {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly message: string;
+  readonly details: readonly ErrorDetail[] | undefined;
+}
+
+const refusal = (code: ErrorCode, status: number, message: string, details?: readonly ErrorDetail[]): Refusal => ({ code, status, message, details });
+
+const cases: [string, { error: Error; deleting?: boolean; want: Refusal | null }][] = [
+  ['pg unique, column from detail', { error: pg('23505', { detail: 'Key ("Code")=(NL-001) already exists.', constraint: 'Warehouses_Code_key' }), want: refusal('SQL_UNIQUE_VIOLATION', 409, 'A record with this Code already exists') }],
   ['pg foreign key, alias named', { error: pg('23503', { detail: 'Key ("ContactCustomerId")=(9) is not present in table "Customers".' }),
-    want: new WriteRequestError(422, 'Validation failed', [{ field: 'ContactId', message: 'ContactId refers to a record that does not exist' }]) }],
-  ['pg row still referenced', { error: pg('23503', { detail: 'Key ("WarehouseId")=(1) is still referenced from table "Stock".' }), want: new WriteRequestError(409, 'The record is still referenced by other records') }],
-  ['pg not null', { error: pg('23502', { column: 'WarehouseName' }), want: new WriteRequestError(422, 'Validation failed', [{ field: 'Name', message: 'Name is required' }]) }],
+    want: refusal('SQL_FOREIGN_KEY_VIOLATION', 422, 'Validation failed', [{ field: 'ContactId', message: 'ContactId refers to a record that does not exist' }]) }],
+  ['pg row still referenced', { error: pg('23503', { detail: 'Key ("WarehouseId")=(1) is still referenced from table "Stock".' }), want: refusal('SQL_STILL_REFERENCED', 409, 'The record is still referenced by other records') }],
+  ['pg not null', { error: pg('23502', { column: 'WarehouseName' }), want: refusal('SQL_NOT_NULL_VIOLATION', 422, 'Validation failed', [{ field: 'Name', message: 'Name is required' }]) }],
   ['pg check, column from the constraint name', { error: pg('23514', { constraint: 'Warehouses_Capacity_check' }),
-    want: new WriteRequestError(422, 'Validation failed', [{ field: 'Capacity', message: 'Capacity is not an allowed value' }]) }],
-  ['pg RAISE EXCEPTION', { error: Object.assign(pg('P0001'), {}), want: new WriteRequestError(400, 'x') }],
-  ['pg value too long', { error: pg('22001'), want: new WriteRequestError(400, 'A value does not match the type or size of its column') }],
-  ['pg bad key on DELETE', { error: pg('22P02'), deleting: true, want: new WriteRequestError(404, 'Record not found') }],
+    want: refusal('SQL_CHECK_VIOLATION', 422, 'Validation failed', [{ field: 'Capacity', message: 'Capacity is not an allowed value' }]) }],
+  ['pg RAISE EXCEPTION', { error: Object.assign(pg('P0001'), {}), want: refusal('SQL_PROCEDURE_REFUSED', 400, 'x') }],
+  ['pg value too long', { error: pg('22001'), want: refusal('SQL_COLUMN_VALUE_INVALID', 400, 'A value does not match the type or size of its column') }],
+  ['pg bad key on DELETE', { error: pg('22P02'), deleting: true, want: refusal('SQL_WRITE_NOT_FOUND', 404, 'Record not found') }],
   ['pg anything else stays a 500', { error: pg('42P01'), want: null }],
+  ['pg CALL of a function (42809) stays a 500 here (only the procedure write retries it)', { error: pg('42809'), want: null }],
   ['mssql unique key (2627), column from the constraint name', {
     error: ms(2627, "Violation of UNIQUE KEY constraint 'UQ_Warehouses_Code'. Cannot insert duplicate key in object 'inventory.Warehouses'. The duplicate key value is (NL-001)."),
-    want: new WriteRequestError(409, 'A record with this Code already exists') }],
+    want: refusal('SQL_UNIQUE_VIOLATION', 409, 'A record with this Code already exists') }],
   ['mssql unique index (2601)', {
     error: ms(2601, "Cannot insert duplicate key row in object 'inventory.Warehouses' with unique index 'IX_Warehouses_Code'. The duplicate key value is (NL-001)."),
-    want: new WriteRequestError(409, 'A record with this Code already exists') }],
+    want: refusal('SQL_UNIQUE_VIOLATION', 409, 'A record with this Code already exists') }],
   ['mssql foreign key (547)', {
     error: ms(547, 'The INSERT statement conflicted with the FOREIGN KEY constraint "FK__Warehouse__Conta__1". The conflict occurred in database "demo", table "sales.Customers", column \'CustomerId\'.'),
-    want: new WriteRequestError(422, 'Validation failed', [{ field: 'ContactId', message: 'ContactId refers to a record that does not exist' }]) }],
+    want: refusal('SQL_FOREIGN_KEY_VIOLATION', 422, 'Validation failed', [{ field: 'ContactId', message: 'ContactId refers to a record that does not exist' }]) }],
   ['mssql check (547)', {
     error: ms(547, 'The INSERT statement conflicted with the CHECK constraint "CK_Warehouses_Capacity". The conflict occurred in database "demo", table "inventory.Warehouses", column \'Capacity\'.'),
-    want: new WriteRequestError(422, 'Validation failed', [{ field: 'Capacity', message: 'Capacity is not an allowed value' }]) }],
+    want: refusal('SQL_CHECK_VIOLATION', 422, 'Validation failed', [{ field: 'Capacity', message: 'Capacity is not an allowed value' }]) }],
   ['mssql referenced (547)', {
     error: ms(547, 'The DELETE statement conflicted with the REFERENCE constraint "FK_Stock_Warehouses". The conflict occurred in database "demo", table "inventory.Stock", column \'WarehouseId\'.'),
-    deleting: true, want: new WriteRequestError(409, 'The record is still referenced by other records') }],
+    deleting: true, want: refusal('SQL_STILL_REFERENCED', 409, 'The record is still referenced by other records') }],
   ['mssql NULL into NOT NULL (515)', {
     error: ms(515, "Cannot insert the value NULL into column 'WarehouseName', table 'demo.inventory.Warehouses'; column does not allow nulls. INSERT fails."),
-    want: new WriteRequestError(422, 'Validation failed', [{ field: 'Name', message: 'Name is required' }]) }],
-  ['mssql THROW 50000', { error: ms(50000, 'Order 12 does not exist'), want: new WriteRequestError(400, 'Order 12 does not exist') }],
-  ['mssql truncation (2628)', { error: ms(2628, "String or binary data would be truncated in table 'x', column 'City'."), want: new WriteRequestError(400, 'A value does not match the type or size of its column') }],
+    want: refusal('SQL_NOT_NULL_VIOLATION', 422, 'Validation failed', [{ field: 'Name', message: 'Name is required' }]) }],
+  ['mssql THROW 50000', { error: ms(50000, 'Order 12 does not exist'), want: refusal('SQL_PROCEDURE_REFUSED', 400, 'Order 12 does not exist') }],
+  ['mssql truncation (2628)', { error: ms(2628, "String or binary data would be truncated in table 'x', column 'City'."), want: refusal('SQL_COLUMN_VALUE_INVALID', 400, 'A value does not match the type or size of its column') }],
   ['mssql anything else stays a 500', { error: ms(208, "Invalid object name 'inventory.Nope'."), want: null }],
   // Babelfish: the same numbers with PostgreSQL's texts, and 33557097 for what it does not map
   ['babelfish NULL into NOT NULL (515), column in double quotes', {
     error: ms(515, 'null value in column "warehousename" of relation "warehouses" violates not-null constraint'),
-    want: new WriteRequestError(422, 'Validation failed', [{ field: 'Name', message: 'Name is required' }]) }],
+    want: refusal('SQL_NOT_NULL_VIOLATION', 422, 'Validation failed', [{ field: 'Name', message: 'Name is required' }]) }],
   ['babelfish referenced (547)', {
     error: ms(547, 'update or delete on table "warehouses" violates foreign key constraint "stock_warehouseid_fkey" on table "stock"'),
-    deleting: true, want: new WriteRequestError(409, 'The record is still referenced by other records') }],
+    deleting: true, want: refusal('SQL_STILL_REFERENCED', 409, 'The record is still referenced by other records') }],
   ['babelfish unmapped conversion error (33557097) is a value error, not a THROW', {
-    error: ms(33557097, 'invalid input syntax for type integer: "1; DROP TABLE x"'), want: new WriteRequestError(400, 'A value does not match the type or size of its column') }],
+    error: ms(33557097, 'invalid input syntax for type integer: "1; DROP TABLE x"'), want: refusal('SQL_COLUMN_VALUE_INVALID', 400, 'A value does not match the type or size of its column') }],
   ['babelfish unmapped conversion error on DELETE: no such record', {
-    error: ms(33557097, 'invalid input syntax for type integer: "1 OR 1=1"'), deleting: true, want: new WriteRequestError(404, 'Record not found') }],
+    error: ms(33557097, 'invalid input syntax for type integer: "1 OR 1=1"'), deleting: true, want: refusal('SQL_WRITE_NOT_FOUND', 404, 'Record not found') }],
   ['babelfish anything else unmapped stays a 500 (its text never reaches the client)', { error: ms(33557097, 'syntax error at or near "ALTER"'), want: null }],
 ];
 
@@ -65,6 +76,12 @@ describe('writeFailure', () => {
   it.each(cases)('%s', (_name, { error, deleting, want }) => {
     const got = writeFailure(W, error, deleting ?? false);
     if (want === null) expect(got).toBeNull();
-    else expect({ status: got?.status, message: got?.message, details: got?.details }).toEqual({ status: want.status, message: want.message, details: want.details });
+    else expect({ code: got?.code, status: got?.status, message: got?.message, details: got?.details }).toEqual(want);
+  });
+});
+
+describe('classifyPostgresError', () => {
+  it('42809 (CALL of a function) is wrong_object, the kind the procedure write retries on', () => {
+    expect(pg('42809').kind).toBe('wrong_object');
   });
 });

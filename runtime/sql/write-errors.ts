@@ -1,12 +1,14 @@
 /**
- * Database refusals of a write, as client answers that name the column (never a raw 500):
- *   unique -> 409 `A record with this <Col> already exists`
- *   referenced (DELETE of a row others point at) -> 409 `The record is still referenced by other records`
- *   foreign key -> 422 `<Col> refers to a record that does not exist`
- *   not null -> 422 `<Col> is required`
- *   check -> 422 `<Col> is not an allowed value`
- *   value does not fit its column type (too long, out of range, not a number) -> 400
- *   a procedure's deliberate error (P0001, SQL Server >= 50000) -> 400 with its message
+ * Database refusals of a write (classified once by the drivers: SqlDriverError kind and violation),
+ * as registry errors that name the column (never a raw 500):
+ *   unique -> SQL_UNIQUE_VIOLATION 409 `A record with this <Col> already exists`
+ *   referenced (DELETE of a row others point at) -> SQL_STILL_REFERENCED 409
+ *   foreign key -> SQL_FOREIGN_KEY_VIOLATION 422, detail `<Col> refers to a record that does not exist`
+ *   not null -> SQL_NOT_NULL_VIOLATION 422, detail `<Col> is required`
+ *   check -> SQL_CHECK_VIOLATION 422, detail `<Col> is not an allowed value`
+ *   value does not fit its column type (too long, out of range, not a number) -> SQL_COLUMN_VALUE_INVALID 400
+ *     (on DELETE: a key of the wrong type names no record, SQL_WRITE_NOT_FOUND 404)
+ *   a procedure's deliberate error (P0001, SQL Server >= 50000) -> SQL_PROCEDURE_REFUSED 400 with its message
  * Column names are mapped to the exposed name; when the database does not name the column, the
  * longest AllowedColumns name inside the constraint name is used, else the constraint itself
  * (SQL Server names a foreign key's referenced column: the allowed column ending in it is used).
@@ -14,7 +16,7 @@
  */
 import type { SqlEndpoint } from '../contract/model.js';
 import { SqlDriverError, type ConstraintViolation } from './drivers/driver.js';
-import { WriteRequestError } from './write-body.js';
+import { WharfError, type ErrorDetail } from '../errors/wharf-error.js';
 
 function columnOf(endpoint: SqlEndpoint, v: ConstraintViolation): string {
   const column = v.column?.toLowerCase();
@@ -29,25 +31,35 @@ function columnOf(endpoint: SqlEndpoint, v: ConstraintViolation): string {
   return guessed?.name ?? v.column ?? v.constraint ?? 'value';
 }
 
-export function writeFailure(endpoint: SqlEndpoint, error: unknown, deleting: boolean): WriteRequestError | null {
+/** How a batch names the refused row: `[2].Code` / `Row 2: ...` in details, ` (row 2)` after a message. */
+function rowDetail(field: string, message: string, row: number | undefined): ErrorDetail[] {
+  return row === undefined ? [{ field, message }] : [{ field: `[${row}].${field}`, message: `Row ${row}: ${message}` }];
+}
+
+/**
+ * The registry error for a database refusal of a write, or null when it is a server fault.
+ * `row`: the index of the refused row of a batch, when the database names its value.
+ */
+export function writeFailure(endpoint: SqlEndpoint, error: unknown, deleting: boolean, row?: number): WharfError | null {
   if (!(error instanceof SqlDriverError)) return null;
-  if (error.kind === 'raised') return new WriteRequestError(400, error.message.replace(/^error:\s*/i, ''));
+  if (error.kind === 'raised') return new WharfError('SQL_PROCEDURE_REFUSED', { message: error.message.replace(/^error:\s*/i, '') }, { cause: error });
   if (error.kind === 'value') {
-    return deleting ? new WriteRequestError(404, 'Record not found') : new WriteRequestError(400, 'A value does not match the type or size of its column');
+    return deleting ? new WharfError('SQL_WRITE_NOT_FOUND', undefined, { cause: error }) : new WharfError('SQL_COLUMN_VALUE_INVALID', undefined, { cause: error });
   }
   if (error.kind !== 'constraint' || error.violation === null) return null;
   const v = error.violation;
   const col = columnOf(endpoint, v);
+  const suffix = row === undefined ? '' : ` (row ${row})`;
   switch (v.rule) {
     case 'unique':
-      return new WriteRequestError(409, `A record with this ${col} already exists`);
+      return new WharfError('SQL_UNIQUE_VIOLATION', { column: col, row: suffix }, { cause: error });
     case 'referenced':
-      return new WriteRequestError(409, 'The record is still referenced by other records');
+      return new WharfError('SQL_STILL_REFERENCED', { row: suffix }, { cause: error });
     case 'foreign_key':
-      return new WriteRequestError(422, 'Validation failed', [{ field: col, message: `${col} refers to a record that does not exist` }]);
+      return new WharfError('SQL_FOREIGN_KEY_VIOLATION', undefined, { details: rowDetail(col, `${col} refers to a record that does not exist`, row), cause: error });
     case 'not_null':
-      return new WriteRequestError(422, 'Validation failed', [{ field: col, message: `${col} is required` }]);
+      return new WharfError('SQL_NOT_NULL_VIOLATION', undefined, { details: rowDetail(col, `${col} is required`, row), cause: error });
     case 'check':
-      return new WriteRequestError(422, 'Validation failed', [{ field: col, message: `${col} is not an allowed value` }]);
+      return new WharfError('SQL_CHECK_VIOLATION', undefined, { details: rowDetail(col, `${col} is not an allowed value`, row), cause: error });
   }
 }

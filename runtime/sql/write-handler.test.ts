@@ -2,13 +2,16 @@
  * Reading a write's OUTPUT row when the database answers the column names in another case
  * (Babelfish lower-cases `OUTPUT INSERTED.[WarehouseId]` to `warehouseid`). The executed path on
  * Babelfish is test/sql/mssql-write.test.ts; this one pins the mapping without a server: the
- * driver below answers what Babelfish answered there.
+ * driver below answers what Babelfish answered there. Also: the refusals under an Authorization
+ * RowFilter, thrown as their registry codes before any SQL runs.
  */
 import { describe, expect, it } from 'vitest';
 import { endpoint } from '../../test/sql/fixtures.js';
 import { mssqlCompiler } from './compile/dialects/mssql.js';
 import { rowValue, type Row, type SqlDriver } from './drivers/driver.js';
 import { handleSqlWrite, type SqlWriteRequest } from './write-handler.js';
+import { columnMap } from './compile-read.js';
+import { parseFilter } from './odata/filter-parser.js';
 
 const W = endpoint('sql:Inventory/Warehouses');
 
@@ -38,5 +41,24 @@ describe('OUTPUT columns in another case', () => {
     expect(rowValue({ id: 1, Id: 2 }, 'Id')).toBe(2);
     expect(rowValue({ ID: 3 }, 'Id')).toBe(3);
     expect(rowValue(undefined, 'Id')).toBeUndefined();
+  });
+});
+
+describe('refusals under an Authorization RowFilter are registry errors thrown before any SQL', () => {
+  const hamburg = parseFilter("City eq 'Hamburg'", columnMap(W));
+  const noSql: SqlDriver = { provider: 'mssql', query: async () => { throw new Error('no SQL may run'); }, close: async () => undefined };
+  const deps = { driver: noSql, compiler: mssqlCompiler, rowFilter: hamburg };
+
+  it('a record outside the filter: SQL_OUTSIDE_ROW_FILTER naming the column', async () => {
+    await expect(handleSqlWrite(W, req('POST', { Code: 'NL-009', Name: 'Elsewhere', City: 'Rotterdam' }), deps)).rejects.toMatchObject({
+      code: 'SQL_OUTSIDE_ROW_FILTER', status: 422, message: 'Validation failed',
+      details: [{ field: 'City', message: 'The record is outside the rows this caller may write (Authorization RowFilter)' }],
+    });
+  });
+
+  it('a batch: SQL_ROW_FILTER_BATCH', async () => {
+    await expect(handleSqlWrite(W, req('POST', [{ Code: 'DE-010', Name: 'Inside', City: 'Hamburg' }]), deps)).rejects.toMatchObject({
+      code: 'SQL_ROW_FILTER_BATCH', status: 400, message: 'Batch writes are not available to callers under an Authorization RowFilter: write one record per request',
+    });
   });
 });

@@ -7,7 +7,8 @@
 import type { SqlEndpoint } from '../contract/model.js';
 import { rowValue, SqlDriverError, type Row } from './drivers/driver.js';
 import type { TypedValue } from './plan.js';
-import { validateWrite, WriteRequestError, type ValidWrite, type WriteInput, type WriteMethod } from './write-body.js';
+import { validateWrite, type ValidWrite, type WriteInput, type WriteMethod } from './write-body.js';
+import { WharfError } from '../errors/wharf-error.js';
 import { writeFailure } from './write-errors.js';
 import { shapeRow } from './written-row.js';
 import { isBatchBody } from './batch-body.js';
@@ -75,7 +76,7 @@ function checkInside(endpoint: SqlEndpoint, rowFilter: FilterExpr, values: reado
   for (const v of values) row[endpoint.columns.find((c) => c.db === v.column)?.name ?? v.column] = v.value.value;
   if (evaluate(rowFilter, row) === true) return;
   const field = endpoint.columns.find((c) => columns.has(c.db))?.name ?? '';
-  throw new WriteRequestError(422, 'Validation failed', [{ field, message: 'The record is outside the rows this caller may write (Authorization RowFilter)' }]);
+  throw new WharfError('SQL_OUTSIDE_ROW_FILTER', undefined, { details: [{ field, message: 'The record is outside the rows this caller may write (Authorization RowFilter)' }] });
 }
 
 async function tableWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: ValidWrite, deps: SqlWriteDeps): Promise<SqlWriteResponse> {
@@ -92,18 +93,18 @@ async function tableWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: Va
     const plan = planDelete(endpoint, valid);
     const q = deps.compiler.compileDelete({ ...plan, key: { ...plan.key, rowFilter } });
     const rows = await deps.driver.query(q.sql, q.params);
-    if (rows.length === 0) throw new WriteRequestError(404, 'Record not found');
+    if (rows.length === 0) throw new WharfError('SQL_WRITE_NOT_FOUND');
     return respond('DELETE', req, null, rowValue(rows[0], keyColumn) as TypedValue['value']);
   }
   const plan = planUpdate(endpoint, req.method, valid);
-  if (plan === null) throw new WriteRequestError(400, 'The request body has no updatable columns');
+  if (plan === null) throw new WharfError('SQL_NOTHING_TO_UPDATE');
   const q = deps.compiler.compileUpdate({ ...plan, key: { ...plan.key, rowFilter } });
   const row = shapeRow(endpoint, (await deps.driver.query(q.sql, q.params))[0]);
-  if (row === null) throw new WriteRequestError(404, 'Record not found');
+  if (row === null) throw new WharfError('SQL_WRITE_NOT_FOUND');
   return respond(req.method, req, row, row[keyName] as TypedValue['value']);
 }
 
-/** PostgreSQL procedures that turned out to be functions (CALL answered 42809). */
+/** PostgreSQL procedures that turned out to be functions (CALL refused as `wrong_object`, 42809). */
 const FUNCTIONS = new WeakMap<SqlEndpoint, boolean>();
 
 async function procedureWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: ValidWrite, deps: SqlWriteDeps): Promise<SqlWriteResponse> {
@@ -116,7 +117,7 @@ async function procedureWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid
   try {
     rows = await run(asFunction);
   } catch (error) {
-    if (deps.compiler.dialect !== 'postgres' || asFunction || !(error instanceof SqlDriverError) || error.code !== '42809') throw error;
+    if (deps.compiler.dialect !== 'postgres' || asFunction || !(error instanceof SqlDriverError) || error.kind !== 'wrong_object') throw error;
     FUNCTIONS.set(endpoint, true);
     rows = await run(true);
   }
@@ -130,7 +131,7 @@ async function procedureWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid
 export async function handleSqlWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, deps: SqlWriteDeps): Promise<SqlWriteResponse | SqlBatchResponse> {
   if (endpoint.writeMode === 'Table' && isBatchBody(req.body) && (req.method === 'POST' || (req.method === 'DELETE' && req.pathId === null))) {
     // a batch is one statement without the per-row RowFilter checks: refused under a rule rather than unchecked
-    if (deps.rowFilter) throw new WriteRequestError(400, 'Batch writes are not available to callers under an Authorization RowFilter: write one record per request');
+    if (deps.rowFilter) throw new WharfError('SQL_ROW_FILTER_BATCH');
     try {
       return await handleSqlBatch(endpoint, req.method, req.body, deps);
     } catch (error) {
@@ -139,7 +140,7 @@ export async function handleSqlWrite(endpoint: SqlEndpoint, req: SqlWriteRequest
   }
   const valid = validateWrite(endpoint, req, deps.columnKinds);
   // the compiler refuses a RowFilter over procedure writes; this keeps it that way at run time
-  if (deps.rowFilter && endpoint.writeMode !== 'Table') throw new WriteRequestError(400, 'Authorization RowFilter cannot apply to procedure writes');
+  if (deps.rowFilter && endpoint.writeMode !== 'Table') throw new WharfError('SQL_ROW_FILTER_PROCEDURE');
   try {
     return endpoint.writeMode === 'Table' ? await tableWrite(endpoint, req, valid, deps) : await procedureWrite(endpoint, req, valid, deps);
   } catch (error) {

@@ -5,15 +5,12 @@
  * aggregate-rows.ts check each other.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planAggregate } from '../../runtime/sql/aggregate-plan.js';
 import type { SqlCompiler } from '../../runtime/sql/compile/compiler.js';
 import { mssqlCompiler } from '../../runtime/sql/compile/dialects/mssql.js';
 import { postgresCompiler } from '../../runtime/sql/compile/dialects/postgres.js';
 import type { Row, SqlDriver } from '../../runtime/sql/drivers/driver.js';
-import { columnMap } from '../../runtime/sql/handler.js';
+import { compileAggregateRead } from '../../runtime/sql/compile-read.js';
 import { aggregateRows } from '../../runtime/sql/odata/aggregate-rows.js';
-import { parseApplyRequest } from '../../runtime/sql/odata/apply-options.js';
-import { hiddenColumns } from '../../runtime/sql/odata/hidden-columns.js';
 import { orderRows } from '../../runtime/sql/odata/order-rows.js';
 import { AGGREGATE_CASES, type AggregateCase } from './aggregate-cases.js';
 import { showParams } from './compile-case.js';
@@ -21,10 +18,8 @@ import { MSSQL_SKIP_REASON, openMssql, openTestDatabases, type TestDatabases } f
 import { endpoint } from './fixtures.js';
 
 function compile(c: AggregateCase, compiler: SqlCompiler) {
-  const e = endpoint(c.endpoint);
-  const request = parseApplyRequest(c.options, columnMap(e), hiddenColumns(e.columns, e.responseTransforms));
-  const top = request.top ?? 100;
-  return { request, top, q: compiler.compileAggregate(planAggregate({ endpoint: e, apply: request.apply, orderby: request.orderby, top, skip: request.skip })) };
+  const { request, top, compiled } = compileAggregateRead(endpoint(c.endpoint), c.options, compiler, { resolveEndpoint: () => undefined });
+  return { request, top, q: compiled };
 }
 
 describe.each([['postgres', postgresCompiler], ['mssql', mssqlCompiler]] as const)('%s $apply SQL', (dialect, compiler) => {

@@ -4,7 +4,7 @@
  * Status, headers and literal JSON. Values follow from the deterministic seed formulas in
  * runtime/sql/demo/seed.sql (e.g. product 7: price ((7*7919) % 50000)/100 + 0.99 = 55.32).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { startSqlTestServer, type SqlTestServer } from './http-server.js';
 import { P, READ_CASES as cases, type ReadGiven as Given } from './read-cases.js';
@@ -62,6 +62,7 @@ async function send(given: Given) {
 
 describe('SQL read routes on PostgreSQL', () => {
   it.each(cases)('%s', async (_name, { given, want }) => {
+    const logged = server.logs.lines().length;
     const res = await send(given);
     expect(res.statusCode).toBe(want.status);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -70,6 +71,14 @@ describe('SQL read routes on PostgreSQL', () => {
     if (want.status === 200) expect(res.headers['x-query-time']).toMatch(/^\d+\.\d{2}$/);
     // compact JSON, keys in the order the spec shows (success, count, value, nextLink)
     if (want.status === 200) expect(res.body).toBe(JSON.stringify(want.body));
+    // the refusal is thrown as its own registry code where it happens (the request's log line names it)
+    if (want.code !== undefined) {
+      await vi.waitFor(() => {
+        const path = given.url.split('?')[0];
+        const line = server.logs.lines().slice(logged).find((l) => String(l['url']).split('?')[0] === path && l['method'] === (given.method ?? 'GET') && l['statusCode'] === want.status);
+        expect(line?.['code']).toBe(want.code);
+      });
+    }
   });
 
   it('reads by key reuse their compiled query with each request\'s own key', async () => {

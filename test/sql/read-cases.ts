@@ -5,6 +5,7 @@
  * formulas in runtime/sql/demo/seed.sql and mssql.sql (e.g. product 7: price
  * ((7*7919) % 50000)/100 + 0.99 = 55.32).
  */
+import type { ErrorCode } from '../../runtime/errors/registry.js';
 
 export interface ReadGiven {
   readonly method?: 'GET' | 'QUERY';
@@ -14,6 +15,8 @@ export interface ReadGiven {
 }
 export interface ReadWant {
   readonly status: number;
+  /** The registry code of a refusal, as the request's log line names it (http.test.ts). */
+  readonly code?: ErrorCode;
   readonly headers?: Readonly<Record<string, string | undefined>>;
   readonly body: unknown;
 }
@@ -49,8 +52,8 @@ export const READ_CASES: Array<[string, { given: ReadGiven; want: ReadWant }]> =
     given: { url: `${P}/7?$select=Name&$expand=Category($select=Name)` },
     want: { status: 200, body: { Name: 'Tiny Widget 7', Category: { Name: 'Seafood' } } },
   }],
-  ['by id: absent', { given: { url: `${P}/999999` }, want: { status: 404, body: { success: false, error: 'No record found with ProductId = 999999' } } }],
-  ['by id: key of the wrong type', { given: { url: `${P}/abc` }, want: { status: 400, body: { success: false, error: "Invalid key 'abc': ProductId is a number" } } }],
+  ['by id: absent', { given: { url: `${P}/999999` }, want: { status: 404, code: 'SQL_RECORD_NOT_FOUND', body: { success: false, error: 'No record found with ProductId = 999999' } } }],
+  ['by id: key of the wrong type', { given: { url: `${P}/abc` }, want: { status: 400, code: 'SQL_INVALID_KEY', body: { success: false, error: "Invalid key 'abc': ProductId is a number" } } }],
   ['by id: $filter does not apply', { given: { url: `${P}/7?$filter=Price gt 1` }, want: { status: 400, body: { success: false, error: '$filter does not apply when reading one record' } } }],
   ['TVF: path parameter and query parameter', {
     given: { url: `${TVF}/3?MinPrice=400&$top=2&$select=ProductId,Price` },
@@ -62,17 +65,17 @@ export const READ_CASES: Array<[string, { given: ReadGiven; want: ReadWant }]> =
     want: { status: 200, body: { success: true, count: 1, value: [{ ProductId: 2, Name: 'Green Widget 2', Price: 159.37 }],
       nextLink: '/api/pg/Inventory/ProductsByCategory/3?$select=ProductId,Name,Price&$top=1&$skip=1' } },
   }],
-  ['TVF: required parameter missing', { given: { url: TVF }, want: { status: 400, body: { success: false, error: "Required parameter 'CategoryId' not provided" } } }],
-  ['TVF: ValidationPattern (path)', { given: { url: `${TVF}/x1` }, want: { status: 400, body: { success: false, error: "Invalid value for parameter 'CategoryId'" } } }],
+  ['TVF: required parameter missing', { given: { url: TVF }, want: { status: 400, code: 'SQL_PARAMETER_MISSING', body: { success: false, error: "Required parameter 'CategoryId' not provided" } } }],
+  ['TVF: ValidationPattern (path)', { given: { url: `${TVF}/x1` }, want: { status: 400, code: 'SQL_PARAMETER_INVALID', body: { success: false, error: "Invalid value for parameter 'CategoryId'" } } }],
   ['TVF: ValidationPattern (query)', { given: { url: `${TVF}/3?MinPrice=4.567` }, want: { status: 400, body: { success: false, error: "Invalid value for parameter 'MinPrice'" } } }],
   ['TVF: no $expand', { given: { url: `${TVF}/3?$expand=Category` }, want: { status: 400, body: { success: false, error: '$expand is not supported on this endpoint' } } }],
   ['error: unknown orderby field', { given: { url: `${P}?$orderby=Secret` }, want: { status: 400, body: { success: false, error: 'Invalid orderby field: Secret' } } }],
   ['error: empty orderby', { given: { url: `${P}?$orderby=` }, want: { status: 400, body: { success: false, error: 'Empty orderby clause' } } }],
   ['error: negative skip', { given: { url: `${P}?$skip=-1` }, want: { status: 400, body: { success: false, error: '$skip cannot be negative' } } }],
   ['error: top above 1000', { given: { url: `${P}?$top=1001` }, want: { status: 400, body: { success: false, error: '$top cannot exceed 1000' } } }],
-  ['error: filter syntax with position', { given: { url: `${P}?$filter=${encodeURIComponent('Price gt 10 and (Stock)) ')}` }, want: { status: 400, body: { success: false, error: "$filter: unexpected ')' at position 24" } } }],
-  ['error: $select outside the allow-list', { given: { url: `${P}?$select=Password` }, want: { status: 400, body: { success: false, error: "$select: unknown column 'Password' at position 1" } } }],
-  ['error: db name instead of the alias', { given: { url: `${P}?$filter=UnitPrice gt 1` }, want: { status: 400, body: { success: false, error: "$filter: unknown column 'UnitPrice' at position 1" } } }],
+  ['error: filter syntax with position', { given: { url: `${P}?$filter=${encodeURIComponent('Price gt 10 and (Stock)) ')}` }, want: { status: 400, code: 'SQL_BAD_REQUEST', body: { success: false, error: "$filter: unexpected ')' at position 24" } } }],
+  ['error: $select outside the allow-list', { given: { url: `${P}?$select=Password` }, want: { status: 400, code: 'SQL_UNKNOWN_COLUMN', body: { success: false, error: "$select: unknown column 'Password' at position 1" } } }],
+  ['error: db name instead of the alias', { given: { url: `${P}?$filter=UnitPrice gt 1` }, want: { status: 400, code: 'SQL_UNKNOWN_COLUMN', body: { success: false, error: "$filter: unknown column 'UnitPrice' at position 1" } } }],
   ['error: value of the wrong type', { given: { url: `${P}?$filter=ProductId eq 'x'` }, want: { status: 400, body: { success: false, error: "$filter: 'ProductId' is a number and cannot be compared with a string" } } }],
   ['error: unsupported option', { given: { url: `${P}?$search=x` }, want: { status: 400, body: { success: false, error: "Unsupported query option '$search'" } } }],
   ['expand to-many', {

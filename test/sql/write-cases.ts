@@ -4,6 +4,7 @@
  * Table mode: Inventory/Warehouses; stored procedure: Sales/Orders. `{env}` in a header is the
  * environment; `$A`.. are ids remembered from earlier answers (subst()).
  */
+import type { ErrorCode } from '../../runtime/errors/registry.js';
 
 export interface WriteGiven {
   readonly method: 'POST' | 'PUT' | 'PATCH' | 'MERGE' | 'DELETE' | 'GET';
@@ -16,6 +17,8 @@ export interface WriteGiven {
 }
 export interface WriteWant {
   readonly status: number;
+  /** The registry code of a refusal, as the request's log line names it (write-http.test.ts). */
+  readonly code?: ErrorCode;
   readonly headers?: Readonly<Record<string, string | undefined>>;
   readonly body: unknown;
   /** The Warehouses table must be exactly as before the request. */
@@ -38,7 +41,7 @@ export const WRITE_CASES: Array<[string, { given: WriteGiven; want: WriteWant }]
   }],
   ['POST: every validation failure listed together, nothing written', {
     given: { method: 'POST', path: W, payload: { Code: 'nl1', Name: '  ', Colour: 'red', City: 'X' } },
-    want: { status: 422, unchanged: true, body: { success: false, error: 'Validation failed', details: [
+    want: { status: 422, code: 'SQL_VALIDATION_FAILED', unchanged: true, body: { success: false, error: 'Validation failed', details: [
       { field: 'Code', message: 'Code must be a country code and three digits, like NL-001' },
       { field: 'Colour', message: 'Colour is not an allowed property' },
       { field: 'Name', message: 'Name is required' },
@@ -50,19 +53,19 @@ export const WRITE_CASES: Array<[string, { given: WriteGiven; want: WriteWant }]
   }],
   ['POST: unique violation names the column', {
     given: { method: 'POST', path: W, payload: { Code: 'NL-001', Name: 'Duplicate' } },
-    want: { status: 409, unchanged: true, body: { success: false, error: 'A record with this Code already exists' } },
+    want: { status: 409, code: 'SQL_UNIQUE_VIOLATION', unchanged: true, body: { success: false, error: 'A record with this Code already exists' } },
   }],
   ['POST: foreign key violation names the column', {
     given: { method: 'POST', path: W, payload: { Code: 'FR-001', Name: 'Paris', ContactId: 999999 } },
-    want: { status: 422, unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: 'ContactId', message: 'ContactId refers to a record that does not exist' }] } },
+    want: { status: 422, code: 'SQL_FOREIGN_KEY_VIOLATION', unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: 'ContactId', message: 'ContactId refers to a record that does not exist' }] } },
   }],
   ['POST: check constraint names the column', {
     given: { method: 'POST', path: W, payload: { Code: 'FR-001', Name: 'Paris', Capacity: -1 } },
-    want: { status: 422, unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: 'Capacity', message: 'Capacity is not an allowed value' }] } },
+    want: { status: 422, code: 'SQL_CHECK_VIOLATION', unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: 'Capacity', message: 'Capacity is not an allowed value' }] } },
   }],
   ['POST: NOT NULL column sent as null', {
     given: { method: 'POST', path: W, payload: { Code: 'FR-001', Name: 'Paris', IsActive: null } },
-    want: { status: 422, unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: 'IsActive', message: 'IsActive is required' }] } },
+    want: { status: 422, code: 'SQL_NOT_NULL_VIOLATION', unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: 'IsActive', message: 'IsActive is required' }] } },
   }],
   ['PUT replaces the record (left-out columns become NULL)', {
     given: { method: 'PUT', path: `${W}/$A`, payload: { WarehouseId: '$A', Code: 'NL-002', Name: 'Venlo West', IsActive: false } },
@@ -71,11 +74,11 @@ export const WRITE_CASES: Array<[string, { given: WriteGiven; want: WriteWant }]
   }],
   ['PUT: body key disagrees with the path key', {
     given: { method: 'PUT', path: `${W}/$A`, payload: { WarehouseId: '$B', Code: 'NL-002', Name: 'X', IsActive: true } },
-    want: { status: 400, unchanged: true, body: { success: false, error: 'The WarehouseId in the body does not match the key in the URL' } },
+    want: { status: 400, code: 'SQL_KEY_MISMATCH', unchanged: true, body: { success: false, error: 'The WarehouseId in the body does not match the key in the URL' } },
   }],
   ['PUT: absent record', {
     given: { method: 'PUT', path: `${W}/999`, payload: { Code: 'NL-009', Name: 'X', IsActive: true } },
-    want: { status: 404, unchanged: true, body: { success: false, error: 'Record not found' } },
+    want: { status: 404, code: 'SQL_WRITE_NOT_FOUND', unchanged: true, body: { success: false, error: 'Record not found' } },
   }],
   ['PATCH changes only the given columns', {
     given: { method: 'PATCH', path: `${W}/$A`, payload: { City: 'Venlo', Capacity: 450 } },
@@ -89,7 +92,7 @@ export const WRITE_CASES: Array<[string, { given: WriteGiven; want: WriteWant }]
   }],
   ['PATCH: only the key is nothing to update', {
     given: { method: 'PATCH', path: `${W}/$A`, payload: { WarehouseId: '$A' } },
-    want: { status: 400, unchanged: true, body: { success: false, error: 'The request body has no updatable columns' } },
+    want: { status: 400, code: 'SQL_NOTHING_TO_UPDATE', unchanged: true, body: { success: false, error: 'The request body has no updatable columns' } },
   }],
   ['PATCH: a required column may not be blanked', {
     given: { method: 'PATCH', path: `${W}/$A`, payload: { Name: '' } },
@@ -97,13 +100,13 @@ export const WRITE_CASES: Array<[string, { given: WriteGiven; want: WriteWant }]
   }],
   ['PATCH without any key', {
     given: { method: 'PATCH', path: W, payload: { City: 'X' } },
-    want: { status: 400, unchanged: true, body: { success: false, error: 'ID field is required for this operation' } },
+    want: { status: 400, code: 'SQL_KEY_REQUIRED', unchanged: true, body: { success: false, error: 'ID field is required for this operation' } },
   }],
-  ['empty body', { given: { method: 'POST', path: W, payload: {} }, want: { status: 400, unchanged: true, body: { success: false, error: 'Request body cannot be empty' } } }],
+  ['empty body', { given: { method: 'POST', path: W, payload: {} }, want: { status: 400, code: 'SQL_BODY_EMPTY', unchanged: true, body: { success: false, error: 'Request body cannot be empty' } } }],
   ['no body at all', { given: { method: 'POST', path: W, contentType: null }, want: { status: 400, unchanged: true, body: { success: false, error: 'Request body cannot be empty' } } }],
   // an array is a batch on a Table-mode endpoint (batch-http.test.ts); a procedure endpoint takes one object
   ['body is not an object', { given: { method: 'POST', path: 'Sales/Orders', payload: '[1,2]' }, want: { status: 400, unchanged: true, body: { success: false, error: 'Request body must be a JSON object' } } }],
-  ['body is a JSON string', { given: { method: 'POST', path: W, payload: '"Code"' }, want: { status: 400, unchanged: true, body: { success: false, error: 'Request body must be a JSON object' } } }],
+  ['body is a JSON string', { given: { method: 'POST', path: W, payload: '"Code"' }, want: { status: 400, code: 'SQL_BODY_NOT_OBJECT', unchanged: true, body: { success: false, error: 'Request body must be a JSON object' } } }],
   ['not JSON: 415', {
     given: { method: 'POST', path: W, contentType: 'text/plain', payload: 'Code=NL-003' },
     want: { status: 415, unchanged: true, body: { success: false, error: "Content-Type 'text/plain' is not supported." } },
@@ -127,7 +130,7 @@ export const WRITE_CASES: Array<[string, { given: WriteGiven; want: WriteWant }]
   }],
   ['hostile: a string longer than the column', {
     given: { method: 'POST', path: W, payload: { Code: 'NL-003', Name: 'x', City: 'x'.repeat(100_000) } },
-    want: { status: 400, unchanged: true, body: { success: false, error: 'A value does not match the type or size of its column' } },
+    want: { status: 400, code: 'SQL_COLUMN_VALUE_INVALID', unchanged: true, body: { success: false, error: 'A value does not match the type or size of its column' } },
   }],
   ['hostile: a body over the server limit (10 MiB)', {
     given: { method: 'POST', path: W, payload: `{"Code":"NL-003","Name":"x","Notes":"${'x'.repeat(10 * 1024 * 1024)}"}` },
@@ -174,7 +177,7 @@ export const WRITE_CASES: Array<[string, { given: WriteGiven; want: WriteWant }]
   }],
   ['hostile: a key that is a SQL fragment', {
     given: { method: 'DELETE', path: `${W}/1%20OR%201%3D1` },
-    want: { status: 404, unchanged: true, body: { success: false, error: 'Record not found' } },
+    want: { status: 404, code: 'SQL_WRITE_NOT_FOUND', unchanged: true, body: { success: false, error: 'Record not found' } },
   }],
   ['DELETE by path key', {
     given: { method: 'DELETE', path: `${W}/$C` },
@@ -184,8 +187,8 @@ export const WRITE_CASES: Array<[string, { given: WriteGiven; want: WriteWant }]
     given: { method: 'DELETE', path: `${W}?id=$B` },
     want: { status: 200, body: { success: true, message: 'Record deleted successfully', result: null, id: '$B' } },
   }],
-  ['DELETE: absent record', { given: { method: 'DELETE', path: `${W}/$C` }, want: { status: 404, unchanged: true, body: { success: false, error: 'Record not found' } } }],
-  ['DELETE without a key', { given: { method: 'DELETE', path: W }, want: { status: 400, unchanged: true, body: { success: false, error: 'ID field is required for this operation' } } }],
+  ['DELETE: absent record', { given: { method: 'DELETE', path: `${W}/$C` }, want: { status: 404, code: 'SQL_WRITE_NOT_FOUND', unchanged: true, body: { success: false, error: 'Record not found' } } }],
+  ['DELETE without a key', { given: { method: 'DELETE', path: W }, want: { status: 400, code: 'SQL_KEY_REQUIRED', unchanged: true, body: { success: false, error: 'ID field is required for this operation' } } }],
   ['method not in AllowedMethods: 405 with Allow', {
     given: { method: 'POST', path: 'Inventory/Products', payload: { Sku: 'x' } },
     want: { status: 405, headers: { allow: 'GET, HEAD, QUERY, OPTIONS' }, body: { success: false, error: "Method 'POST' is not allowed for this endpoint." } },
@@ -209,7 +212,7 @@ export const WRITE_CASES: Array<[string, { given: WriteGiven; want: WriteWant }]
   }],
   ['procedure: a deliberate error (RAISE EXCEPTION, P0001) is a 400 with its message', {
     given: { method: 'PATCH', path: 'Sales/Orders/999999', payload: { Status: 'Paid' } },
-    want: { status: 400, body: { success: false, error: 'Order 999999 does not exist' } },
+    want: { status: 400, code: 'SQL_PROCEDURE_REFUSED', body: { success: false, error: 'Order 999999 does not exist' } },
   }],
   ['procedure: validation runs first', {
     given: { method: 'POST', path: 'Sales/Orders', payload: { Colour: 'red' } },

@@ -5,7 +5,7 @@
  * Table mode: Inventory/Warehouses; stored procedure: Sales/Orders (sales."SaveOrder").
  * After every refused write the table must be unchanged (`unchanged: true`).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { startSqlTestServer, type SqlTestServer } from './http-server.js';
 import { subst, W, WRITE_CASES as cases, type WriteGiven as Given } from './write-cases.js';
@@ -45,6 +45,7 @@ describe.each(['pg', 'demo'])('SQL writes on %s', (env) => {
   it.each(cases)('%s', async (_name, raw) => {
     const given = subst(raw.given, vars);
     const before = raw.want.unchanged ? await warehouses(env) : null;
+    const logged = server.logs.lines().length;
     const res = await send(env, given);
     if (given.save) vars.set(given.save, (res.json() as { id: number }).id);
     const want = subst(raw.want, vars);
@@ -53,6 +54,14 @@ describe.each(['pg', 'demo'])('SQL writes on %s', (env) => {
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     for (const [name, value] of Object.entries(want.headers ?? {})) expect(res.headers[name]).toBe(value?.replace('{env}', env));
     if (before !== null) expect(await warehouses(env)).toEqual(before);
+    // the refusal is thrown as its own registry code where it happens (the request's log line names it)
+    if (want.code !== undefined) {
+      const url = `/api/${env}/${given.path}`;
+      await vi.waitFor(() => {
+        const line = server.logs.lines().slice(logged).find((l) => l['url'] === url && l['method'] === given.method && l['statusCode'] === want.status);
+        expect(line?.['code']).toBe(want.code);
+      });
+    }
   });
 });
 

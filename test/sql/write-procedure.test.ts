@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresCompiler } from '../../runtime/sql/compile/dialects/postgres.js';
 import type { SqlDriver } from '../../runtime/sql/drivers/driver.js';
 import { SqlDriverError } from '../../runtime/sql/drivers/driver.js';
-import { WriteRequestError } from '../../runtime/sql/write-body.js';
 import { handleSqlWrite } from '../../runtime/sql/write-handler.js';
 import { openTestDatabases, type TestDatabases } from './databases.js';
 import { endpoint } from './fixtures.js';
@@ -47,7 +46,7 @@ describe.each([['pglite', () => dbs.pglite], ['postgres', () => dbs.postgres]] a
 
   it('RAISE EXCEPTION (P0001) is a 400 with its message', async () => {
     const missing = { ...req('PATCH', { Status: 'Paid' }), pathId: '999999' };
-    await expect(handleSqlWrite(FN, missing, { driver: driver(), compiler: postgresCompiler })).rejects.toEqual(new WriteRequestError(400, 'Order 999999 does not exist'));
+    await expect(handleSqlWrite(FN, missing, { driver: driver(), compiler: postgresCompiler })).rejects.toMatchObject({ code: 'SQL_PROCEDURE_REFUSED', status: 400, message: 'Order 999999 does not exist' });
   });
 
   it('an error with another SQLSTATE stays a server error (500)', async () => {

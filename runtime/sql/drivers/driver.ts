@@ -41,9 +41,11 @@ export interface PoolStats {
  * - `value`: a value did not fit the column type (e.g. `Id eq 'abc'` on an integer key): a 400/404;
  * - `timeout`: the command ran past SqlConnectionPooling:CommandTimeout (a 500 with traceId; the
  *   connection was dropped, so a hung database cannot hold the pool);
+ * - `wrong_object`: the object is not of the kind the statement expects (PostgreSQL 42809, a CALL
+ *   of a function: the procedure write calls it as a function instead; else a 500 like `query`);
  * - `query`: anything else (a 500 with traceId; details only in the log).
  */
-export type SqlFailureKind = 'connection' | 'value' | 'query' | 'timeout' | 'constraint' | 'raised';
+export type SqlFailureKind = 'connection' | 'value' | 'query' | 'timeout' | 'constraint' | 'raised' | 'wrong_object';
 
 /**
  * A constraint the database refused a write for (kind `constraint`): which rule, and the column
@@ -163,6 +165,8 @@ export function classifyPostgresError(error: unknown): SqlDriverError {
   else if (!code && /^Invalid input for \w+ type/i.test(message)) kind = 'value';
   // P0001: RAISE EXCEPTION without an ERRCODE (a procedure's deliberate error)
   else if (code === 'P0001') kind = 'raised';
+  // 42809 wrong_object_type: CALL of a function (procedure writes then call it as a function)
+  else if (code === '42809') kind = 'wrong_object';
   const violation = code ? postgresViolation(code, e) : null;
   if (violation) return new SqlDriverError('constraint', message, code, { cause: error, violation });
   return new SqlDriverError(kind, message, code, { cause: error });

@@ -109,7 +109,7 @@ class ApplyParser {
   private member(verb: string): Member {
     const t = this.expect('ident', 'a column name');
     const column = resolveMember(this.columns, t.text);
-    if (column === undefined) throw ODataError.at(OPTION, `unknown column ${describeText(t.text)}`, t.pos);
+    if (column === undefined) throw ODataError.unknownColumn(OPTION, describeText(t.text), t.pos);
     assertVisible(this.hidden, t.text, OPTION, verb, t.pos);
     return { kind: 'member', name: t.text, column };
   }

@@ -234,7 +234,7 @@ class FilterParser {
 
   private member(t: Token): Member {
     const column = resolveMember(this.columns, t.text);
-    if (column === undefined) throw ODataError.at(OPTION, `unknown column '${t.text.slice(0, 100)}'`, t.pos);
+    if (column === undefined) throw ODataError.unknownColumn(OPTION, `'${t.text.slice(0, 100)}'`, t.pos);
     assertVisible(this.hidden, t.text, OPTION, 'filtered on', t.pos);
     return { kind: 'member', name: t.text, column };
   }

@@ -88,7 +88,7 @@ export function parseSelect(option: string, text: string, columns: ColumnMap): M
       continue;
     }
     const column = first.type === 'ident' ? resolveMember(columns, first.text) : undefined;
-    if (column === undefined) throw ODataError.at(option, `unknown column ${describeText(first.text)}`, first.pos);
+    if (column === undefined) throw ODataError.unknownColumn(option, describeText(first.text), first.pos);
     out.push({ kind: 'member', name: first.text, column });
   }
   const seen = new Set<string>();
@@ -200,7 +200,7 @@ function selectFromTokens(option: string, tokens: Token[], columns: ColumnMap): 
     if (!f) throw ODataError.at(option, 'empty column name in $select', (tokens[0] as Token).pos);
     if (g.length > 1) throw ODataError.at(option, `unexpected '${(g[1] as Token).text.slice(0, 20)}'`, (g[1] as Token).pos);
     if (f.type !== 'ident' || resolveMember(columns, f.text) === undefined) {
-      throw ODataError.at(option, `unknown column '${f.text.slice(0, 100)}'`, f.pos);
+      throw ODataError.unknownColumn(option, `'${f.text.slice(0, 100)}'`, f.pos);
     }
     if (!out.includes(f.text)) out.push(f.text);
   }

@@ -28,8 +28,11 @@ const CLIENT_ONLY = new Set([
   'x-cluster-client-ip', 'fastly-client-ip', 'x-originating-ip', 'x-original-forwarded-for',
 ]);
 
-/** Header names listed in a Connection header (lower case). */
-export function connectionListed(connection: string | string[] | undefined): Set<string> {
+const NONE_LISTED: ReadonlySet<string> = new Set();
+
+/** Header names listed in a Connection header (lower case); one shared empty set without one. */
+export function connectionListed(connection: string | string[] | undefined): ReadonlySet<string> {
+  if (connection === undefined) return NONE_LISTED;
   const text = Array.isArray(connection) ? connection.join(',') : (connection ?? '');
   return new Set(text.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== ''));
 }
@@ -40,7 +43,7 @@ export function isHopByHop(name: string, listed: ReadonlySet<string>): boolean {
 }
 
 function isClientOnly(name: string): boolean {
-  const canonical = name.replaceAll('_', '-');
+  const canonical = name.includes('_') ? name.replaceAll('_', '-') : name;
   return CLIENT_ONLY.has(canonical) || canonical.startsWith('x-forwarded-') || canonical.startsWith('proxy-');
 }
 

@@ -10,13 +10,14 @@
  */
 import type { ResponseTransforms } from '../contract/model.js';
 import { hasTransforms, transformBody } from '../transforms/response-transforms.js';
+import { memoByContentType } from './content-type-memo.js';
 
 const BOM = '\uFEFF';
 
-export function isJson(contentType: string | undefined): boolean {
-  const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+export const isJson = memoByContentType((contentType) => {
+  const media = contentType.split(';')[0]!.trim().toLowerCase();
   return media === 'application/json' || media === 'text/json' || media.endsWith('+json');
-}
+});
 
 function hidesFields(t: ResponseTransforms): boolean {
   return t.remove.length > 0 || t.mask.length > 0;

@@ -3,6 +3,7 @@ import { memoByText } from './text-memo.js';
 import { isJson } from '../proxy/response-inspection.js';
 import { isRewritable } from '../proxy/url-rewrite.js';
 import { normalizeAddress, normalizeRemote } from '../traffic/client-ip.js';
+import { connectionListed } from '../proxy/request-headers.js';
 
 describe('memoByText', () => {
   it('computes each text once, then answers from memory', () => {
@@ -58,5 +59,13 @@ describe('texts remembered on the request path', () => {
     for (const address of ['127.0.0.1', '::ffff:10.1.2.3', '::FFFF:10.1.2.3', 'FE80::1%eth0', ' 2001:DB8::1 ', '']) {
       for (let i = 0; i < 2; i += 1) expect(normalizeRemote(address), address).toBe(normalizeAddress(address));
     }
+  });
+
+  it('connectionListed: one set per Connection text, the same names', () => {
+    expect(connectionListed('keep-alive')).toBe(connectionListed('keep-alive'));
+    expect([...connectionListed(' Keep-Alive, X-Secret ,,')]).toEqual(['keep-alive', 'x-secret']);
+    expect([...connectionListed(['close', 'X-A'])]).toEqual(['close', 'x-a']);
+    expect(connectionListed(undefined).size).toBe(0);
+    expect(connectionListed('').size).toBe(0);
   });
 });

@@ -11,6 +11,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { downstreamSetCookie, upstreamCookie } from './proxy-cookies.js';
+import { memoByText } from '../lifecycle/text-memo.js';
 
 /** RFC 9110 §7.6.1 connection-specific headers: never cross the proxy in either direction. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade']);
@@ -30,11 +31,16 @@ const CLIENT_ONLY = new Set([
 
 const NONE_LISTED: ReadonlySet<string> = new Set();
 
+/** The names a Connection header text lists, one (read-only) set per text: clients send the same few (`keep-alive`). */
+const listedIn = memoByText(
+  (text): ReadonlySet<string> => new Set(text.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '')),
+  64,
+);
+
 /** Header names listed in a Connection header (lower case); one shared empty set without one. */
 export function connectionListed(connection: string | string[] | undefined): ReadonlySet<string> {
   if (connection === undefined) return NONE_LISTED;
-  const text = Array.isArray(connection) ? connection.join(',') : (connection ?? '');
-  return new Set(text.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== ''));
+  return listedIn(Array.isArray(connection) ? connection.join(',') : connection);
 }
 
 /** True for a hop-by-hop header (fixed list, `Proxy-*`, or named in Connection). */

@@ -7,7 +7,9 @@
  *   node --import tsx bench/sql-profile.ts [wharf|dist|hand] [list|byKey] [seconds] [out.cpuprofile]
  *
  * `wharf` runs the server in this process through tsx; `dist` profiles the compiled runtime in its
- * own process, as the bench runs it (`node --cpu-prof`, the whole run including the warm-up).
+ * own process, as the bench runs it (`node --cpu-prof`, the whole run including the warm-up), and
+ * prints its CPU time per request during the measured load (BENCH_PROFILE=0: without the profiler;
+ * settings such as `Logging__MinLevel=warn` pass through the environment to that process).
  */
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { load } from './load.js';
+import { processCpuMicros } from './process-cpu.js';
 import { CONNECTIONS, HAND_PATHS, startBenchDatabase, startBenchWharf, startBenchWharfInProcess, WHARF_PATHS } from './sql.js';
 import { handWrittenSql } from './sql-hand-written.js';
 import type { TestPostgres } from '../test/setup/postgres.js';
@@ -57,17 +60,22 @@ try {
 /** The compiled runtime in its own process under `node --cpu-prof` (warm-up included in the profile). */
 async function profileDist(db: TestPostgres): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'wharf-prof-'));
-  const wharf = await startBenchWharf(db, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200']);
+  const profiled = process.env['BENCH_PROFILE'] !== '0';
+  const wharf = await startBenchWharf(db, profiled ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200'] : []);
   try {
     const target = wharf.base + WHARF_PATHS[kind === 'list' ? 'list' : 'byKey'];
     await load(target, 2, CONNECTIONS, { authorization: wharf.authorization });
+    const cpuBefore = processCpuMicros(wharf.pid);
     const result = await load(target, Number(seconds), CONNECTIONS, { authorization: wharf.authorization });
+    const cpuUs = (processCpuMicros(wharf.pid) - cpuBefore) / Math.max(1, result.total);
     await wharf.close();
+    console.log(`dist ${kind}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, server CPU ${cpuUs.toFixed(1)} µs/req${profiled ? ' (profiler on)' : ''}, errors ${result.errors}`);
+    if (!profiled) return;
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error('the compiled runtime wrote no profile');
     const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Profile;
     await writeFile(out, JSON.stringify(profile));
-    console.log(`dist ${kind}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, errors ${result.errors}; profile ${out} (whole process life)`);
+    console.log(`profile ${out} (whole process life)`);
     for (const line of heaviest(profile)) console.log(line);
   } finally {
     await wharf.close();
@@ -92,16 +100,23 @@ async function profileInProcess(db: TestPostgres): Promise<void> {
   }
   try {
     await load(url, 2, CONNECTIONS, headers);
+    const profiled = process.env['BENCH_PROFILE'] !== '0';
     const session = new Session();
-    session.connect();
-    await session.post('Profiler.enable');
-    await session.post('Profiler.setSamplingInterval', { interval: 200 });
-    await session.post('Profiler.start');
+    if (profiled) {
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 200 });
+      await session.post('Profiler.start');
+    }
+    const cpuBefore = processCpuMicros(null);
     const result = await load(url, Number(seconds), CONNECTIONS, headers);
+    const cpuUs = (processCpuMicros(null) - cpuBefore) / Math.max(1, result.total);
+    console.log(`${system} ${kind}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, server CPU ${cpuUs.toFixed(1)} µs/req${profiled ? ' (profiler on)' : ''}, errors ${result.errors}`);
+    if (!profiled) return;
     const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
     session.disconnect();
     await writeFile(out, JSON.stringify(profile));
-    console.log(`${system} ${kind}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, errors ${result.errors}; profile ${out}`);
+    console.log(`profile ${out}`);
     for (const line of heaviest(profile)) console.log(line);
   } finally {
     await close();

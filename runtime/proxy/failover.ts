@@ -68,48 +68,106 @@ export function classifyError(error: unknown): 'connection' | 'timeout' | 'block
   return 'connection';
 }
 
-export async function withFailover(
+/**
+ * The attempts in order, as plain callbacks (no async frame per request): the usual request, whose
+ * first attempt answers, costs the one `.then` on the upstream's answer.
+ */
+export function withFailover(
   plan: FailoverPlan,
   send: (url: URL) => Promise<Dispatcher.ResponseData>,
   deps: FailoverDeps,
 ): Promise<FailoverResult> {
-  const failures: AttemptFailure[] = [];
+  return new Attempts(plan, send, deps).next();
+}
+
+/** `url` as it may be logged: never user:password@. */
+function hrefOf(url: URL): string {
+  return url.origin + url.pathname + url.search;
+}
+
+class Attempts {
+  readonly #failures: AttemptFailure[] = [];
   /** Requests that went out (a blocked URL or an open circuit sends none). */
-  let sent = 0;
-  const urls = plan.replayable ? plan.urls : plan.urls.slice(0, 1);
-  const attempts = plan.replayable ? Math.max(1, plan.attempts) : 1;
-  for (const url of urls) {
-    const href = url.origin + url.pathname + url.search; // never user:password@ in a log line
-    const circuit = `${plan.circuit} ${url.origin}`;
-    if (deps.policy.urlBlocked(url)) {
-      failures.push({ url: href, kind: 'blocked', detail: 'host or address not allowed by the network access policy' });
-      continue;
-    }
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (attempt > 1 && plan.delayMs > 0) await sleep(plan.delayMs, undefined, { signal: deps.signal });
-      if (!deps.breaker.allow(circuit)) {
-        failures.push({ url: href, kind: 'circuit-open', detail: `circuit open for ${url.origin}` });
-        break;
-      }
-      let response: Dispatcher.ResponseData;
-      sent += 1;
-      try {
-        response = await send(url);
-      } catch (error) {
-        if (deps.signal?.aborted) throw error;
-        const kind = classifyError(error);
-        failures.push({ url: href, kind, detail: (error as Error).message });
-        if (kind === 'blocked') break;
-        deps.breaker.failure(circuit);
+  #sent = 0;
+  readonly #urls: readonly URL[];
+  readonly #attempts: number;
+  /** The URL being tried, and how many attempts it has had. */
+  #index = 0;
+  #attempt = 0;
+
+  constructor(
+    private readonly plan: FailoverPlan,
+    private readonly send: (url: URL) => Promise<Dispatcher.ResponseData>,
+    private readonly deps: FailoverDeps,
+  ) {
+    this.#urls = plan.replayable ? plan.urls : plan.urls.slice(0, 1);
+    this.#attempts = plan.replayable ? Math.max(1, plan.attempts) : 1;
+  }
+
+  /** The next attempt (after the delay between attempts at one URL), or the result when none is left. */
+  next(): Promise<FailoverResult> {
+    while (this.#index < this.#urls.length) {
+      const url = this.#urls[this.#index]!;
+      if (this.#attempt === 0 && this.deps.policy.urlBlocked(url)) {
+        this.#failures.push({ url: hrefOf(url), kind: 'blocked', detail: 'host or address not allowed by the network access policy' });
+        this.#nextUrl();
         continue;
       }
-      deps.breaker.success(circuit); // it answered: the origin is up, whatever the status
-      if (!TRANSIENT_STATUS.has(response.statusCode)) return { ok: true, response, url, failures, sent };
-      await response.body.dump().catch(() => undefined);
-      failures.push({ url: href, kind: 'status', status: response.statusCode, detail: `upstream answered ${response.statusCode}` });
+      if (this.#attempt >= this.#attempts) {
+        this.#nextUrl();
+        continue;
+      }
+      this.#attempt += 1;
+      if (this.#attempt > 1 && this.plan.delayMs > 0) {
+        return sleep(this.plan.delayMs, undefined, { signal: this.deps.signal }).then(() => this.#try(url));
+      }
+      return this.#try(url);
     }
+    return Promise.resolve({ ok: false, failures: this.#failures, sent: this.#sent });
   }
-  return { ok: false, failures, sent };
+
+  #nextUrl(): void {
+    this.#index += 1;
+    this.#attempt = 0;
+  }
+
+  #try(url: URL): Promise<FailoverResult> {
+    const circuit = `${this.plan.circuit} ${url.origin}`;
+    if (!this.deps.breaker.allow(circuit)) {
+      this.#failures.push({ url: hrefOf(url), kind: 'circuit-open', detail: `circuit open for ${url.origin}` });
+      this.#nextUrl();
+      return this.next();
+    }
+    this.#sent += 1;
+    let answer: Promise<Dispatcher.ResponseData>;
+    try {
+      answer = this.send(url);
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
+    return answer.then(
+      (response) => this.#answered(url, circuit, response),
+      (error: unknown) => this.#failed(url, circuit, error),
+    );
+  }
+
+  #answered(url: URL, circuit: string, response: Dispatcher.ResponseData): FailoverResult | Promise<FailoverResult> {
+    this.deps.breaker.success(circuit); // it answered: the origin is up, whatever the status
+    if (!TRANSIENT_STATUS.has(response.statusCode)) return { ok: true, response, url, failures: this.#failures, sent: this.#sent };
+    return response.body.dump().catch(() => undefined).then(() => {
+      this.#failures.push({ url: hrefOf(url), kind: 'status', status: response.statusCode, detail: `upstream answered ${response.statusCode}` });
+      return this.next();
+    });
+  }
+
+  #failed(url: URL, circuit: string, error: unknown): Promise<FailoverResult> {
+    if (this.deps.signal?.aborted) throw error;
+    const kind = classifyError(error);
+    this.#failures.push({ url: hrefOf(url), kind, detail: (error as Error).message });
+    if (kind === 'blocked') this.#nextUrl();
+    else this.deps.breaker.failure(circuit);
+    return this.next();
+  }
 }
 
 /** The status the client gets when every attempt failed: 403 blocked, 504 timeout, else 502. */

@@ -58,10 +58,27 @@ async function readBody(response: Dispatcher.ResponseData, limit: number): Promi
       if (size > limit) return { complete: false, head: chunks, rest: iterator };
     }
   } catch (error) {
-    const timeout = classifyError(error) === 'timeout';
-    throw new WharfError(timeout ? 'PROXY_UPSTREAM_TIMEOUT' : 'PROXY_UPSTREAM_UNAVAILABLE', undefined, { cause: error });
+    throw upstreamBroke(error);
   }
   return { complete: true, bytes: Buffer.concat(chunks, size) };
+}
+
+function upstreamBroke(error: unknown): WharfError {
+  const timeout = classifyError(error) === 'timeout';
+  return new WharfError(timeout ? 'PROXY_UPSTREAM_TIMEOUT' : 'PROXY_UPSTREAM_UNAVAILABLE', undefined, { cause: error });
+}
+
+/**
+ * readBody() for a body whose Content-Length is within the limit (undici refuses a body longer than
+ * it announced): read in one go, without an async iterator and its promises per chunk.
+ */
+function readAnnounced(response: Dispatcher.ResponseData, then: (read: BodyRead) => Reply): Promise<FastifyReply> {
+  return response.body.bytes().then(
+    (bytes) => then({ complete: true, bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }),
+    (error: unknown) => {
+      throw upstreamBroke(error);
+    },
+  );
 }
 
 /** The chunks already read, then the rest of the upstream body (ended with the client's stream). */
@@ -79,11 +96,33 @@ function refuse(response: Dispatcher.ResponseData, code: 'PROXY_RESPONSE_TOO_LAR
   throw new WharfError(code);
 }
 
-export async function sendUpstreamResponse(
+/** What respond() gives back: the reply, or a promise of it (HEAD drains the upstream body first). */
+type Reply = FastifyReply | Promise<FastifyReply>;
+
+/** What the response needs besides its body, decided before the body is read. */
+interface Shape {
+  readonly inspect: boolean;
+  readonly rewrite: boolean;
+  readonly contentType: string | undefined;
+}
+
+/**
+ * Not an async function: the headers are looked at synchronously and a body read whole is one
+ * `.then` (no suspended frame per request). A refusal is a rejection, as before.
+ */
+export function sendUpstreamResponse(
   reply: FastifyReply,
   response: Dispatcher.ResponseData,
   options: ResponseOptions,
 ): Promise<FastifyReply> {
+  try {
+    return send(reply, response, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function send(reply: FastifyReply, response: Dispatcher.ResponseData, options: ResponseOptions): Promise<FastifyReply> {
   const contentType = headerText(response.headers['content-type']);
   const encoded = (headerText(response.headers['content-encoding']) ?? 'identity').toLowerCase() !== 'identity';
   const transforms = options.endpoint.responseTransforms;
@@ -95,8 +134,16 @@ export async function sendUpstreamResponse(
   if (inspect && length > limit) refuse(response, 'PROXY_RESPONSE_TOO_LARGE');
   const rewrite = options.rewrites.length > 0 && !encoded && !options.head && isRewritable(contentType);
   const readWhole = !options.head && (inspect || (options.buffer && !(length > limit)) || length <= SMALL_BODY_BYTES);
+  const shape: Shape = { inspect, rewrite, contentType };
+  if (!readWhole) return Promise.resolve(respond(reply, response, options, shape, null)) as Promise<FastifyReply>;
   // read before any header is set: a body that breaks off or cannot be shaped still gets a clean 502
-  const read = readWhole ? await readBody(response, limit) : null;
+  const then = (read: BodyRead) => respond(reply, response, options, shape, read);
+  return length <= limit ? readAnnounced(response, then) : readBody(response, limit).then(then);
+}
+
+function respond(reply: FastifyReply, response: Dispatcher.ResponseData, options: ResponseOptions, shape: Shape, read: BodyRead | null): Reply {
+  const { inspect, rewrite, contentType } = shape;
+  const transforms = options.endpoint.responseTransforms;
   if (read && !read.complete && inspect) refuse(response, 'PROXY_RESPONSE_TOO_LARGE');
   let bytes = read?.complete ? read.bytes : null;
   if (bytes) {
@@ -113,10 +160,7 @@ export async function sendUpstreamResponse(
   if (location && options.rewrites.length > 0) headers['location'] = rewriteText(location, options.rewrites);
   reply.code(response.statusCode);
   reply.headers(headers);
-  if (options.head) {
-    await response.body.dump().catch(() => undefined);
-    return reply.send();
-  }
+  if (options.head) return response.body.dump().catch(() => undefined).then(() => reply.send());
   if (bytes) return reply.header('content-length', bytes.length).send(bytes);
   const source = read && !read.complete ? Readable.from(resumed(read.head, read.rest), { objectMode: false }) : response.body;
   // pipeline, not .pipe(): an upstream body that breaks off must destroy the rewriting stream too

@@ -11,6 +11,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { downstreamSetCookie, upstreamCookie } from './proxy-cookies.js';
+import { memoByText } from '../lifecycle/text-memo.js';
 
 /** RFC 9110 §7.6.1 connection-specific headers: never cross the proxy in either direction. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade']);
@@ -28,10 +29,18 @@ const CLIENT_ONLY = new Set([
   'x-cluster-client-ip', 'fastly-client-ip', 'x-originating-ip', 'x-original-forwarded-for',
 ]);
 
-/** Header names listed in a Connection header (lower case). */
-export function connectionListed(connection: string | string[] | undefined): Set<string> {
-  const text = Array.isArray(connection) ? connection.join(',') : (connection ?? '');
-  return new Set(text.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== ''));
+const NONE_LISTED: ReadonlySet<string> = new Set();
+
+/** The names a Connection header text lists, one (read-only) set per text: clients send the same few (`keep-alive`). */
+const listedIn = memoByText(
+  (text): ReadonlySet<string> => new Set(text.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '')),
+  64,
+);
+
+/** Header names listed in a Connection header (lower case); one shared empty set without one. */
+export function connectionListed(connection: string | string[] | undefined): ReadonlySet<string> {
+  if (connection === undefined) return NONE_LISTED;
+  return listedIn(Array.isArray(connection) ? connection.join(',') : connection);
 }
 
 /** True for a hop-by-hop header (fixed list, `Proxy-*`, or named in Connection). */
@@ -40,7 +49,7 @@ export function isHopByHop(name: string, listed: ReadonlySet<string>): boolean {
 }
 
 function isClientOnly(name: string): boolean {
-  const canonical = name.replaceAll('_', '-');
+  const canonical = name.includes('_') ? name.replaceAll('_', '-') : name;
   return CLIENT_ONLY.has(canonical) || canonical.startsWith('x-forwarded-') || canonical.startsWith('proxy-');
 }
 

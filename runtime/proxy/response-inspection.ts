@@ -10,12 +10,18 @@
  */
 import type { ResponseTransforms } from '../contract/model.js';
 import { hasTransforms, transformBody } from '../transforms/response-transforms.js';
+import { memoByText } from '../lifecycle/text-memo.js';
 
 const BOM = '\uFEFF';
 
-export function isJson(contentType: string | undefined): boolean {
-  const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+const jsonMedia = memoByText((contentType) => {
+  const media = contentType.split(';')[0]!.trim().toLowerCase();
   return media === 'application/json' || media === 'text/json' || media.endsWith('+json');
+}, 64);
+
+/** A JSON media type (remembered per header text: upstreams send the same few). */
+export function isJson(contentType: string | undefined): boolean {
+  return jsonMedia(contentType ?? '');
 }
 
 function hidesFields(t: ResponseTransforms): boolean {

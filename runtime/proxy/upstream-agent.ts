@@ -58,8 +58,14 @@ export function createUpstreamAgent(settings: ProxySettings, policy: NetworkPoli
       connect: { timeout: settings.connectTimeoutMs, lookup: guardedLookup(policy) },
     });
   };
+  // once open, requests go straight to the agent (no `.then` hop per request)
+  let ready: Agent | null = null;
   return {
-    request: (options) => (agent ??= open()).then((a) => a.request(options)),
+    request: (options) => {
+      if (ready !== null) return ready.request(options);
+      agent ??= open().then((a) => (ready = a));
+      return agent.then((a) => a.request(options));
+    },
     destroy: async () => {
       if (agent) await (await agent).destroy();
     },

@@ -60,13 +60,21 @@ export class UpstreamClient {
     this.#observers.push(observer);
   }
 
-  async exchange(endpoint: ProxyEndpoint, request: UpstreamRequest): Promise<FailoverResult> {
-    const result = await this.#exchange(endpoint, request);
-    if (result.failures.length > 0) for (const observer of this.#observers) observer(endpoint.id, result);
-    return result;
+  /** Not an async function: one `.then` on the attempts (no suspended frame per request). */
+  exchange(endpoint: ProxyEndpoint, request: UpstreamRequest): Promise<FailoverResult> {
+    let attempts: Promise<FailoverResult>;
+    try {
+      attempts = this.#exchange(endpoint, request);
+    } catch (error) {
+      return Promise.reject(error); // a bad target URL is a rejection, as from an async function
+    }
+    return attempts.then((result) => {
+      if (result.failures.length > 0) for (const observer of this.#observers) observer(endpoint.id, result);
+      return result;
+    });
   }
 
-  async #exchange(endpoint: ProxyEndpoint, request: UpstreamRequest): Promise<FailoverResult> {
+  #exchange(endpoint: ProxyEndpoint, request: UpstreamRequest): Promise<FailoverResult> {
     const method = upstreamMethod(request.method, endpoint.methodTranslation);
     const body = BODYLESS.has(method) || request.body === undefined || request.body.length === 0 ? undefined : request.body;
     const headers = upstreamRequestHeaders(request.clientHeaders, {

@@ -6,6 +6,7 @@
  * Bytes are handled as latin1 (one char per byte), so multi-byte UTF-8 text is never damaged.
  */
 import { Transform } from 'node:stream';
+import { memoByText } from '../lifecycle/text-memo.js';
 
 export interface UrlRewrite {
   readonly from: string;
@@ -43,9 +44,14 @@ export function rewritesFor(upstreamBases: readonly string[], gatewayBase: strin
 }
 
 /** true when the response body is text Wharf rewrites (JSON or XML). */
-export function isRewritable(contentType: string | undefined): boolean {
-  const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+const rewritableMedia = memoByText((contentType) => {
+  const media = contentType.split(';')[0]!.trim().toLowerCase();
   return media === 'application/json' || media.endsWith('+json') || media === 'application/xml' || media === 'text/xml' || media.endsWith('+xml');
+}, 64);
+
+/** JSON or XML (remembered per header text: upstreams send the same few). */
+export function isRewritable(contentType: string | undefined): boolean {
+  return rewritableMedia(contentType ?? '');
 }
 
 function replaceAll(text: string, rewrites: readonly UrlRewrite[]): string {

@@ -12,6 +12,8 @@ describe('parseApiPath', () => {
     ['/api/demo/WMS/Bins/?$filter=a/b', { env: 'demo', segments: ['WMS', 'Bins'] }],
     ['/api/d%65mo/A%20B/%C3%A9', { env: 'demo', segments: ['A B', 'é'] }],
     ['/api/demo/x#frag', { env: 'demo', segments: ['x'] }],
+    ['/api/demo/x#frag?q=1', { env: 'demo', segments: ['x'] }],
+    ['/api/demo/x?q=1#frag/y', { env: 'demo', segments: ['x'] }],
   ])('%s', (url, want) => {
     expect(parseApiPath(url)).toEqual(want);
   });

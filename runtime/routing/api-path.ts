@@ -39,12 +39,23 @@ export function decodeSegment(raw: string): string {
 
 /** `url` is the raw request target (fastify `request.url`); it must start with `/api`. */
 export function parseApiPath(url: string): ApiPath {
-  const end = url.search(/[?#]/);
-  const pathname = end === -1 ? url : url.slice(0, end);
-  const rest = pathname.slice(API_PREFIX.length);
+  const end = pathEnd(url);
+  const rest = url.slice(API_PREFIX.length, end);
   if (rest === '' || rest === '/') return { env: null, segments: [] };
   const raw = rest.slice(1).split('/');
-  if (raw.length > 1 && raw.at(-1) === '') raw.pop();
-  const decoded = raw.map(decodeSegment);
-  return { env: decoded[0] ?? null, segments: decoded.slice(1) };
+  let count = raw.length;
+  if (count > 1 && raw[count - 1] === '') count -= 1;
+  // decoded in order (the first bad segment is the one reported), the environment apart: one array
+  const env = decodeSegment(raw[0]!);
+  const segments: string[] = [];
+  for (let i = 1; i < count; i += 1) segments.push(decodeSegment(raw[i]!));
+  return { env, segments };
+}
+
+/** Where the path ends: the first `?` or `#`, else the end of the target. */
+function pathEnd(url: string): number {
+  const query = url.indexOf('?');
+  const hash = url.indexOf('#');
+  if (query === -1) return hash === -1 ? url.length : hash;
+  return hash === -1 || query < hash ? query : hash;
 }

@@ -89,9 +89,15 @@ export class RouteTable {
 
   /** null when no prefix matches, or the longest match does not take that many extra segments. */
   resolve(segments: readonly string[]): RouteMatch | null {
-    const lower = segments.map((segment) => segment.toLowerCase());
-    for (let length = Math.min(lower.length, this.#longestKey); length >= 1; length--) {
-      const routeKey = lower.slice(0, length).join('/');
+    const longest = Math.min(segments.length, this.#longestKey);
+    // the lower-case keys of the first 1..longest segments, built once each (no slice and join per length)
+    const keys: string[] = [];
+    for (let i = 0; i < longest; i += 1) {
+      const segment = segments[i]!.toLowerCase();
+      keys.push(i === 0 ? segment : `${keys[i - 1]!}/${segment}`);
+    }
+    for (let length = longest; length >= 1; length--) {
+      const routeKey = keys[length - 1]!;
       const endpoint = this.#byKey.get(routeKey);
       if (!endpoint) continue;
       const remainder = segments.slice(length);

@@ -5,6 +5,7 @@
  * runs, the same on every database. Table-valued functions and objects the catalogue does not
  * list get an empty map (nothing is checked; the database still refuses bad values).
  */
+import type { SqlEndpoint } from '../contract/model.js';
 import type { ObjectRef } from './plan.js';
 import { readColumns } from './catalogue.js';
 import type { SqlDriver } from './drivers/driver.js';
@@ -36,6 +37,30 @@ export async function readColumnKinds(driver: SqlDriver, ref: ObjectRef): Promis
 
 const cache = new WeakMap<SqlDriver, Map<string, ColumnKinds | Promise<ColumnKinds>>>();
 
+const keys = new WeakMap<ObjectRef, string>();
+
+/** The cache key of an object (kept per ref: a ref from tableRefOf is the same object on every request). */
+function keyOf(ref: ObjectRef): string {
+  let key = keys.get(ref);
+  if (key === undefined) {
+    key = `${ref.schema}\u0000${ref.object}`;
+    keys.set(ref, key);
+  }
+  return key;
+}
+
+const tableRefs = new WeakMap<SqlEndpoint, ObjectRef | null>();
+
+/** The table or view a read of the endpoint names (null for a table-valued function), one object per loaded endpoint. */
+export function tableRefOf(endpoint: SqlEndpoint): ObjectRef | null {
+  let ref = tableRefs.get(endpoint);
+  if (ref === undefined) {
+    ref = endpoint.objectType === 'TableValuedFunction' ? null : { schema: endpoint.schema, object: endpoint.objectName };
+    tableRefs.set(endpoint, ref);
+  }
+  return ref;
+}
+
 /**
  * The kinds of an object's columns for this driver, read at first use and then kept: once read,
  * the answer is synchronous (no await on the per-request path). A failed read is not kept (the
@@ -49,7 +74,7 @@ export function columnKindsFor(driver: SqlDriver, ref: ObjectRef | null): Column
     perDriver = new Map();
     cache.set(driver, perDriver);
   }
-  const key = `${ref.schema}\u0000${ref.object}`;
+  const key = keyOf(ref);
   const known = perDriver.get(key);
   if (known !== undefined) return known;
   const map = perDriver;

@@ -6,7 +6,7 @@
  * error handler answers them.
  */
 import type { EndpointHandler, HandlerContext } from '../handlers/handler-context.js';
-import { columnKindsFor } from './column-types.js';
+import { columnKindsFor, tableRefOf } from './column-types.js';
 import { compilerFor } from './compile/dialect.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { SqlDriverError, type SqlDriver } from './drivers/driver.js';
@@ -95,7 +95,7 @@ function failed(ctx: HandlerContext<'sql'>): (error: unknown) => never {
  */
 function read(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' | 'QUERY', skipTokens: SkipTokenSealer): Promise<unknown> {
   const model = ctx.endpoint.model;
-  const kinds = columnKindsFor(driver, model.objectType === 'TableValuedFunction' ? null : { schema: model.schema, object: model.objectName });
+  const kinds = columnKindsFor(driver, tableRefOf(model));
   if (kinds instanceof Promise) return kinds.then((known) => readWith(ctx, driver, method, known, skipTokens));
   return readWith(ctx, driver, method, kinds, skipTokens);
 }

@@ -9,6 +9,7 @@
 import { BlockList, isIP } from 'node:net';
 import type { ConfigSource } from '../settings/config-source.js';
 import { everyAddressProblem, everyAddressTrusted } from './network-coverage.js';
+import { memoByText } from '../lifecycle/text-memo.js';
 
 export interface ForwardedHeadersSettings {
   readonly knownProxies: readonly string[];
@@ -40,6 +41,9 @@ export function normalizeAddress(address: string): string {
   if (mapped) return mapped[1]!;
   return trimmed.replace(/%.*$/, '').toLowerCase();
 }
+
+/** normalizeAddress of a socket's remote address, remembered (a client keeps its address across its requests). */
+export const normalizeRemote = memoByText(normalizeAddress, 1024);
 
 function family(address: string): 'ipv4' | 'ipv6' | null {
   const version = isIP(address);
@@ -82,7 +86,7 @@ export class ClientIpResolver {
   }
 
   resolve(remoteAddress: string | undefined, forwardedFor: string | string[] | undefined): ClientAddress {
-    const remote = normalizeAddress(remoteAddress ?? '');
+    const remote = normalizeRemote(remoteAddress ?? '');
     const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
     if (header === undefined || header.trim() === '') {
       return { ip: remote, remoteAddress: remote, forwarded: false, forwardedIgnored: false };

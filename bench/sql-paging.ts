@@ -2,7 +2,7 @@
  * SQL paging benchmark: page 1 and page 5,000 of a 1,000,000-row PostgreSQL table (the demo's
  * products grown, 200 rows a page), `$skip` paging (Inventory/Products) against keyset paging
  * (Inventory/ProductPages, `"Paging": "Keyset"`), same run, same server, two orders: the key, and
- * `Price desc` (index on UnitPrice DESC, ProductId DESC). The page-5,000 token is sealed by the
+ * `Price desc` (index on UnitPrice DESC, ProductId ASC: the key is appended ascending as the tie-breaker). The page-5,000 token is sealed by the
  * bench with the server's Sql:SkipTokenSecret from the database's row 999,800 (walking 4,999 pages
  * first would measure the walk). Each request is timed sequentially (BENCH_ROUNDS, default 20,
  * after 3 warm-ups); medians and the page-5,000 / page-1 ratio of each. Through the server
@@ -26,10 +26,10 @@ const SECRET = 'bench-only secret of at least thirty-two characters';
 const GROW = `
 INSERT INTO inventory."Products" ("Sku", "ProductName", "CategoryId", "UnitPrice", "UnitsInStock", "CreatedAt")
 SELECT 'SKU-' || lpad(i::text, 7, '0'), 'Bench Item ' || i, (i % 20) + 1,
-       round(((i * 7919) % 50000) / 100.0 + 0.99, 2), (i * 31) % 500,
+       round(((i::bigint * 7919) % 50000) / 100.0 + 0.99, 2), (i * 31) % 500,
        timestamptz '2024-01-01 00:00:00+00' + (i * interval '37 seconds')
 FROM generate_series(10001, ${ROWS}) AS i;
-CREATE INDEX "IX_Products_UnitPrice_ProductId" ON inventory."Products" ("UnitPrice" DESC, "ProductId" DESC);
+CREATE INDEX "IX_Products_UnitPrice_ProductId" ON inventory."Products" ("UnitPrice" DESC, "ProductId" ASC);
 ANALYZE inventory."Products";`;
 
 function median(xs: number[]): number {
@@ -62,7 +62,7 @@ export async function runSqlPagingBench(): Promise<void> {
       const skip = (DEEP_PAGE - 1) * PAGE;
       for (const order of [
         { name: 'key order', orderby: undefined, sql: 'ORDER BY "ProductId"', columns: ['ProductId'] },
-        { name: 'Price desc', orderby: 'Price desc', sql: 'ORDER BY "UnitPrice" DESC, "ProductId" DESC', columns: ['UnitPrice', 'ProductId'] },
+        { name: 'Price desc', orderby: 'Price desc', sql: 'ORDER BY "UnitPrice" DESC, "ProductId" ASC', columns: ['UnitPrice', 'ProductId'] },
       ]) {
         const o = order.orderby === undefined ? '' : `$orderby=${encodeURIComponent(order.orderby)}&`;
         // the last row of page 4,999: the rows after it are page 5,000

@@ -40,6 +40,8 @@ export class RemoteKeySet {
   private jwksUrl: string | null;
   private readonly now: () => number;
   private readonly cooldownMs: number;
+  /** Grows with every key set fetched: results verified with an older set are not reused (jwt-verifier.ts). */
+  generation = 0;
 
   constructor(private readonly options: KeySetOptions) {
     this.jwksUrl = options.jwksUrl;
@@ -78,6 +80,7 @@ export class RemoteKeySet {
       if (!jwks || !Array.isArray(jwks.keys)) throw new Error(`${url} is not a JSON Web Key Set`);
       this.local = createLocalJWKSet(jwks);
       this.fetchedAt = this.now();
+      this.generation += 1;
     } catch (error) {
       this.options.onError?.('JWT: fetching the provider keys failed (cached keys stay in use)', error);
       if (this.local === null) throw new JwksUnavailable('The provider keys could not be fetched', { cause: error });

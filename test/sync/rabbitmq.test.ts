@@ -1,11 +1,13 @@
 /**
  * Real PostgreSQL -> wharf sync -> real RabbitMQ (started on loopback by test/setup/rabbitmq.ts):
  * changes arrive at a consumer in order; the broker going down gives retries, a dead letter and
- * a replay once it is back, nothing lost or skipped; kill -9 of the sync process mid-run and a
- * restart deliver every change at least once with state.db intact.
+ * a replay once it is back, nothing lost or skipped; the same for a broker restart while several
+ * batches await their confirms; kill -9 of the sync process mid-run and a restart deliver every
+ * change at least once with state.db intact.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import amqp, { type ChannelModel } from 'amqplib';
@@ -134,6 +136,37 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
       await until('state caught up', () => sync.service.state.get('staging', 'Products')?.version === start + 6);
     }, 180_000);
   });
+
+  it('broker restarted while batches await their confirms (MaxBatchesInFlight 8): every change arrives, in version order, none skipped', async () => {
+    const received = await consume('window-products');
+    const root = await projectWith(
+      { staging: pgEnvironment(db.url, [rabbitDestination('window-products')], { MaxRecordsPerBatch: 100, MaxBatchesInFlight: 8 }) },
+      { Health: { Enabled: false }, DeadLetters: { BackoffBaseSeconds: 0.5, ReplayIntervalSeconds: 0.2, MaxReplayAttempts: 1000 } },
+    );
+    const log = new PassThrough();
+    const lines: string[] = [];
+    log.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n')));
+    const sync = await startSync({ root, logLevel: 'warn', logStream: log });
+    try {
+      const start = (await until('initial state', () => sync.service.state.get('staging', 'Products'))).version + 1;
+      // Changes keep coming while the broker stops and starts again, so batches are on their way when it goes.
+      const transactions = 40;
+      const writes = (async () => {
+        for (let i = 0; i < transactions; i++) await insertProducts(db.url, 300, `WINDOW-${i}-`);
+      })();
+      await until('some changes delivered', () => received.length >= 1000, 60_000);
+      await rabbit.restart();
+      await writes;
+      const total = transactions * 300;
+      await until('every change delivered', () => new Set(received.map((r) => r.id)).size >= total, 180_000);
+      expect(deduplicated(received)).toEqual(range(start, start + total - 1));
+      await until('state caught up', () => sync.service.state.get('staging', 'Products')?.version === start + total - 1, 60_000);
+      await until('dead letters replayed', () => sync.service.deadLetters.list().length === 0);
+      expect(lines.some((l) => l.includes('"event":"sync.delivery_failed"')), 'a delivery was refused while the broker was away').toBe(true);
+    } finally {
+      await sync.close();
+    }
+  }, 300_000);
 
   it('kill -9 mid-run, restart: every change delivered at least once, in order, state.db intact', async () => {
     const received = await consume('kill-products');

@@ -136,15 +136,13 @@ export class ObjectSync {
     } finally {
       // Shutdown, a refusal or a failed read: what is still in flight settles and every batch
       // accepted in order up to the first one that was not is stored; nothing after it.
-      if (window.length > 0) {
-        while (window.length > 0) {
-          const { batch, failures } = await window.shift();
-          if (failures.length > 0) {
-            await window.drain();
-            break;
-          }
-          this.delivered([batch]);
+      while (window.length > 0) {
+        const { batch, failures } = await window.shift();
+        if (failures.length > 0) {
+          await window.drain();
+          break;
         }
+        this.delivered([batch]);
       }
     }
   }

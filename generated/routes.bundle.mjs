@@ -1259,7 +1259,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '19d7f0ec6739b3bf56fe2e1890fd51351ebcdf759db8ad2a68044594923df495';
+export const sourceHash = '0dacf482feecdd8d4341c9ea68a2aee5651b6300ddf90934bd2ab1dab26d8aab';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

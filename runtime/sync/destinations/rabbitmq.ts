@@ -11,6 +11,7 @@ import { recordVersion, type ChangeRecord } from '../source/change-set.js';
 import { batchJson, changeId, type Batch } from './batch.js';
 import { fillTemplate, type SentBatch, type SyncDestination } from './destination.js';
 import type { SyncLog } from '../engine/log.js';
+import { corkEachWriteRound } from './rabbitmq-writes.js';
 
 interface Open {
   readonly connection: ChannelModel;
@@ -24,6 +25,7 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
 
   async function connect(): Promise<Open> {
     const connection = await amqp.connect(config.url, { timeout: CONNECT_TIMEOUT_MS });
+    corkEachWriteRound(connection);
     const drop = (): void => {
       open = null;
     };

@@ -1259,7 +1259,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '54e1ccacea3e48853b419e4b1a27c7e95228ca60199022e8d59d625ec19dff61';
+export const sourceHash = 'ff8c6f6cf222f6be20f654e08daf39e6833c64225e598281e31f9e17665c2846';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -91,3 +91,31 @@ describe('serviceSettingsOf (the demo): the same overrides over a built-in docum
     expect((error as SyncConfigError).problems).toEqual(["Setting 'Health:Port' (from environment variable Health__Port) must be a whole number"]);
   });
 });
+
+describe('MaxBatchesInFlight (environments/<env>/sync.json)', () => {
+  async function withEnvironment(extra: Record<string, unknown>): Promise<string> {
+    const root = await project();
+    await mkdir(path.join(root, 'environments', 'prod'), { recursive: true });
+    const environment = {
+      Provider: 'postgres',
+      ConnectionStrings: { main: 'postgres://u:p@127.0.0.1:5432/shop' },
+      TrackedObjects: [{ Name: 'Products', StoredProcedureName: 'sync.ProductChanges' }],
+      Destinations: [{ Type: 'RabbitMQ', Key: 'mq', Url: 'amqp://127.0.0.1', Exchange: 'x' }],
+      ...extra,
+    };
+    await writeFile(path.join(root, 'environments', 'prod', 'sync.json'), JSON.stringify(environment));
+    return root;
+  }
+
+  it('defaults to 4 and takes a value in 1..64', async () => {
+    expect((await loadSyncConfig(await withEnvironment({}), undefined, {})).config.environments[0]?.batching.maxInFlight).toBe(4);
+    expect((await loadSyncConfig(await withEnvironment({ MaxBatchesInFlight: 1 }), undefined, {})).config.environments[0]?.batching.maxInFlight).toBe(1);
+    expect((await loadSyncConfig(await withEnvironment({ MaxBatchesInFlight: 64 }), undefined, {})).config.environments[0]?.batching.maxInFlight).toBe(64);
+  });
+
+  it.each([0, 65, 2.5])('refuses %s', async (value) => {
+    const error = await loadSyncConfig(await withEnvironment({ MaxBatchesInFlight: value }), undefined, {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SyncConfigError);
+    expect((error as SyncConfigError).problems).toEqual([expect.stringContaining('/MaxBatchesInFlight must be')]);
+  });
+});

@@ -52,6 +52,8 @@ export interface RetrySettings {
 export interface BatchSettings {
   readonly maxRecords: number;
   readonly maxBytes: number;
+  /** `MaxBatchesInFlight`: batches of one object awaiting their confirmation at once (pipelining destinations). */
+  readonly maxInFlight: number;
 }
 
 export interface TrackedObject {

@@ -131,7 +131,11 @@ export function normalizeEnvironment(name: string, file: string, raw: unknown): 
     provider: str(json['Provider'], 'postgres') as SyncProvider,
     connectionStrings,
     retry: { count: num(json['RetryCount'], 3), delaySeconds: num(json['RetryDelaySeconds'], 5) },
-    batching: { maxRecords: num(json['MaxRecordsPerBatch'], 1000), maxBytes: num(json['MaxPayloadSizeBytes'], 5 * 1024 * 1024) },
+    batching: {
+      maxRecords: num(json['MaxRecordsPerBatch'], 1000),
+      maxBytes: num(json['MaxPayloadSizeBytes'], 5 * 1024 * 1024),
+      maxInFlight: num(json['MaxBatchesInFlight'], 4),
+    },
     objects,
     destinations: (Array.isArray(json['Destinations']) ? json['Destinations'] : []).map(normalizeDestination),
   };

@@ -28,3 +28,15 @@ describe('file names of a Full export', () => {
     expect(batches.map((b) => filePathOf(config, '/p', b))).toEqual(['/p/out/obj/000000000000.part1.json', '/p/out/obj/000000000000.part2.json', '/p/out/obj/000000000040.json']);
   });
 });
+
+describe('batchJson', () => {
+  it('is JSON.stringify of the envelope, built from the JSON texts splitBatches kept (no second serialisation)', async () => {
+    const { batchEnvelope, batchJson } = await import('./batch.js');
+    const records = [rec(11), { $operation: 'D', $version: 12, name: 'ü "quoted"\n', n: 1.5, nested: { a: [1, null] } }];
+    const [batch] = splitBatches('env "x"', 'obj', 10, set(records, 12), { maxRecords: 10, maxBytes: 1 << 20 });
+    expect(batch?.recordJson).toEqual(records.map((r) => JSON.stringify(r)));
+    expect(batchJson(batch!)).toBe(JSON.stringify(batchEnvelope(batch!)));
+    const { recordJson: _, ...without } = batch!;
+    expect(batchJson(without)).toBe(JSON.stringify(batchEnvelope(batch!)));
+  });
+});

@@ -15,6 +15,8 @@ export interface Batch {
   readonly records: readonly ChangeRecord[];
   /** 1-based, only on the batches of a Full export that do not advance the version. */
   readonly part?: number;
+  /** Each record's JSON text, as splitBatches measured it (so no destination serialises a record twice). */
+  readonly recordJson?: readonly string[];
 }
 
 /** The JSON body of a batch (file content, HTTP body, RabbitMQ message in Batch mode). */
@@ -28,6 +30,14 @@ export function batchEnvelope(batch: Batch): Record<string, unknown> {
     count: batch.records.length,
     records: batch.records,
   };
+}
+
+/** JSON.stringify(batchEnvelope(batch)), built from the records' JSON texts when the batch has them. */
+export function batchJson(batch: Batch): string {
+  const texts = batch.recordJson;
+  if (!texts) return JSON.stringify(batchEnvelope(batch));
+  const head = JSON.stringify({ environment: batch.environment, object: batch.object, type: batch.type, fromVersion: batch.fromVersion, version: batch.toVersion, count: batch.records.length });
+  return `${head.slice(0, -1)},"records":[${texts.join(',')}]}`;
 }
 
 /** Id a consumer de-duplicates on: environment/object/version. */
@@ -61,33 +71,48 @@ export interface BatchLimits {
  * others carry `part` so file names stay apart.
  */
 export function splitBatches(environment: string, object: string, fromVersion: number, set: ChangeSet, limits: BatchLimits): Batch[] {
-  const versioned = set.records.every((r) => recordVersion(r) !== null);
-  const units: ChangeRecord[][] = [];
-  for (const record of set.records) {
-    const previous = units[units.length - 1];
-    if (versioned && previous && recordVersion(previous[0] as ChangeRecord) === recordVersion(record)) previous.push(record);
-    else units.push([record]);
-  }
-  const groups: ChangeRecord[][] = [];
-  let current: ChangeRecord[] = [];
+  const records = set.records;
+  const versions = records.map(recordVersion);
+  const versioned = versions.every((v) => v !== null);
+  // Units: runs of records sharing one $version (single records without versions), as [start, end).
+  const groups: [number, number][] = [];
+  const texts: string[] = new Array<string>(records.length);
+  let start = 0;
   let bytes = 2;
-  for (const unit of units) {
-    const size = unit.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r)) + 1, 0);
-    if (current.length > 0 && (current.length + unit.length > limits.maxRecords || bytes + size > limits.maxBytes)) {
-      groups.push(current);
-      current = [];
+  let i = 0;
+  while (i < records.length) {
+    let end = i + 1;
+    if (versioned) while (end < records.length && versions[end] === versions[i]) end++;
+    let size = 0;
+    for (let k = i; k < end; k++) {
+      const text = JSON.stringify(records[k]);
+      texts[k] = text;
+      size += Buffer.byteLength(text) + 1;
+    }
+    if (i > start && (i - start + (end - i) > limits.maxRecords || bytes + size > limits.maxBytes)) {
+      groups.push([start, i]);
+      start = i;
       bytes = 2;
     }
-    current.push(...unit);
     bytes += size;
+    i = end;
   }
-  if (current.length > 0) groups.push(current);
+  if (records.length > start) groups.push([start, records.length]);
   let previous = fromVersion;
-  return groups.map((records, i) => {
-    const last = i === groups.length - 1;
-    const top = versioned ? (recordVersion(records[records.length - 1] as ChangeRecord) as number) : last ? set.version : fromVersion;
+  return groups.map(([from, end], g) => {
+    const last = g === groups.length - 1;
+    const top = versioned ? (versions[end - 1] as number) : last ? set.version : fromVersion;
     const to = Math.max(top, previous);
-    const batch: Batch = { environment, object, type: set.type, fromVersion: previous, toVersion: to, records, ...(versioned || last ? {} : { part: i + 1 }) };
+    const batch: Batch = {
+      environment,
+      object,
+      type: set.type,
+      fromVersion: previous,
+      toVersion: to,
+      records: records.slice(from, end),
+      ...(versioned || last ? {} : { part: g + 1 }),
+      recordJson: texts.slice(from, end),
+    };
     previous = to;
     return batch;
   });

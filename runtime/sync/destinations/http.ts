@@ -7,7 +7,7 @@
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import type { HttpAuth, HttpDestination } from '../config/model.js';
-import { batchEnvelope, type Batch } from './batch.js';
+import { batchJson, type Batch } from './batch.js';
 import type { SyncDestination } from './destination.js';
 
 interface CachedToken {
@@ -58,7 +58,7 @@ export function createHttpDestination(config: HttpDestination): SyncDestination 
     key: config.key,
     type: 'Http',
     async deliver(batch: Batch) {
-      const json = Buffer.from(JSON.stringify(batchEnvelope(batch)));
+      const json = Buffer.from(batchJson(batch));
       const body = config.compression ? gzipSync(json) : json;
       const headers: Record<string, string> = {
         ...Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k.toLowerCase(), v])),

@@ -1,15 +1,17 @@
 /**
  * RabbitMQ destination: a confirm channel on one connection, a durable exchange (and optionally a
  * durable queue bound with the routing key), persistent messages; deliver() resolves only after
- * the broker confirmed every message of the batch. Message id = environment/object/version, so a
+ * the broker confirmed every message of the batch, send() as soon as they are written (the next
+ * batch may follow while the broker confirms). Message id = environment/object/version, so a
  * consumer drops what it has already seen. A lost connection is re-opened on the next delivery.
  */
 import amqp, { type ChannelModel, type ConfirmChannel } from 'amqplib';
 import type { RabbitMqDestination } from '../config/model.js';
-import { recordVersion } from '../source/change-set.js';
-import { batchEnvelope, changeId, type Batch } from './batch.js';
-import { fillTemplate, type SyncDestination } from './destination.js';
+import { recordVersion, type ChangeRecord } from '../source/change-set.js';
+import { batchJson, changeId, type Batch } from './batch.js';
+import { fillTemplate, type SentBatch, type SyncDestination } from './destination.js';
 import type { SyncLog } from '../engine/log.js';
+import { corkEachWriteRound } from './rabbitmq-writes.js';
 
 interface Open {
   readonly connection: ChannelModel;
@@ -23,6 +25,7 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
 
   async function connect(): Promise<Open> {
     const connection = await amqp.connect(config.url, { timeout: CONNECT_TIMEOUT_MS });
+    corkEachWriteRound(connection);
     const drop = (): void => {
       open = null;
     };
@@ -54,33 +57,101 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
     return open;
   }
 
+  /** Routing keys by environment, object and operation: the template is filled once, not per message. */
+  const routes = new Map<string, string>();
+  function route(environment: string, object: string, operation: string): string {
+    const key = `${environment}\0${object}\0${operation}`;
+    let filled = routes.get(key);
+    if (filled === undefined) {
+      filled = fillTemplate(config.routingKey, { environment, object, operation });
+      if (routes.size < 1024) routes.set(key, filled);
+    }
+    return filled;
+  }
+
+  /**
+   * Publishes every message of the batch (in order, on the one confirm channel; behind an
+   * unconfirmed `after`, on that batch's channel or not at all) and resolves once they are
+   * written; `accepted` resolves when the broker confirmed all of them and rejects at the first
+   * nack or when the channel closes with any of them unconfirmed.
+   */
+  async function send(batch: Batch, after?: SentBatch): Promise<SentBatch> {
+    const via = await channel();
+    if (after && !after.confirmed && after.via !== via) throw new Error('the connection was re-opened while an earlier batch awaited its confirms');
+    const ch = via.channel;
+    let resolve!: () => void;
+    let reject!: (error: Error) => void;
+    const accepted = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    accepted.catch(() => undefined); // a batch abandoned at shutdown is never awaited
+    const sent = { accepted, via, confirmed: false };
+    let unconfirmed = config.messagePer === 'Batch' ? 1 : batch.records.length;
+    let refused = false;
+    const confirm = (error: Error | null): void => {
+      if (refused) return;
+      if (error) {
+        refused = true;
+        reject(error instanceof Error ? error : new Error(String(error)));
+      } else if (--unconfirmed === 0) {
+        sent.confirmed = true;
+        resolve();
+      }
+    };
+    const timestamp = Math.floor(Date.now() / 1000);
+    const { environment, object } = batch;
+    if (config.messagePer === 'Batch') {
+      ch.publish(
+        config.exchange,
+        route(environment, object, 'batch'),
+        Buffer.from(batchJson(batch)),
+        {
+          persistent: true,
+          contentType: 'application/json',
+          timestamp,
+          messageId: changeId(environment, object, batch.toVersion),
+          type: 'batch',
+          headers: { 'x-wharf-from-version': batch.fromVersion, 'x-wharf-version': batch.toVersion },
+        },
+        confirm,
+      );
+    } else {
+      const texts = batch.recordJson;
+      const prefix = changeId(environment, object, '');
+      for (let i = 0; i < batch.records.length; i++) {
+        const record = batch.records[i] as ChangeRecord;
+        const operation = String(record['$operation'] ?? 'U');
+        const version = recordVersion(record) ?? `${batch.toVersion}.${i}`;
+        ch.publish(
+          config.exchange,
+          route(environment, object, operation),
+          Buffer.from(texts?.[i] ?? JSON.stringify(record)),
+          {
+            persistent: true,
+            contentType: 'application/json',
+            timestamp,
+            messageId: prefix + version,
+            type: operation,
+            headers: { 'x-wharf-environment': environment, 'x-wharf-object': object, 'x-wharf-version': version, 'x-wharf-operation': operation },
+          },
+          confirm,
+        );
+      }
+    }
+    if (unconfirmed === 0) {
+      sent.confirmed = true;
+      resolve();
+    }
+    return sent;
+  }
+
   return {
     key: config.key,
     type: 'RabbitMQ',
+    send,
     async deliver(batch: Batch) {
-      const { channel: ch } = await channel();
-      const route = (operation: string) => fillTemplate(config.routingKey, { environment: batch.environment, object: batch.object, operation });
-      const common = { persistent: true, contentType: 'application/json', timestamp: Math.floor(Date.now() / 1000) };
-      if (config.messagePer === 'Batch') {
-        ch.publish(config.exchange, route('batch'), Buffer.from(JSON.stringify(batchEnvelope(batch))), {
-          ...common,
-          messageId: changeId(batch.environment, batch.object, batch.toVersion),
-          type: 'batch',
-          headers: { 'x-wharf-from-version': batch.fromVersion, 'x-wharf-version': batch.toVersion },
-        });
-      } else {
-        batch.records.forEach((record, i) => {
-          const operation = String(record['$operation'] ?? 'U');
-          const version = recordVersion(record) ?? `${batch.toVersion}.${i}`;
-          ch.publish(config.exchange, route(operation), Buffer.from(JSON.stringify(record)), {
-            ...common,
-            messageId: changeId(batch.environment, batch.object, version),
-            type: operation,
-            headers: { 'x-wharf-environment': batch.environment, 'x-wharf-object': batch.object, 'x-wharf-version': version, 'x-wharf-operation': operation },
-          });
-        });
-      }
-      await ch.waitForConfirms();
+      await (await send(batch)).accepted;
     },
     async close() {
       const current = open;

@@ -17,9 +17,16 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function deliverOne(destination: SyncDestination, batch: Batch, retry: RetrySettings, log: SyncLog, signal: AbortSignal): Promise<string | null | 'aborted'> {
+async function deliverOne(
+  destination: SyncDestination,
+  batch: Batch,
+  retry: RetrySettings,
+  log: SyncLog,
+  signal: AbortSignal,
+  firstAttempt: number,
+): Promise<string | null | 'aborted'> {
   let last = '';
-  for (let attempt = 0; attempt <= retry.count; attempt++) {
+  for (let attempt = firstAttempt; attempt <= retry.count; attempt++) {
     if (attempt > 0) {
       await sleep(retry.delaySeconds * 1000, signal);
       if (signal.aborted) return 'aborted';
@@ -44,8 +51,10 @@ export async function deliverToAll(
   retry: RetrySettings,
   log: SyncLog,
   signal: AbortSignal,
+  /** Attempts already made (0-based index of the first one here; it waits RetryDelaySeconds first when > 0). */
+  firstAttempt = 0,
 ): Promise<DeliveryFailure[] | 'aborted'> {
-  const results = await Promise.all(destinations.map((d) => deliverOne(d, batch, retry, log, signal)));
+  const results = await Promise.all(destinations.map((d) => deliverOne(d, batch, retry, log, signal, firstAttempt)));
   if (results.includes('aborted')) return 'aborted';
   const failures: DeliveryFailure[] = [];
   results.forEach((result, i) => {

@@ -1,18 +1,20 @@
 /**
  * One tracked object: poll the procedure from the stored version, split the changes into
- * batches and deliver them in order. The stored version advances only after every destination
- * accepted a batch. A destination that still refuses after the retries gets a dead letter and
+ * batches and deliver them in order, up to MaxBatchesInFlight of them awaiting their
+ * confirmation at once (delivery-window.ts), the next page read meanwhile. The stored version
+ * advances only to the last batch that every destination accepted with all batches before it. A destination that still refuses after the retries gets a dead letter and
  * the object stops there (nothing later is sent) until the replays deliver it.
  */
 import type { DeadLetterSettings, SyncEnvironment, TrackedObject } from '../config/model.js';
-import { batchEnvelope, batchFromEnvelope, splitBatches, type Batch } from '../destinations/batch.js';
+import { batchFromEnvelope, batchJson, splitBatches, type Batch } from '../destinations/batch.js';
 import type { SyncDestination } from '../destinations/destination.js';
 import { callProcedure } from '../source/procedure.js';
 import { recordVersion, type ChangeSet } from '../source/change-set.js';
 import type { SqlDriver } from '../../sql/drivers/driver.js';
 import type { DeadLetterStore } from '../state/dead-letters.js';
 import type { StateStore } from '../state/state-store.js';
-import { deliverToAll, errorText } from './deliver.js';
+import { deliverToAll, errorText, type DeliveryFailure } from './deliver.js';
+import { DeliveryWindow } from './delivery-window.js';
 import type { SyncLog } from './log.js';
 
 export interface ObjectSyncDeps {
@@ -128,40 +130,132 @@ export class ObjectSync {
       if (stored === null || set.version > from) state.set(environment.name, object.name, Math.max(from, set.version));
       return 'idle';
     }
-    const batches = splitBatches(environment.name, object.name, from, set, environment.batching);
-    const last = batches[batches.length - 1] as Batch;
-    if (set.records.every((r) => recordVersion(r) !== null)) this.startPrefetch(last.toVersion);
-    for (const batch of batches) {
-      if (signal.aborted) return 'aborted';
-      // A single change larger than MaxPayloadSizeBytes cannot get smaller: no retries, straight to a dead letter.
-      const oversize = batch.records.length === 1 && Buffer.byteLength(JSON.stringify(batch.records[0])) > environment.batching.maxBytes;
-      const retry = oversize ? { ...environment.retry, count: 0 } : environment.retry;
-      const failures = await deliverToAll(this.deps.destinations, batch, retry, this.deps.log, signal);
-      if (failures === 'aborted') return 'aborted';
-      if (failures.length > 0) {
-        this.prefetch = null;
-        const data = JSON.stringify(batchEnvelope(batch));
-        for (const failure of failures) {
-          const letter = this.deps.deadLetters.add(
-            { ...this.ids, destination: failure.destination.key, database: object.connectionKey, data, fromVersion: batch.fromVersion, toVersion: batch.toVersion, error: failure.error },
-            this.deps.deadLetterSettings.backoffBaseSeconds * 1000,
-            this.now(),
-          );
-          this.deps.log.error(
-            { event: 'sync.dead_letter', ...this.ids, destination: failure.destination.key, id: letter.id, fromVersion: batch.fromVersion, toVersion: batch.toVersion, count: batch.records.length, err: failure.error },
-            'batch moved to the dead-letter store; the object waits for its replay',
-          );
+    const window = new DeliveryWindow(this.deps.destinations, environment.batching.maxInFlight);
+    try {
+      return await this.pipeline(window, from, set, signal);
+    } finally {
+      // Shutdown, a refusal or a failed read: what is still in flight settles and every batch
+      // accepted in order up to the first one that was not is stored; nothing after it.
+      while (window.length > 0) {
+        const { batch, failures } = await window.shift();
+        if (failures.length > 0) {
+          await window.drain();
+          break;
         }
-        return 'blocked';
+        this.delivered([batch]);
       }
-      state.set(environment.name, object.name, batch.toVersion);
+    }
+  }
+
+  /**
+   * Sends the page's batches through the window, reads the next page (prefetched while these were
+   * delivered) while the last ones are still being confirmed, and stores the version as the oldest
+   * batches are accepted: one upsert for every run of batches that settled together.
+   */
+  private async pipeline(window: DeliveryWindow, from: number, first: ChangeSet, signal: AbortSignal): Promise<CycleOutcome> {
+    const { environment, object } = this.deps;
+    let set = first;
+    let queue = splitBatches(environment.name, object.name, from, set, environment.batching);
+    let read = queue[queue.length - 1] as Batch;
+    let more = set.records.every((r) => recordVersion(r) !== null);
+    if (more) this.startPrefetch(read.toVersion);
+    for (;;) {
+      if (signal.aborted) return 'aborted';
+      if (window.full || (queue.length === 0 && window.length > 0 && !more)) {
+        const { batch, failures } = await window.shift();
+        if (failures.length === 0) {
+          this.accepted(window, batch);
+          continue;
+        }
+        // Refused: nothing after it counts. Let the rest settle, then retry this batch alone and
+        // send the later ones again behind it, in order.
+        queue = [...(await window.drain()), ...queue];
+        const outcome = await this.retryRefused(batch, failures, signal);
+        if (outcome !== 'delivered') return outcome;
+        this.delivered([batch]);
+        continue;
+      }
+      const next = queue.shift();
+      if (next) {
+        window.push(next);
+        continue;
+      }
+      if (!more) return 'delivered';
+      set = await this.fetch(read.toVersion);
+      if (set.records.length === 0) {
+        more = false;
+        continue;
+      }
+      queue = splitBatches(environment.name, object.name, read.toVersion, set, environment.batching);
+      read = queue[queue.length - 1] as Batch;
+      more = set.records.every((r) => recordVersion(r) !== null);
+      if (more) this.startPrefetch(read.toVersion);
+    }
+  }
+
+  /** The oldest batch was accepted: store it with every batch after it that was accepted meanwhile. */
+  private accepted(window: DeliveryWindow, batch: Batch): void {
+    const batches = [batch];
+    for (let next = window.shiftAccepted(); next; next = window.shiftAccepted()) batches.push(next);
+    this.delivered(batches);
+  }
+
+  /** Stores the version of the last batch (one upsert), then reports each batch in order. */
+  private delivered(batches: readonly Batch[]): void {
+    const { environment, object, state, log } = this.deps;
+    const last = batches[batches.length - 1];
+    if (!last) return;
+    state.set(environment.name, object.name, last.toVersion);
+    for (const batch of batches) {
       this.deps.onDelivered?.(batch);
-      this.deps.log.info(
-        { event: 'sync.batch_delivered', ...this.ids, fromVersion: batch.fromVersion, toVersion: batch.toVersion, count: batch.records.length },
-        'batch delivered',
+      log.info({ event: 'sync.batch_delivered', ...this.ids, fromVersion: batch.fromVersion, toVersion: batch.toVersion, count: batch.records.length }, 'batch delivered');
+    }
+  }
+
+  /**
+   * A batch refused in the window (its first attempt): the remaining RetryCount attempts to the
+   * destinations that refused it, RetryDelaySeconds apart; then a dead letter per destination that
+   * still refuses, and the object is blocked. A single change larger than MaxPayloadSizeBytes
+   * cannot get smaller: no retries, straight to a dead letter.
+   */
+  private async retryRefused(batch: Batch, refused: readonly DeliveryFailure[], signal: AbortSignal): Promise<CycleOutcome> {
+    const { environment, object, log } = this.deps;
+    const oversize = batch.records.length === 1 && Buffer.byteLength(batch.recordJson?.[0] ?? JSON.stringify(batch.records[0])) > environment.batching.maxBytes;
+    const retry = oversize ? { ...environment.retry, count: 0 } : environment.retry;
+    for (const failure of refused) {
+      log.warn(
+        { event: 'sync.delivery_failed', ...this.ids, destination: failure.destination.key, attempt: 1, of: retry.count + 1, toVersion: batch.toVersion, err: failure.error },
+        'delivery failed',
       );
     }
-    return 'delivered';
+    let failures: readonly DeliveryFailure[] = refused;
+    if (retry.count > 0) {
+      const again = await deliverToAll(
+        refused.map((f) => f.destination),
+        batch,
+        retry,
+        log,
+        signal,
+        1,
+      );
+      if (again === 'aborted') return 'aborted';
+      failures = again;
+    }
+    if (failures.length === 0) return 'delivered';
+    this.prefetch = null;
+    const data = batchJson(batch);
+    for (const failure of failures) {
+      const letter = this.deps.deadLetters.add(
+        { ...this.ids, destination: failure.destination.key, database: object.connectionKey, data, fromVersion: batch.fromVersion, toVersion: batch.toVersion, error: failure.error },
+        this.deps.deadLetterSettings.backoffBaseSeconds * 1000,
+        this.now(),
+      );
+      log.error(
+        { event: 'sync.dead_letter', ...this.ids, destination: failure.destination.key, id: letter.id, fromVersion: batch.fromVersion, toVersion: batch.toVersion, count: batch.records.length, err: failure.error },
+        'batch moved to the dead-letter store; the object waits for its replay',
+      );
+    }
+    return 'blocked';
   }
 
   /** InitialSyncMode Incremental: store the current version, export nothing. */

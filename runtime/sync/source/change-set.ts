@@ -57,9 +57,16 @@ export function parseChangeSet(value: unknown, procedure: string): ChangeSet {
     if (op !== undefined && !OPERATIONS.has(String(op))) throw new ChangeSetError(`${procedure}: Data[${i}].$operation must be I, U or D`);
   });
   const records = data as ChangeRecord[];
-  const versioned = records.every((r) => recordVersion(r) !== null);
-  const ordered = versioned
-    ? records.map((r, i) => [r, i] as const).sort((a, b) => (recordVersion(a[0]) as number) - (recordVersion(b[0]) as number) || a[1] - b[1]).map(([r]) => r)
-    : records;
+  const versions = records.map(recordVersion);
+  const versioned = versions.every((v) => v !== null);
+  // Procedures usually return their changes in order already: sort only when they do not.
+  const sorted = versions.every((v, i) => i === 0 || (v as number) >= (versions[i - 1] as number));
+  const ordered =
+    versioned && !sorted
+      ? records
+          .map((r, i) => [r, i] as const)
+          .sort((a, b) => (versions[a[1]] as number) - (versions[b[1]] as number) || a[1] - b[1])
+          .map(([r]) => r)
+      : records;
   return { version, type, reasonCode: asNumber(sync?.['ReasonCode']), records: ordered };
 }

@@ -1,6 +1,6 @@
 /** Accounts and sessions in the token store's PostgreSQL database (tables wharf_console_*). */
 import { createSchema } from '../auth/store/pg-schema.js';
-import type { PgQueryable } from '../auth/store/postgres-store.js';
+import type { PgQueryable } from '../auth/store/pg-schema.js';
 import { AccountExistsError, IdentityLinkedError, accountFromRaw, identityFromRaw, patchEntries, sessionFromRaw } from './account-store.js';
 import type { AccountPatch, AccountRow, AccountStore, IdentityRow, NewAccountRow, RawAccount, RawIdentity, RawSession, SessionRow } from './account-store.js';
 

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { openStorePool, readTokenStoreSettings } from '../auth/store/open-store.js';
 import type { StoreErrorListener, TokenStoreSettings } from '../auth/store/open-store.js';
 import { createSchema } from '../auth/store/pg-schema.js';
-import type { PgQueryable } from '../auth/store/postgres-store.js';
+import type { PgQueryable } from '../auth/store/pg-schema.js';
 import type { StorePool } from '../auth/store/store-pool.js';
 import { writeFileAtomic } from '../admin/atomic-file.js';
 import { WharfError } from '../errors/wharf-error.js';

@@ -16,7 +16,12 @@ import { WharfError, type ErrorDetail } from '../errors/wharf-error.js';
 import type { ColumnKinds, ValueKind } from './odata/type-check.js';
 import type { TypedValue } from './plan.js';
 import { parseRecordKey } from './record-key.js';
-import type { ColumnValue } from './write-plan.js';
+
+export interface ColumnValue {
+  /** Database column (from AllowedColumns). */
+  readonly column: string;
+  readonly value: TypedValue;
+}
 
 export type WriteMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

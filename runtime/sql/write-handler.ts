@@ -15,7 +15,7 @@ import { isBatchBody } from './batch-body.js';
 import { handleSqlBatch, type SqlBatchResponse } from './batch-handler.js';
 import { planDelete, planInsert, planProcedure, planUpdate } from './write-plan.js';
 import type { SqlWriteDeps } from './write-deps.js';
-import type { ColumnValue } from './write-plan.js';
+import type { ColumnValue } from './write-body.js';
 import type { BoolExpr, FilterExpr } from './odata/ast.js';
 import { evaluate } from './odata/evaluate.js';
 

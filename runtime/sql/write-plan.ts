@@ -5,14 +5,8 @@
  */
 import type { SqlEndpoint } from '../contract/model.js';
 import type { ObjectRef, ColumnRef, TypedValue } from './plan.js';
-import type { ValidWrite, WriteMethod } from './write-body.js';
+import type { ColumnValue, ValidWrite, WriteMethod } from './write-body.js';
 import type { FilterExpr } from './odata/ast.js';
-
-export interface ColumnValue {
-  /** Database column (from AllowedColumns). */
-  readonly column: string;
-  readonly value: TypedValue;
-}
 
 export interface KeyMatch {
   readonly column: string;

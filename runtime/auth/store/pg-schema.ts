@@ -5,7 +5,11 @@
  * transaction (one simple query; rolled back whole on error) behind a transaction-level advisory
  * lock: the second instance waits for the first, then finds the tables.
  */
-import type { PgQueryable } from './postgres-store.js';
+
+/** What the stores need of a PostgreSQL connection or pool. */
+export interface PgQueryable {
+  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+}
 
 export async function createSchema(db: PgQueryable, statements: readonly string[]): Promise<void> {
   await db.query([`SELECT pg_advisory_xact_lock(hashtext('wharf schema'))`, ...statements].join(';\n'));

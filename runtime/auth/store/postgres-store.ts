@@ -3,15 +3,11 @@
  * Works on anything with pg's `query(text, params)` (a pg.Pool in production). Every change and its
  * audit entry is ONE statement (data-modifying CTE), so it is atomic without a client transaction.
  */
-import { createSchema } from './pg-schema.js';
+import { createSchema, type PgQueryable } from './pg-schema.js';
 import { auditFromRaw, tokenFromRaw } from './raw-rows.js';
 import type { RawAudit, RawToken } from './raw-rows.js';
 import { ROTATED_DETAILS, tokenPatchEntries, UsernameTakenError } from './token-store.js';
 import type { AuditInput, AuditRow, NewSecret, NewTokenRow, RotatedRows, TokenPatch, TokenRow, TokenStore } from './token-store.js';
-
-export interface PgQueryable {
-  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
-}
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS wharf_tokens (

@@ -15,7 +15,7 @@
 import pg from 'pg';
 import { WharfError } from '../../errors/wharf-error.js';
 import { classifyPostgresError } from '../../sql/drivers/driver.js';
-import type { PgQueryable } from './postgres-store.js';
+import type { PgQueryable } from './pg-schema.js';
 
 /** Seconds a client is told to wait before retrying when the store is unavailable. */
 const RETRY_AFTER_SECONDS = '1';

@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { InFlight } from './in-flight.js';
+import { missingHost } from './require-host.js';
 import { startSweep } from './sweep.js';
 
 const RETRY = { 'retry-after': '1' } as const;
@@ -165,13 +166,16 @@ declare module 'fastify' {
   }
 }
 
-/** Installs the gate as the first onRequest hook (call it before any other hook). */
+/**
+ * Installs the gate as the first onRequest hook (call it before any other hook). The same hook then
+ * refuses an HTTP/1.1 request without a Host header (require-host.ts): one fastify hook, not two.
+ */
 export function installRequestGate(app: FastifyInstance, maxConcurrent: number, handlerTimeoutMs = 0): RequestGate {
   const gate = new RequestGate(maxConcurrent, handlerTimeoutMs);
   app.decorate('requestGate', gate);
   app.decorateRequest('wharfInFlightSlot', -1);
   app.addHook('onRequest', (request, reply, done) => {
-    const refused = gate.admit(request, reply);
+    const refused = gate.admit(request, reply) ?? missingHost(request.raw);
     if (refused) done(refused);
     else done();
   });

@@ -14,7 +14,10 @@ import { sendUpstreamResponse } from './proxy-response.js';
 import { ClientGone } from './client-gone.js';
 import type { UpstreamClient, UpstreamRequest } from './upstream-client.js';
 import { cachedRewritesFor } from './url-rewrite.js';
+import type { UrlRewrite } from './url-rewrite.js';
 import type { ProxyEndpoint } from '../contract/model.js';
+
+const NO_REWRITES: readonly UrlRewrite[] = [];
 
 const bases = new WeakMap<ProxyEndpoint, readonly string[]>();
 
@@ -23,6 +26,22 @@ function upstreamBasesOf(endpoint: ProxyEndpoint): readonly string[] {
   let list = bases.get(endpoint);
   if (!list) bases.set(endpoint, (list = [endpoint.url, ...endpoint.fallbackUrls]));
   return list;
+}
+
+/** The rewrites of an endpoint's last (public base, environment): one per endpoint, the same pair on almost every request. */
+const lastRewrites = new WeakMap<ProxyEndpoint, { readonly publicBase: string; readonly env: string; readonly rewrites: readonly UrlRewrite[] }>();
+
+/**
+ * The endpoint's URL rewrites in this environment. Proxy:PublicBaseUrl or relative, never the
+ * client's Host: the body may be cached for everyone. The gateway base is not concatenated (and
+ * hashed for the memo) on every request.
+ */
+export function rewritesOf(endpoint: ProxyEndpoint, publicBase: string, env: string): readonly UrlRewrite[] {
+  const last = lastRewrites.get(endpoint);
+  if (last !== undefined && last.publicBase === publicBase && last.env === env) return last.rewrites;
+  const rewrites = cachedRewritesFor(upstreamBasesOf(endpoint), `${publicBase}/api/${env}/${endpoint.routePath}`);
+  lastRewrites.set(endpoint, { publicBase, env, rewrites });
+  return rewrites;
 }
 
 function queryOf(url: string): string {
@@ -91,11 +110,9 @@ function answer(ctx: HandlerContext<'proxy'>, client: UpstreamClient, result: Fa
   logFailures(ctx, endpoint.id, result);
   if (!result.ok) throw new WharfError(failureCode(result.failures));
   const request = ctx.request;
-  // Proxy:PublicBaseUrl or relative, never the client's Host: the body may be cached for everyone
-  const gatewayBase = `${client.settings.publicBaseUrl}/api/${ctx.environment.name}/${endpoint.routePath}`;
   return sendUpstreamResponse(ctx.reply, result.response, {
     endpoint,
-    rewrites: endpoint.rewriteUrls ? cachedRewritesFor(upstreamBasesOf(endpoint), gatewayBase) : [],
+    rewrites: endpoint.rewriteUrls ? rewritesOf(endpoint, client.settings.publicBaseUrl, ctx.environment.name) : NO_REWRITES,
     buffer: request.wharfCache?.kind === 'read' && request.wharfCache.pending !== null,
     head: ctx.method === 'HEAD',
     bufferLimitBytes: client.settings.bufferLimitBytes,

@@ -136,9 +136,11 @@ function send(reply: FastifyReply, response: Dispatcher.ResponseData, options: R
   const readWhole = !options.head && (inspect || (options.buffer && !(length > limit)) || length <= SMALL_BODY_BYTES);
   const shape: Shape = { inspect, rewrite, contentType };
   if (!readWhole) return Promise.resolve(respond(reply, response, options, shape, null)) as Promise<FastifyReply>;
-  // read before any header is set: a body that breaks off or cannot be shaped still gets a clean 502
-  const then = (read: BodyRead) => respond(reply, response, options, shape, read);
-  return length <= limit ? readAnnounced(response, then) : readBody(response, limit).then(then);
+  // read before any header is set: a body that breaks off or cannot be shaped still gets a clean 502.
+  // The callbacks are written inline, not bound to a name: tsx (the bench, `wharf dev`) wraps every
+  // named function expression in a __name() call, an Object.defineProperty per request.
+  if (length <= limit) return readAnnounced(response, (read) => respond(reply, response, options, shape, read));
+  return readBody(response, limit).then((read) => respond(reply, response, options, shape, read));
 }
 
 function respond(reply: FastifyReply, response: Dispatcher.ResponseData, options: ResponseOptions, shape: Shape, read: BodyRead | null): Reply {

@@ -80,7 +80,9 @@ export interface ForwardingFacts {
 export function upstreamRequestHeaders(client: IncomingHttpHeaders, facts: ForwardingFacts): Record<string, string | string[]> {
   const listed = connectionListed(client.connection);
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(client)) {
+  // Object.keys (own names only, like Object.entries) without an [name, value] array per header
+  for (const name of Object.keys(client)) {
+    const value = client[name];
     if (value === undefined || isHopByHop(name, listed) || isClientOnly(name)) continue;
     headers[name] = value;
   }
@@ -115,7 +117,8 @@ export function downstreamResponseHeaders(
 ): Record<string, string | string[]> {
   const listed = connectionListed(upstream['connection']);
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(upstream)) {
+  for (const name of Object.keys(upstream)) {
+    const value = upstream[name];
     const lower = name.toLowerCase();
     if (value === undefined || isHopByHop(lower, listed)) continue;
     if (lower === 'content-length' && !keepLength) continue;

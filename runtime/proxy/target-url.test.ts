@@ -28,6 +28,18 @@ describe('targetUrl', () => {
     expect(targetUrl(base, { method, target, query, deletePatterns: patterns }).href).toBe(want);
   });
 
+  it('a request to the collection without a query: its base parsed once, one shared URL per base (issue 30)', () => {
+    const plain = (base: string, method = 'GET') => targetUrl(base, { method, target: collection, query: '', deletePatterns: pattern('QueryParameter', 'id') });
+    const first = plain('http://u/a?x=1&&y=2');
+    expect(first.href).toBe('http://u/a?x=1&y=2');
+    expect(plain('http://u/a?x=1&&y=2', 'POST')).toBe(first);
+    expect(plain('http://u/b')).not.toBe(first);
+    expect(plain('http://u/b').href).toBe('http://u/b');
+    // with a query or below the collection, a URL of its own
+    expect(targetUrl('http://u/a?x=1&&y=2', { method: 'GET', target: collection, query: 'z=3', deletePatterns: [] })).not.toBe(first);
+    expect(targetUrl('http://u/a?x=1&&y=2', { method: 'DELETE', target: item('5'), query: '', deletePatterns: [] }).href).toBe('http://u/a/5?x=1&y=2');
+  });
+
   it('refuses an ODataGuid id that is not a GUID', () => {
     expect(() => targetUrl('http://u/a', { method: 'DELETE', target: item("1')/x"), query: '', deletePatterns: pattern('ODataGuid') })).toThrow('is not a GUID');
   });

@@ -10,6 +10,7 @@
 import type { DeletePattern } from '../contract/model.js';
 import { WharfError } from '../errors/wharf-error.js';
 import type { RouteTarget } from '../routing/route-table.js';
+import { memoByText } from '../lifecycle/text-memo.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -90,7 +91,19 @@ function deleteUrl(url: URL, id: string, pattern: DeletePattern): [string, strin
   }
 }
 
+/**
+ * The URL of a request to the collection without a query (the usual proxied GET): it depends on the
+ * base alone, so it is parsed once per base (at most 64) and shared. The URLs targetUrl returns are
+ * read, never changed.
+ */
+const plainUrl = memoByText((base) => build(base, { method: 'GET', target: { kind: 'collection' }, query: '', deletePatterns: [] }), 64);
+
 export function targetUrl(base: string, request: TargetRequest): URL {
+  if (request.query === '' && request.target.kind === 'collection') return plainUrl(base);
+  return build(base, request);
+}
+
+function build(base: string, request: TargetRequest): URL {
   const url = new URL(base);
   const segments = segmentsOf(request.target);
   let extra: [string, string][] = [];

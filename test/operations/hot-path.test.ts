@@ -50,14 +50,25 @@ async function countPromises(work: () => Promise<unknown>): Promise<number> {
   return promises;
 }
 
+/**
+ * Five measurements of one request. The hook sees every promise of the process, so background work
+ * (a timer of the test server or of another test file on a loaded machine) can add to one of them,
+ * never take away: the request's own count is the lowest, and it comes back (at least twice).
+ */
+async function requestPromises(work: () => Promise<unknown>): Promise<{ count: number; counts: number[] }> {
+  const counts: number[] = [];
+  for (let i = 0; i < 5; i += 1) counts.push(await countPromises(work));
+  const count = Math.min(...counts);
+  expect(counts.filter((c) => c === count).length, `the count is deterministic: ${counts.join(', ')}`).toBeGreaterThanOrEqual(2);
+  return { count, counts };
+}
+
 describe('hot path of one API request', () => {
   it('stays within its promise budget', async () => {
     const get = () => server.inject({ method: 'GET', url: '/api/demo/Inventory/Items?$top=5' });
     for (let i = 0; i < 5; i += 1) expect((await get()).statusCode).toBe(200); // warm: token cached, routes compiled
-    const counts = [await countPromises(get), await countPromises(get), await countPromises(get)];
-    const promises = Math.min(...counts);
-    expect(counts[0], 'the count is deterministic').toBe(counts[2]);
-    expect(promises, `promises per request: ${counts.join(', ')}`).toBeLessThanOrEqual(PROMISE_BUDGET);
+    const { count, counts } = await requestPromises(get);
+    expect(count, `promises per request: ${counts.join(', ')}`).toBeLessThanOrEqual(PROMISE_BUDGET);
   });
 });
 
@@ -93,9 +104,8 @@ describe('hot path of one proxied request', () => {
   it('stays within its promise budget', async () => {
     const get = () => gateway.inject({ method: 'GET', url: '/api/demo/Small' });
     for (let i = 0; i < 5; i += 1) expect((await get()).statusCode).toBe(200);
-    const counts = [await countPromises(get), await countPromises(get), await countPromises(get)];
-    expect(counts[0], 'the count is deterministic').toBe(counts[2]);
-    expect(Math.min(...counts), `promises per request: ${counts.join(', ')}`).toBeLessThanOrEqual(PROXY_PROMISE_BUDGET);
+    const { count, counts } = await requestPromises(get);
+    expect(count, `promises per request: ${counts.join(', ')}`).toBeLessThanOrEqual(PROXY_PROMISE_BUDGET);
   });
 
   it('runs one onRequest hook per concern that needs its own, not one per check', async () => {

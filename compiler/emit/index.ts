@@ -9,8 +9,8 @@ import type { OutputFile } from '../stages.js';
 import { canonicalJson, compareCodeUnits } from './canonical-json.js';
 import { configTypesKey, makeConfigTypes } from './config-types.js';
 import { emitManifest } from './manifest.js';
-import { emitOpenApi } from './openapi/document.js';
-import { emitOpenApi31 } from './openapi-31/document.js';
+import { buildOpenApi, emitOpenApiOf } from './openapi/document.js';
+import { emitOpenApi31Of } from './openapi-31/document.js';
 import { emitRouteFiles, routeModuleSource, type RouteModuleSource } from './route-files.js';
 import { emitRoutesBundle } from './routes-bundle.js';
 import { emitRowTypes } from './row-types.js';
@@ -33,12 +33,13 @@ export interface EmitInput {
 
 export async function emitAll(input: EmitInput): Promise<OutputFile[]> {
   const routeSource = input.routeSource ?? memoized(routeModuleSource);
+  const openApi = buildOpenApi(input.models, input.dbSnapshot ?? null); // once for both renderings
   const files = [
     ...emitManifest(input.models, input.sourceHash),
     ...emitRouteFiles(input.models, input.sourceHash, routeSource),
     ...emitRoutesBundle(input.models, input.sourceHash, routeSource),
-    ...emitOpenApi(input.models, input.dbSnapshot ?? null),
-    ...emitOpenApi31(input.models, input.dbSnapshot ?? null),
+    ...emitOpenApiOf(openApi),
+    ...emitOpenApi31Of(openApi),
     ...emitRowTypes(input.models, input.dbSnapshot),
     ...(input.dbSnapshot ? [{ path: DB_SNAPSHOT_OUTPUT, content: canonicalJson(input.dbSnapshot) }] : []),
     ...(await (input.artifacts ?? artifactCache(null)).get('config-types', await configTypesKey(input.root), () => makeConfigTypes(input.root))),

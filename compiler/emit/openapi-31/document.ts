@@ -25,10 +25,13 @@ function renameKeys(object: Json, names: Readonly<Record<string, string>>): Json
   return Object.fromEntries(Object.entries(object).map(([k, v]) => [names[k] ?? k, v]));
 }
 
-/** A 3.1 copy of a 3.2 document (the input is not changed). */
+/**
+ * A 3.1 rendering of a 3.2 document. The input is not changed: the objects this changes (the
+ * document, info, each path item, each tag) are new; the rest (operations, schemas) is shared.
+ */
 export function toOpenApi31(doc: unknown): Json {
   if (!isObject(doc)) throw new Error('an OpenAPI document must be a JSON object');
-  const copy = structuredClone(doc);
+  const copy: Json = { ...doc };
   copy.openapi = OPENAPI_31_VERSION;
   if (isObject(copy.info) && typeof copy.info.description === 'string') {
     copy.info = {
@@ -45,5 +48,10 @@ export function toOpenApi31(doc: unknown): Json {
 
 /** Same inputs as openapi.json (typed from buildOpenApi, so this file follows where the model lives). */
 export function emitOpenApi31(models: Parameters<typeof buildOpenApi>[0], snapshot: Parameters<typeof buildOpenApi>[1] = null): OutputFile[] {
-  return [{ path: OPENAPI_31_FILE, content: canonicalJson(toOpenApi31(buildOpenApi(models, snapshot))) }];
+  return emitOpenApi31Of(buildOpenApi(models, snapshot));
+}
+
+/** From the 3.2 document already built for openapi.json (emitAll builds it once for both files). */
+export function emitOpenApi31Of(doc: ReturnType<typeof buildOpenApi>): OutputFile[] {
+  return [{ path: OPENAPI_31_FILE, content: canonicalJson(toOpenApi31(doc)) }];
 }

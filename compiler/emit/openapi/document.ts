@@ -39,7 +39,12 @@ const FIXED_METHODS: Partial<Record<HttpMethod, 'get' | 'put' | 'post' | 'delete
 };
 
 export function emitOpenApi(models: readonly EndpointModel[], snapshot: DbSnapshot | null = null): OutputFile[] {
-  return [{ path: GENERATED_FILES.openapi, content: canonicalJson(buildOpenApi(models, snapshot)) }];
+  return emitOpenApiOf(buildOpenApi(models, snapshot));
+}
+
+/** openapi.json of a document already built (emitAll builds it once for openapi.json and openapi-3.1.json). */
+export function emitOpenApiOf(doc: OpenAPIObject): OutputFile[] {
+  return [{ path: GENERATED_FILES.openapi, content: canonicalJson(doc) }];
 }
 
 /** With a database snapshot, SQL columns carry their types (compiler/emit/column-types.ts). */

@@ -9,7 +9,7 @@ import type { OpenAPIObject, OperationObject, PathItemObject } from 'openapi3-ts
 import { GENERATED_FILES } from '../../../runtime/contract/index.js';
 import type { EndpointModel, HttpMethod } from '../../../runtime/contract/index.js';
 import type { OutputFile } from '../../stages.js';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson, compareCodeUnits } from '../canonical-json.js';
 import { sortById } from '../sort.js';
 import { buildComponents, ENV_PARAMETER, ref } from './components.js';
 import { compositeOperations } from './composite-operations.js';
@@ -77,7 +77,7 @@ export function buildOpenApi(models: readonly EndpointModel[], snapshot: DbSnaps
       place(item, spec, finishOperation(model, spec, tags.tagOf(model), operationIds));
     }
   }
-  for (const [path, item] of Object.entries(paths)) builder.addPath(path, item);
+  for (const [path, item] of Object.entries(paths)) builder.addPath(path, keysInOrder(item));
   return builder.getSpec();
 }
 
@@ -113,7 +113,7 @@ function finishOperation(model: EndpointModel, spec: OperationSpec, tag: string,
   };
   if (description.length > 0) operation.description = description.join('\n\n');
   if (model.deprecated) operation.deprecated = true;
-  return operation;
+  return keysInOrder(operation);
 }
 
 /** `get_Inventory_Products`, `get_Inventory_Products_byId`; a clash (two kinds, one path) adds the kind. */
@@ -133,4 +133,9 @@ function place(item: PathItemObject, spec: OperationSpec, operation: OperationOb
   if (taken !== undefined) throw new Error(`openapi: two operations for ${spec.method} ${spec.path}`);
   if (key !== undefined) item[key] = operation;
   else item.additionalOperations = { ...item.additionalOperations, [spec.method]: operation };
+}
+
+/** The same members, inserted in code unit order (what canonicalJson writes), so it copies no operation or path item. */
+function keysInOrder<T extends object>(object: T): T {
+  return Object.fromEntries(Object.entries(object).sort(([a], [b]) => compareCodeUnits(a, b))) as T;
 }

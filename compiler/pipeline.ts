@@ -16,7 +16,7 @@ import { buildScope } from './build-scope.js';
 import { discover } from './discover.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { emitAll } from './emit/index.js';
-import { hashSources } from './source-hash.js';
+import { hashSources, SOURCE_FOLDERS } from './source-hash.js';
 import type { OutputFile } from './stages.js';
 import { validateAcross } from './validate/index.js';
 import { analyzeEntities, modelsOf } from './endpoint-analysis.js';
@@ -52,6 +52,8 @@ export interface CompileOptions {
   readonly cacheDir?: string;
   /** With cacheDir: the hash of the tool (compiler, runtime, schemas, lock file) that made the cached results. */
   readonly toolHash?: string;
+  /** hashSources of SOURCE_FOLDERS when the caller read them already (`wharf build`: buildKey); default: hashed here. */
+  readonly sourceHash?: string;
 }
 
 export interface CompileResult {
@@ -99,7 +101,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   diagnostics.push(...(await validateSyncConfig(root)));
 
   const reported = [...diagnostics];
-  const sourceHash = await hashSources(root, ['endpoints', 'schemas']);
+  const sourceHash = options.sourceHash ?? (await hashSources(root, SOURCE_FOLDERS));
   const { analysed } = analysis;
   if (hasErrors(reported)) {
     return { diagnostics: sortDiagnostics(reported), models: null, outputs: null, sourceHash, owns, analysed };

@@ -21,6 +21,7 @@ import type { OutputFile } from './stages.js';
 import { validateAcross } from './validate/index.js';
 import { analyzeEntities, modelsOf } from './endpoint-analysis.js';
 import { readEntityCache, writeEntityCache } from './entity-cache.js';
+import { readOpenApiFragments, writeOpenApiFragments } from './openapi-fragment-cache.js';
 import { RULES } from './validate/rules/index.js';
 import { readBlockedIpRanges } from './network-policy.js';
 import { validateSettingsFiles } from './settings/validate-settings.js';
@@ -110,7 +111,9 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { models, routeSource } = modelsOf(contexts, analysis.results);
   const artifacts = artifactCache(options.cacheDir === undefined ? null : TOOL_ARTIFACTS_DIR);
   const outputs: OutputFile[] = [{ path: 'README.md', content: GENERATED_README }];
-  outputs.push(...(await emitAll({ models, sourceHash, root, artifacts, routeSource, dbSnapshot: db.snapshot })));
+  const openApiFragments = cache ? await readOpenApiFragments(cache.dir, cache.tool) : undefined;
+  outputs.push(...(await emitAll({ models, sourceHash, root, artifacts, routeSource, dbSnapshot: db.snapshot, ...(openApiFragments ? { openApiFragments } : {}) })));
+  if (cache && openApiFragments) await writeOpenApiFragments(cache.dir, cache.tool, openApiFragments);
   if (withUi) {
     outputs.push(...(await artifacts.get('console-ui', '', makeConsoleUi)));
     outputs.push(...(await artifacts.get('sync-ui', '', makeSyncDashboardUi)));

@@ -6,9 +6,6 @@
  * Everything else (schemas are JSON Schema 2020-12 in both) is unchanged. Canonical JSON, so as
  * deterministic as openapi.json.
  */
-import type { OutputFile } from '../../stages.js';
-import { canonicalJson } from '../canonical-json.js';
-import { buildOpenApi } from '../openapi/document.js';
 
 export const OPENAPI_31_FILE = 'openapi-3.1.json';
 export const OPENAPI_31_VERSION = '3.1.1';
@@ -44,14 +41,4 @@ export function toOpenApi31(doc: unknown): Json {
   }
   if (Array.isArray(copy.tags)) copy.tags = copy.tags.map((tag) => (isObject(tag) ? renameKeys(tag, TAG_EXTENSIONS) : tag));
   return copy;
-}
-
-/** Same inputs as openapi.json (typed from buildOpenApi, so this file follows where the model lives). */
-export function emitOpenApi31(models: Parameters<typeof buildOpenApi>[0], snapshot: Parameters<typeof buildOpenApi>[1] = null): OutputFile[] {
-  return emitOpenApi31Of(buildOpenApi(models, snapshot));
-}
-
-/** From the 3.2 document already built for openapi.json (emitAll builds it once for both files). */
-export function emitOpenApi31Of(doc: ReturnType<typeof buildOpenApi>): OutputFile[] {
-  return [{ path: OPENAPI_31_FILE, content: canonicalJson(toOpenApi31(doc)) }];
 }

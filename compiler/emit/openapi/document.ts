@@ -5,11 +5,9 @@
  * keys, so sorted paths), with no timestamps, absolute paths or package version.
  */
 import { OpenApiBuilder } from 'openapi3-ts/oas32';
-import type { OpenAPIObject, OperationObject, PathItemObject } from 'openapi3-ts/oas32';
-import { GENERATED_FILES } from '../../../runtime/contract/index.js';
+import type { OpenAPIObject, OperationObject, PathItemObject, SchemaObject, TagObject } from 'openapi3-ts/oas32';
 import type { EndpointModel, HttpMethod } from '../../../runtime/contract/index.js';
-import type { OutputFile } from '../../stages.js';
-import { canonicalJson, compareCodeUnits } from '../canonical-json.js';
+import { compareCodeUnits } from '../canonical-json.js';
 import { sortById } from '../sort.js';
 import { buildComponents, ENV_PARAMETER, ref } from './components.js';
 import { compositeOperations } from './composite-operations.js';
@@ -38,32 +36,11 @@ const FIXED_METHODS: Partial<Record<HttpMethod, 'get' | 'put' | 'post' | 'delete
   QUERY: 'query',
 };
 
-export function emitOpenApi(models: readonly EndpointModel[], snapshot: DbSnapshot | null = null): OutputFile[] {
-  return emitOpenApiOf(buildOpenApi(models, snapshot));
-}
-
-/** openapi.json of a document already built (emitAll builds it once for openapi.json and openapi-3.1.json). */
-export function emitOpenApiOf(doc: OpenAPIObject): OutputFile[] {
-  return [{ path: GENERATED_FILES.openapi, content: canonicalJson(doc) }];
-}
-
 /** With a database snapshot, SQL columns carry their types (compiler/emit/column-types.ts). */
 export function buildOpenApi(models: readonly EndpointModel[], snapshot: DbSnapshot | null = null): OpenAPIObject {
   const visible = sortById(models).filter((m) => !m.hidden);
   const tags = planTags(visible);
-  const builder = OpenApiBuilder.create({
-    openapi: OPENAPI_VERSION,
-    info: {
-      title: 'Wharf API',
-      version: API_VERSION,
-      description: 'Data API of the Wharf gateway: the configured endpoints under `/api/{env}/`.',
-    },
-    servers: [{ url: '/' }],
-    security: [{ bearerAuth: [] }],
-    tags: tags.tags,
-    paths: {},
-    components: buildComponents(),
-  });
+  const builder = new OpenApiBuilder(documentFrame(tags.tags));
   const paths: Record<string, PathItemObject> = {};
   const operationIds = new Set<string>();
   for (const model of visible) {
@@ -79,6 +56,43 @@ export function buildOpenApi(models: readonly EndpointModel[], snapshot: DbSnaps
   }
   for (const [path, item] of Object.entries(paths)) builder.addPath(path, keysInOrder(item));
   return builder.getSpec();
+}
+
+/**
+ * One endpoint's path items and component schemas, alone: what buildOpenApi adds for it when no
+ * other endpoint shares a path or a schema name and none took one of its operationIds
+ * (compiler/emit/openapi/fragments.ts checks that before using them).
+ */
+export function endpointParts(
+  model: EndpointModel,
+  snapshot: DbSnapshot | null,
+  tag: string,
+  used: Set<string>,
+): { paths: Record<string, PathItemObject>; schemas: Readonly<Record<string, SchemaObject>> } {
+  const { operations, schemas } = operationsOf(model, snapshot);
+  const paths: Record<string, PathItemObject> = {};
+  for (const spec of operations) {
+    const item = (paths[spec.path] ??= { parameters: [ref('parameters', ENV_PARAMETER), ...spec.pathParameters] });
+    place(item, spec, finishOperation(model, spec, tag, used));
+  }
+  return { paths, schemas };
+}
+
+/** The document without any endpoint's paths and schemas (the tags are those of `visible`). */
+export function documentFrame(tags: TagObject[]): OpenAPIObject {
+  return OpenApiBuilder.create({
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: 'Wharf API',
+      version: API_VERSION,
+      description: 'Data API of the Wharf gateway: the configured endpoints under `/api/{env}/`.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    tags,
+    paths: {},
+    components: buildComponents(),
+  }).getSpec();
 }
 
 function operationsOf(model: EndpointModel, snapshot: DbSnapshot | null): KindOperations {

@@ -78,13 +78,11 @@ function fromFragments(models: readonly EndpointModel[], snapshot: DbSnapshot | 
     if (!addAll(operationIds, fragment.operationIds)) return null;
     fragments.next.set(model.id, fragment);
   }
-  const texts: string[] = [];
-  const texts31: string[] = [];
-  const frame32 = frameWith(frame, fragments.next, (members) => `${PLACEHOLDER}${texts.push(pathItem(members, (m) => m)) - 1}`);
-  const frame31 = frameWith(frame, fragments.next, (members) => `${PLACEHOLDER}${texts31.push(pathItem(members, (m) => MEMBERS_31[m] ?? m)) - 1}`);
+  const items = [...fragments.next.values()].flatMap((f) => f.paths.map(([, members]) => members));
   const schemaTexts = [...fragments.next.values()].flatMap((f) => f.schemas.map(([, text]) => text));
-  const doc32 = splice(canonicalJson(frame32), texts, schemaTexts);
-  const doc31 = splice(canonicalJson(toOpenApi31(frame31)), texts31, schemaTexts);
+  const frame32 = frameWith(frame, fragments.next);
+  const doc32 = splice(canonicalJson(frame32), items, (m) => m, schemaTexts);
+  const doc31 = splice(canonicalJson(toOpenApi31(frame32)), items, (m) => MEMBERS_31[m] ?? m, schemaTexts);
   if (doc32 === null || doc31 === null) return null;
   return [
     { path: GENERATED_FILES.openapi, content: doc32 },
@@ -118,39 +116,63 @@ function makeFragment(model: EndpointModel, snapshot: DbSnapshot | null, tag: st
   return {
     key,
     operationIds: [...used],
-    paths: Object.entries(parts.paths).map(([path, item]) => [path, Object.entries(item).map(([member, value]) => [member, atDepth3(value)] as const)] as const),
+    paths: Object.entries(parts.paths).map(([path, item]) => [path, members(item)] as const),
     schemas: Object.entries(parts.schemas).map(([name, schema]) => [name, atDepth3(schema)] as const),
   };
+}
+
+/** A path item's members in code unit order, each value's text at depth 3. */
+function members(item: object): [string, string][] {
+  return Object.entries(item)
+    .sort(([a], [b]) => compareCodeUnits(a, b))
+    .map(([member, value]) => [member, atDepth3(value)]);
 }
 
 function atDepth3(value: unknown): string {
   return canonicalJson(value).slice(0, -1).replace(/\n/g, DEPTH_3);
 }
 
-/** The frame with each endpoint's path items and schemas as placeholders (schemas numbered in fragment order). */
-function frameWith(frame: OpenAPIObject, fragments: ReadonlyMap<string, OpenApiFragment>, item: (members: OpenApiFragment['paths'][number][1]) => string): OpenAPIObject {
+/** The frame with each endpoint's path items and schemas as numbered placeholders (in fragment order). */
+function frameWith(frame: OpenAPIObject, fragments: ReadonlyMap<string, OpenApiFragment>): OpenAPIObject {
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = { ...frame.components?.schemas };
+  let item = 0;
   let schema = 0;
   for (const fragment of fragments.values()) {
-    for (const [path, members] of fragment.paths) paths[path] = item(members);
+    for (const [path] of fragment.paths) paths[path] = `${PLACEHOLDER}${item++}`;
     for (const [name] of fragment.schemas) schemas[name] = `${PLACEHOLDER}s${schema++}`;
   }
   return { ...frame, paths: paths as OpenAPIObject['paths'], components: { ...frame.components, schemas: schemas as never } };
 }
 
-/** A path item's text at depth 2 from its members' texts, members named by `name` and in code unit order. */
-function pathItem(members: OpenApiFragment['paths'][number][1], name: (member: string) => string): string {
-  const named = members.map(([member, text]) => [name(member), text] as const).sort(([a], [b]) => compareCodeUnits(a, b));
-  return `{${named.map(([member, text]) => `${DEPTH_3}${JSON.stringify(member)}: ${text}`).join(',')}\n    }`;
-}
+type Members = OpenApiFragment['paths'][number][1];
 
-/** The frame's text with every placeholder replaced by its text; null when the count is off (a value held the marker). */
-function splice(text: string, items: readonly string[], schemas: readonly string[]): string | null {
+/**
+ * The frame's text with every placeholder replaced: a path item written from its members' texts
+ * (named by `name`, in code unit order), a schema by its text; built as one list of pieces joined
+ * once. Null when the count is off (a value of the frame held the marker).
+ */
+function splice(text: string, items: readonly Members[], name: (member: string) => string, schemas: readonly string[]): string | null {
+  const pieces: string[] = [];
   let count = 0;
-  const out = text.replace(PLACEHOLDER_TEXT, (_match, schema: string | undefined, index: string) => {
+  let last = 0;
+  for (const match of text.matchAll(PLACEHOLDER_TEXT)) {
+    pieces.push(text.slice(last, match.index));
+    last = match.index + match[0].length;
     count += 1;
-    return (schema === 's' ? schemas : items)[Number(index)] ?? '';
-  });
-  return count === items.length + schemas.length ? out : null;
+    const index = Number(match[2]);
+    if (match[1] === 's') {
+      pieces.push(schemas[index] ?? '');
+      continue;
+    }
+    const members = items[index] ?? [];
+    const named = members.some(([member]) => name(member) !== member)
+      ? members.map(([member, value]) => [name(member), value] as const).sort(([a], [b]) => compareCodeUnits(a, b))
+      : members;
+    pieces.push('{');
+    named.forEach(([member, value], i) => pieces.push(i === 0 ? DEPTH_3 : `,${DEPTH_3}`, JSON.stringify(member), ': ', value));
+    pieces.push('\n    }');
+  }
+  pieces.push(text.slice(last));
+  return count === items.length + schemas.length ? pieces.join('') : null;
 }

@@ -13,6 +13,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listFiles } from './output-tree.js';
+import { hashSourceFiles, SOURCE_FOLDERS } from './source-hash.js';
 import type { OutputFile } from './stages.js';
 
 const CACHE_VERSION = 3;
@@ -32,12 +33,17 @@ export interface BuildCacheEntry {
   readonly stats: Readonly<Record<string, string>>;
 }
 
-/** SHA-256 over the sorted files of `folders` under `root` (relative path + NUL + bytes), read in parallel. */
-async function hashFolders(root: string, folders: readonly string[]): Promise<string> {
+/**
+ * SHA-256 over the sorted files of `folders` under `root` (relative path + NUL + bytes), read in
+ * parallel; with `sources`, also hashSources' digest of those of the folders (read once for both).
+ */
+async function hashFolders(root: string, folders: readonly string[], sources: readonly string[] = []): Promise<{ digest: string; sources: string }> {
   const files = (await Promise.all([...folders].sort().map(async (f) => (await listFiles(path.join(root, f))).map((rel) => `${f}/${rel}`)))).flat();
   // Synchronous reads: for thousands of small files in the page cache, ~10x faster than fs/promises.
-  const digests = files.map((rel) => sha256(readFileSync(path.join(root, rel))));
-  return sha256(files.map((rel, i) => `${rel}\0${digests[i]}`).join('\n'));
+  const read: [string, Buffer][] = files.map((rel) => [rel, readFileSync(path.join(root, rel))]);
+  const digests = read.map(([, bytes]) => sha256(bytes));
+  const ofSources = read.filter(([rel]) => sources.includes(rel.slice(0, rel.indexOf('/'))));
+  return { digest: sha256(files.map((rel, i) => `${rel}\0${digests[i]}`).join('\n')), sources: hashSourceFiles(ofSources) };
 }
 
 const statKey = (file: string): string | null => {
@@ -55,7 +61,7 @@ function sha256(data: string | Uint8Array): string {
 export function toolKey(): Promise<string> {
   toolHash ??= (async () => {
     const lock = await readFile(path.join(TOOL_ROOT, 'package-lock.json')).catch(() => Buffer.alloc(0));
-    return sha256(`${CACHE_VERSION}\0${await hashFolders(TOOL_ROOT, TOOL_FOLDERS)}\0${sha256(lock)}`);
+    return sha256(`${CACHE_VERSION}\0${(await hashFolders(TOOL_ROOT, TOOL_FOLDERS)).digest}\0${sha256(lock)}`);
   })();
   return toolHash;
 }
@@ -73,10 +79,14 @@ function environmentInputs(root: string): string {
   return sha256(files.map((rel) => `${rel}\0${sha256(readIfExists(path.join(dir, rel)) ?? 'absent')}`).join('\n'));
 }
 
-/** The key over every input of a build of `root`. */
-export async function buildKey(root: string, options: { docs: boolean }): Promise<string> {
-  const sources = await hashFolders(root, options.docs ? ['endpoints', 'schemas', 'docs'] : ['endpoints', 'schemas']);
-  return sha256(`${CACHE_VERSION}\0${await toolKey()}\0${sources}\0${environmentInputs(root)}\0docs=${options.docs}`);
+/**
+ * The key over every input of a build of `root`, and the manifest's source hash (hashSources of
+ * endpoints/ and schemas/), from the same reads: compile() need not read and hash them again.
+ */
+export async function buildKey(root: string, options: { docs: boolean }): Promise<{ key: string; sourceHash: string }> {
+  const read = await hashFolders(root, options.docs ? ['endpoints', 'schemas', 'docs'] : ['endpoints', 'schemas'], SOURCE_FOLDERS);
+  const key = sha256(`${CACHE_VERSION}\0${await toolKey()}\0${read.digest}\0${environmentInputs(root)}\0docs=${options.docs}`);
+  return { key, sourceHash: read.sources };
 }
 
 /** The build's memory: `<root>/.wharf` (git-ignored). */
@@ -106,7 +116,7 @@ export async function writeBuildCache(
   entry: Omit<BuildCacheEntry, 'version' | 'outputs' | 'stats'>,
   files: readonly OutputFile[],
 ): Promise<void> {
-  const outputs = Object.fromEntries(files.map((f) => [f.path, sha256(f.content)]));
+  const outputs = Object.fromEntries(files.map((f) => [f.path, contentDigest(f)]));
   const stats = Object.fromEntries(files.map((f) => [f.path, statKey(path.join(generatedDir, f.path)) ?? '']));
   const file = cacheFile(root);
   await mkdir(path.dirname(file), { recursive: true });
@@ -140,7 +150,15 @@ export async function outputsIntact(generatedDir: string, entry: BuildCacheEntry
  */
 export function sameAsRecorded(generatedDir: string, entry: BuildCacheEntry | null): ((file: OutputFile) => Promise<boolean>) | undefined {
   if (entry === null) return undefined;
-  return async (file) => entry.outputs[file.path] === sha256(file.content) && unchangedSince(generatedDir, entry, file.path);
+  return async (file) => entry.outputs[file.path] === contentDigest(file) && unchangedSince(generatedDir, entry, file.path);
+}
+
+/** Each output's SHA-256, once per build: the write stage (sameAsRecorded) and writeBuildCache both need it. */
+const contentDigests = new WeakMap<OutputFile, string>();
+function contentDigest(file: OutputFile): string {
+  let digest = contentDigests.get(file);
+  if (digest === undefined) contentDigests.set(file, (digest = sha256(file.content)));
+  return digest;
 }
 
 function readIfExists(file: string): Buffer | null {

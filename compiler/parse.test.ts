@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { getNodeValue, parseTree, type ParseError } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
+import { listFiles } from './output-tree.js';
 import { parseEntity, pointerSegments } from './parse.js';
 import type { DiscoveredEntity } from './stages.js';
 
@@ -66,5 +70,42 @@ describe('parseEntity', () => {
 
   it('unescapes pointer segments', () => {
     expect(pointerSegments('/a~1b/c~0d/0')).toEqual(['a/b', 'c~d', '0']);
+  });
+
+  it('gives what jsonc-parser alone gave (value, prototypes, diagnostics, positions) for every entity of the repository and odd texts', async () => {
+    const repo = path.resolve(import.meta.dirname, '..');
+    const files = (await Promise.all(['endpoints', 'test', 'compiler'].map(async (folder) =>
+      (await listFiles(path.join(repo, folder))).filter((f) => f.endsWith('entity.json')).map((f) => path.join(repo, folder, f)),
+    ))).flat();
+    expect(files.length).toBeGreaterThan(10);
+    const odd = [
+      '{"__proto__": {"polluted": true}, "constructor": 1}',
+      '{"a": 1, "a": 2, "10": "x", "2": "y"}',
+      '{"s": "\\u00e9 \\ud83d\\ude00 \\ud800 \\n \\u2028", "n": [1e400, -0, 1.5e-7, 123456789012345678901234567890]}',
+      '\ufeff{"bom": true}',
+      '{"a": [] , "b": {} }\n',
+      '{"nbsp":\u00a01}',
+      '{"a": 1,}',
+      '{"a": 1} // comment',
+      '[1, 2]',
+      '"text"',
+      '',
+      '{"a": "tab\tinside"}',
+      '{"a": 01}',
+      '{"a": .5}',
+    ];
+    for (const text of [...files.map((f) => readFileSync(f, 'utf8')), ...odd]) {
+      const { entity, diagnostics } = parseEntity(source, text);
+      const bare = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+      const errors: ParseError[] = [];
+      const tree = parseTree(bare, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+      const reference = errors.length === 0 && tree ? (getNodeValue(tree) as unknown) : undefined;
+      const isObject = reference !== null && typeof reference === 'object' && !Array.isArray(reference);
+      expect(diagnostics.length === 0, text).toBe(errors.length === 0 && isObject);
+      if (diagnostics.length > 0) continue;
+      expect(entity.value, text).toStrictEqual(reference); // also the prototypes (none, as getNodeValue makes them)
+      expect(Object.getPrototypeOf(entity.value)).toBeNull();
+      for (const key of Object.keys(reference as object)) expect(entity.locate(`/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)).not.toEqual({ line: 1, column: 1 });
+    }
   });
 });

@@ -74,11 +74,38 @@ function nodeAt(tree: Node | undefined, segments: string[]): Node | undefined {
   }
 }
 
+/**
+ * The value of valid JSON text as getNodeValue gives it (objects without a prototype), by the
+ * native parser: most entities are valid, and their syntax tree is then built only when a
+ * diagnostic asks where a pointer is. Undefined when the text is not valid JSON (jsonc-parser
+ * then finds the error and its position).
+ */
+function parseValid(text: string): { value: unknown } | undefined {
+  try {
+    return { value: withoutPrototypes(JSON.parse(text)) };
+  } catch {
+    return undefined;
+  }
+}
+
+function withoutPrototypes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutPrototypes);
+  if (value === null || typeof value !== 'object') return value;
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(value)) out[key] = withoutPrototypes((value as Record<string, unknown>)[key]);
+  return out;
+}
+
+const PARSE_OPTIONS = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false };
+
 export function parseEntity(source: DiscoveredEntity, rawText: string): ParseResult {
   const text = rawText.charCodeAt(0) === 0xfeff ? rawText.slice(1) : rawText;
   const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const position = lineIndex(text);
+  const valid = parseValid(text);
+  let tree = valid === undefined ? parseTree(text, errors, PARSE_OPTIONS) : undefined;
+  const treeOf = (): Node | undefined => (tree ??= parseTree(text, [], PARSE_OPTIONS));
+  let index: ((offset: number) => SourcePosition) | undefined;
+  const position = (offset: number): SourcePosition => (index ??= lineIndex(text))(offset);
   const diagnostics: Diagnostic[] = errors.slice(0, 1).map((e) => {
     const code = printParseErrorCode(e.error);
     const at = position(e.offset);
@@ -93,7 +120,7 @@ export function parseEntity(source: DiscoveredEntity, rawText: string): ParseRes
       hint: 'entity.json must be strict JSON: double-quoted names, no comments, no trailing commas.',
     } satisfies Diagnostic;
   });
-  const value = errors.length === 0 && tree ? (getNodeValue(tree) as unknown) : undefined;
+  const value = valid !== undefined ? valid.value : errors.length === 0 && tree ? (getNodeValue(tree) as unknown) : undefined;
   if (errors.length === 0 && (value === null || typeof value !== 'object' || Array.isArray(value))) {
     diagnostics.push({
       severity: 'error',
@@ -110,11 +137,11 @@ export function parseEntity(source: DiscoveredEntity, rawText: string): ParseRes
     text,
     value: diagnostics.length === 0 ? value : undefined,
     locate(pointer) {
-      const node = nodeAt(tree, pointerSegments(pointer));
+      const node = nodeAt(treeOf(), pointerSegments(pointer));
       return node ? position(node.offset) : { line: 1, column: 1 };
     },
     locateKey(pointer) {
-      const node = nodeAt(tree, pointerSegments(pointer));
+      const node = nodeAt(treeOf(), pointerSegments(pointer));
       const keyNode = node?.parent?.type === 'property' ? node.parent.children?.[0] : undefined;
       return position((keyNode ?? node)?.offset ?? 0);
     },

@@ -16,11 +16,12 @@ import { buildScope } from './build-scope.js';
 import { discover } from './discover.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { emitAll } from './emit/index.js';
-import { hashSources } from './source-hash.js';
+import { hashSources, SOURCE_FOLDERS } from './source-hash.js';
 import type { OutputFile } from './stages.js';
 import { validateAcross } from './validate/index.js';
 import { analyzeEntities, modelsOf } from './endpoint-analysis.js';
 import { readEntityCache, writeEntityCache } from './entity-cache.js';
+import { readOpenApiFragments, writeOpenApiFragments } from './openapi-fragment-cache.js';
 import { RULES } from './validate/rules/index.js';
 import { readBlockedIpRanges } from './network-policy.js';
 import { validateSettingsFiles } from './settings/validate-settings.js';
@@ -52,6 +53,8 @@ export interface CompileOptions {
   readonly cacheDir?: string;
   /** With cacheDir: the hash of the tool (compiler, runtime, schemas, lock file) that made the cached results. */
   readonly toolHash?: string;
+  /** hashSources of SOURCE_FOLDERS when the caller read them already (`wharf build`: buildKey); default: hashed here. */
+  readonly sourceHash?: string;
 }
 
 export interface CompileResult {
@@ -99,7 +102,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   diagnostics.push(...(await validateSyncConfig(root)));
 
   const reported = [...diagnostics];
-  const sourceHash = await hashSources(root, ['endpoints', 'schemas']);
+  const sourceHash = options.sourceHash ?? (await hashSources(root, SOURCE_FOLDERS));
   const { analysed } = analysis;
   if (hasErrors(reported)) {
     return { diagnostics: sortDiagnostics(reported), models: null, outputs: null, sourceHash, owns, analysed };
@@ -108,7 +111,9 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const { models, routeSource } = modelsOf(contexts, analysis.results);
   const artifacts = artifactCache(options.cacheDir === undefined ? null : TOOL_ARTIFACTS_DIR);
   const outputs: OutputFile[] = [{ path: 'README.md', content: GENERATED_README }];
-  outputs.push(...(await emitAll({ models, sourceHash, root, artifacts, routeSource, dbSnapshot: db.snapshot })));
+  const openApiFragments = cache ? await readOpenApiFragments(cache.dir, cache.tool) : undefined;
+  outputs.push(...(await emitAll({ models, sourceHash, root, artifacts, routeSource, dbSnapshot: db.snapshot, ...(openApiFragments ? { openApiFragments } : {}) })));
+  if (cache && openApiFragments) await writeOpenApiFragments(cache.dir, cache.tool, openApiFragments);
   if (withUi) {
     outputs.push(...(await artifacts.get('console-ui', '', makeConsoleUi)));
     outputs.push(...(await artifacts.get('sync-ui', '', makeSyncDashboardUi)));

@@ -4,10 +4,18 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { listFiles } from './output-tree.js';
 
+/** The folders whose files make a build's source hash (the manifest's `sourceHash`). */
+export const SOURCE_FOLDERS: readonly string[] = ['endpoints', 'schemas'];
+
 export async function hashSources(root: string, folders: readonly string[]): Promise<string> {
   const files = (await Promise.all([...folders].sort().map(async (f) => (await listFiles(path.join(root, f))).map((rel) => `${f}/${rel}`)))).flat();
   const contents = files.map((rel) => readFileSync(path.join(root, rel))); // sync: far faster for many small files
+  return hashSourceFiles(files.map((rel, i) => [rel, contents[i] as Buffer]));
+}
+
+/** The same digest over files already read ([path relative to the root, bytes], in hashSources' order). */
+export function hashSourceFiles(files: ReadonlyArray<readonly [string, Uint8Array]>): string {
   const hash = createHash('sha256');
-  files.forEach((rel, i) => hash.update(`${rel}\0`).update(contents[i] as Buffer).update('\0'));
+  for (const [rel, bytes] of files) hash.update(`${rel}\0`).update(bytes).update('\0');
   return hash.digest('hex');
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, compareCodeUnits } from './canonical-json.js';
+import { canonicalJson, compareCodeUnits, sortKeys } from './canonical-json.js';
+import { buildOpenApi } from './openapi/document.js';
+import { goldenModels } from './__golden__/models.js';
 
 describe('canonicalJson', () => {
   const cases: [string, { given: unknown; want: string }][] = [
@@ -15,6 +17,28 @@ describe('canonicalJson', () => {
 
   it('rejects non-plain objects instead of serializing them lossily', () => {
     expect(() => canonicalJson({ when: new Date(0) })).toThrow(/Date/);
+  });
+
+  it('writes the very bytes of JSON.stringify over the sorted copy, whatever the value', () => {
+    const reference = (value: unknown): string => `${JSON.stringify(sortKeys(value), null, 2)}\n`;
+    const values: unknown[] = [
+      { 404: 'a', 200: 'b', b: 1, '4294967295': 'not an index', '4294967294': 'index', '01': 'no', '-1': 'no', '1.5': 'no', A: 2, '': 3 },
+      { responses: { 503: {}, 200: { description: 'x' }, default: [] }, empty: {}, none: [], nested: [[], [{}], [[1]]] },
+      { fn: () => 1, sym: Symbol('s'), list: [undefined, () => 1, Symbol('s'), null, Number.NaN, -0, 1e21, Infinity] },
+      { text: 'quote " backslash \\ newline \n tab \t \u2028 \ud800 ä 😀', 'key "quoted"\n': true },
+      Object.assign(Object.create(null), { z: false, a: true }),
+      [],
+      {},
+      'x',
+      12.5,
+      null,
+      undefined,
+      { wrapped: { toJSON: () => ({ b: 1, a: [1, 2] }) } },
+      // eslint-disable-next-line no-sparse-arrays
+      [1, , 3],
+      buildOpenApi(goldenModels),
+    ];
+    for (const value of values) expect(canonicalJson(value)).toBe(reference(value));
   });
 
   it('compares without locale rules', () => {

@@ -9,8 +9,7 @@ import type { OutputFile } from '../stages.js';
 import { canonicalJson, compareCodeUnits } from './canonical-json.js';
 import { configTypesKey, makeConfigTypes } from './config-types.js';
 import { emitManifest } from './manifest.js';
-import { emitOpenApi } from './openapi/document.js';
-import { emitOpenApi31 } from './openapi-31/document.js';
+import { emitOpenApiFiles, type OpenApiFragments } from './openapi/fragments.js';
 import { emitRouteFiles, routeModuleSource, type RouteModuleSource } from './route-files.js';
 import { emitRoutesBundle } from './routes-bundle.js';
 import { emitRowTypes } from './row-types.js';
@@ -27,6 +26,8 @@ export interface EmitInput {
   readonly routeSource?: (model: EndpointModel) => RouteModuleSource;
   /** Where endpoint-independent outputs (the config types) are remembered; default: made each time. */
   readonly artifacts?: ArtifactCache;
+  /** Each endpoint's OpenAPI fragments of the last build (the incremental build passes its cache); default: both documents built whole. */
+  readonly openApiFragments?: OpenApiFragments;
   /** endpoints/database.snapshot.json: types openapi.json, writes types/rows.ts and is copied into generated/. */
   readonly dbSnapshot?: DbSnapshot | null;
 }
@@ -37,8 +38,7 @@ export async function emitAll(input: EmitInput): Promise<OutputFile[]> {
     ...emitManifest(input.models, input.sourceHash),
     ...emitRouteFiles(input.models, input.sourceHash, routeSource),
     ...emitRoutesBundle(input.models, input.sourceHash, routeSource),
-    ...emitOpenApi(input.models, input.dbSnapshot ?? null),
-    ...emitOpenApi31(input.models, input.dbSnapshot ?? null),
+    ...emitOpenApiFiles(input.models, input.dbSnapshot ?? null, input.openApiFragments),
     ...emitRowTypes(input.models, input.dbSnapshot),
     ...(input.dbSnapshot ? [{ path: DB_SNAPSHOT_OUTPUT, content: canonicalJson(input.dbSnapshot) }] : []),
     ...(await (input.artifacts ?? artifactCache(null)).get('config-types', await configTypesKey(input.root), () => makeConfigTypes(input.root))),

@@ -1,6 +1,7 @@
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { entity } from './entity-fixture.js';
-import { validateSchema } from './schema.js';
+import { validateSchema, VALIDATOR_OPTIONS } from './schema.js';
 import { descriptionOf, loadSchemas, type JsonSchema } from './schema-store.js';
 
 /** `severity code pointer line:col: message | hint` */
@@ -101,5 +102,15 @@ describe('schema files', () => {
     expect(Object.keys(schema.properties as object)).toEqual(expect.arrayContaining(COMMON));
     expect(schema.additionalProperties).toBe(false);
     expect(schema.$id).toBeUndefined();
+  });
+
+  it('every schema of schemas/ is valid against the meta-schema (the build skips that check)', () => {
+    const checked = new Ajv({ ...VALIDATOR_OPTIONS, validateSchema: true });
+    for (const [file, schema] of loadSchemas()) {
+      expect(checked.validateSchema(schema as object), `${file}: ${checked.errorsText(checked.errors)}`).toBe(true);
+      checked.addSchema(schema as object, file);
+    }
+    for (const file of loadSchemas().keys()) expect(checked.getSchema(file)).toBeTypeOf('function');
+    expect(checked.validateSchema({ type: 'object', required: 'Name' })).toBe(false); // the check can fail
   });
 });

@@ -6,9 +6,6 @@
  * Everything else (schemas are JSON Schema 2020-12 in both) is unchanged. Canonical JSON, so as
  * deterministic as openapi.json.
  */
-import type { OutputFile } from '../../stages.js';
-import { canonicalJson } from '../canonical-json.js';
-import { buildOpenApi } from '../openapi/document.js';
 
 export const OPENAPI_31_FILE = 'openapi-3.1.json';
 export const OPENAPI_31_VERSION = '3.1.1';
@@ -25,10 +22,13 @@ function renameKeys(object: Json, names: Readonly<Record<string, string>>): Json
   return Object.fromEntries(Object.entries(object).map(([k, v]) => [names[k] ?? k, v]));
 }
 
-/** A 3.1 copy of a 3.2 document (the input is not changed). */
+/**
+ * A 3.1 rendering of a 3.2 document. The input is not changed: the objects this changes (the
+ * document, info, each path item, each tag) are new; the rest (operations, schemas) is shared.
+ */
 export function toOpenApi31(doc: unknown): Json {
   if (!isObject(doc)) throw new Error('an OpenAPI document must be a JSON object');
-  const copy = structuredClone(doc);
+  const copy: Json = { ...doc };
   copy.openapi = OPENAPI_31_VERSION;
   if (isObject(copy.info) && typeof copy.info.description === 'string') {
     copy.info = {
@@ -41,9 +41,4 @@ export function toOpenApi31(doc: unknown): Json {
   }
   if (Array.isArray(copy.tags)) copy.tags = copy.tags.map((tag) => (isObject(tag) ? renameKeys(tag, TAG_EXTENSIONS) : tag));
   return copy;
-}
-
-/** Same inputs as openapi.json (typed from buildOpenApi, so this file follows where the model lives). */
-export function emitOpenApi31(models: Parameters<typeof buildOpenApi>[0], snapshot: Parameters<typeof buildOpenApi>[1] = null): OutputFile[] {
-  return [{ path: OPENAPI_31_FILE, content: canonicalJson(toOpenApi31(buildOpenApi(models, snapshot))) }];
 }

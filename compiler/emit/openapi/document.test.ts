@@ -212,4 +212,17 @@ describe('openapi.json', () => {
     expect(buildOpenApi(goldenModels.filter((m) => !m.hidden))).toEqual(doc);
     expect(buildOpenApi([customers, invoices])).toEqual(buildOpenApi([invoices, customers]));
   });
+
+  it('builds path items, operations, and the responses and bodies of SQL endpoints with their keys in canonical order (canonicalJson copies none of them)', () => {
+    const inOrder = (object: object): boolean => {
+      const keys = Object.keys(object).filter((k) => !/^(0|[1-9]\d*)$/.test(k)); // index keys: listed first by JavaScript itself
+      return keys.every((k, i) => i === 0 || (keys[i - 1] as string) < k);
+    };
+    const items = Object.values(doc.paths ?? {}) as PathItemObject[];
+    expect(items.filter((item) => !inOrder(item))).toEqual([]);
+    expect(ops.filter(({ op }) => !inOrder(op)).map(({ path, method }) => `${method} ${path}`)).toEqual([]);
+    const sql = operations(buildOpenApi(goldenModels.filter((m) => m.kind === 'sql'))).map(({ op }) => op);
+    const parts = sql.flatMap((op) => [op.requestBody ?? {}, ...Object.values(op.responses ?? {})]);
+    expect(parts.filter((part) => !inOrder(part))).toEqual([]);
+  });
 });

@@ -5,11 +5,9 @@
  * keys, so sorted paths), with no timestamps, absolute paths or package version.
  */
 import { OpenApiBuilder } from 'openapi3-ts/oas32';
-import type { OpenAPIObject, OperationObject, PathItemObject } from 'openapi3-ts/oas32';
-import { GENERATED_FILES } from '../../../runtime/contract/index.js';
+import type { OpenAPIObject, OperationObject, PathItemObject, SchemaObject, TagObject } from 'openapi3-ts/oas32';
 import type { EndpointModel, HttpMethod } from '../../../runtime/contract/index.js';
-import type { OutputFile } from '../../stages.js';
-import { canonicalJson } from '../canonical-json.js';
+import { compareCodeUnits } from '../canonical-json.js';
 import { sortById } from '../sort.js';
 import { buildComponents, ENV_PARAMETER, ref } from './components.js';
 import { compositeOperations } from './composite-operations.js';
@@ -38,27 +36,11 @@ const FIXED_METHODS: Partial<Record<HttpMethod, 'get' | 'put' | 'post' | 'delete
   QUERY: 'query',
 };
 
-export function emitOpenApi(models: readonly EndpointModel[], snapshot: DbSnapshot | null = null): OutputFile[] {
-  return [{ path: GENERATED_FILES.openapi, content: canonicalJson(buildOpenApi(models, snapshot)) }];
-}
-
 /** With a database snapshot, SQL columns carry their types (compiler/emit/column-types.ts). */
 export function buildOpenApi(models: readonly EndpointModel[], snapshot: DbSnapshot | null = null): OpenAPIObject {
   const visible = sortById(models).filter((m) => !m.hidden);
   const tags = planTags(visible);
-  const builder = OpenApiBuilder.create({
-    openapi: OPENAPI_VERSION,
-    info: {
-      title: 'Wharf API',
-      version: API_VERSION,
-      description: 'Data API of the Wharf gateway: the configured endpoints under `/api/{env}/`.',
-    },
-    servers: [{ url: '/' }],
-    security: [{ bearerAuth: [] }],
-    tags: tags.tags,
-    paths: {},
-    components: buildComponents(),
-  });
+  const builder = new OpenApiBuilder(documentFrame(tags.tags));
   const paths: Record<string, PathItemObject> = {};
   const operationIds = new Set<string>();
   for (const model of visible) {
@@ -72,8 +54,45 @@ export function buildOpenApi(models: readonly EndpointModel[], snapshot: DbSnaps
       place(item, spec, finishOperation(model, spec, tags.tagOf(model), operationIds));
     }
   }
-  for (const [path, item] of Object.entries(paths)) builder.addPath(path, item);
+  for (const [path, item] of Object.entries(paths)) builder.addPath(path, keysInOrder(item));
   return builder.getSpec();
+}
+
+/**
+ * One endpoint's path items and component schemas, alone: what buildOpenApi adds for it when no
+ * other endpoint shares a path or a schema name and none took one of its operationIds
+ * (compiler/emit/openapi/fragments.ts checks that before using them).
+ */
+export function endpointParts(
+  model: EndpointModel,
+  snapshot: DbSnapshot | null,
+  tag: string,
+  used: Set<string>,
+): { paths: Record<string, PathItemObject>; schemas: Readonly<Record<string, SchemaObject>> } {
+  const { operations, schemas } = operationsOf(model, snapshot);
+  const paths: Record<string, PathItemObject> = {};
+  for (const spec of operations) {
+    const item = (paths[spec.path] ??= { parameters: [ref('parameters', ENV_PARAMETER), ...spec.pathParameters] });
+    place(item, spec, finishOperation(model, spec, tag, used));
+  }
+  return { paths, schemas };
+}
+
+/** The document without any endpoint's paths and schemas (the tags are those of `visible`). */
+export function documentFrame(tags: TagObject[]): OpenAPIObject {
+  return OpenApiBuilder.create({
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: 'Wharf API',
+      version: API_VERSION,
+      description: 'Data API of the Wharf gateway: the configured endpoints under `/api/{env}/`.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    tags,
+    paths: {},
+    components: buildComponents(),
+  }).getSpec();
 }
 
 function operationsOf(model: EndpointModel, snapshot: DbSnapshot | null): KindOperations {
@@ -108,7 +127,7 @@ function finishOperation(model: EndpointModel, spec: OperationSpec, tag: string,
   };
   if (description.length > 0) operation.description = description.join('\n\n');
   if (model.deprecated) operation.deprecated = true;
-  return operation;
+  return keysInOrder(operation);
 }
 
 /** `get_Inventory_Products`, `get_Inventory_Products_byId`; a clash (two kinds, one path) adds the kind. */
@@ -128,4 +147,9 @@ function place(item: PathItemObject, spec: OperationSpec, operation: OperationOb
   if (taken !== undefined) throw new Error(`openapi: two operations for ${spec.method} ${spec.path}`);
   if (key !== undefined) item[key] = operation;
   else item.additionalOperations = { ...item.additionalOperations, [spec.method]: operation };
+}
+
+/** The same members, inserted in code unit order (what canonicalJson writes), so it copies no operation or path item. */
+function keysInOrder<T extends object>(object: T): T {
+  return Object.fromEntries(Object.entries(object).sort(([a], [b]) => compareCodeUnits(a, b))) as T;
 }

@@ -50,7 +50,7 @@ export function schemaPrefix(model: EndpointModel): string {
 }
 
 export function pathParameter(name: string, description: string, schema: SchemaObject = { type: 'string' }): ParameterObject {
-  return { name, in: 'path', required: true, description, schema };
+  return { description, in: 'path', name, required: true, schema }; // keys in canonical order: canonicalJson need not copy
 }
 
 /**
@@ -73,11 +73,11 @@ export function content(mediaType: string, schema: SchemaObject | ReferenceObjec
 }
 
 export function jsonBody(schema: SchemaObject | ReferenceObject, description?: string): RequestBodyObject {
-  return { required: true, content: content('application/json', schema), ...(description ? { description } : {}) };
+  return { content: content('application/json', schema), ...(description ? { description } : {}), required: true };
 }
 
 export function jsonResponse(description: string, schema: SchemaObject | ReferenceObject): ResponseObject {
-  return { description, content: content('application/json', schema) };
+  return { content: content('application/json', schema), description };
 }
 
 /** Where the OData options apply (spec: OData query parameters). */

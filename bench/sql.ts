@@ -161,8 +161,8 @@ export async function startBenchWharf(db: TestPostgres, nodeArgs: readonly strin
   const port = await freePort();
   const settings = { ...BENCH_SETTINGS, ...(await workerSettings(db.url, String(port))) };
   const setup = await startSqlTestServer(db.url, db.port + 1, mssqlUrl
-    ? { logger: false, settings, environments: ['ms'], mssqlUrl }
-    : { logger: false, settings, environments: ['pg'] });
+    ? { logger: false, settings, environments: ['ms'], mssqlUrl, tokenUsername: `bench-${port}` }
+    : { logger: false, settings, environments: ['pg'], tokenUsername: `bench-${port}` });
   await setup.app.close(); // the project, its settings and the token stay for the process below
   const child = spawn(process.execPath, [...nodeArgs, DIST_MAIN, '--root', setup.root, '--port', String(port)], { cwd: REPO, stdio: 'ignore', env: { ...process.env, ...env } });
   const base = `http://127.0.0.1:${port}`;

@@ -44,6 +44,8 @@ export interface SqlTestServerOptions {
   readonly environments?: readonly ('pg' | 'demo' | 'down' | 'ms')[];
   /** SQL Server connection string of an environment `ms` (none without it). */
   readonly mssqlUrl?: string;
+  /** The token's username (default `sql-tests`): servers sharing one token store need their own. */
+  readonly tokenUsername?: string;
   /** Project to compile (default the sample project, ROOT). */
   readonly root?: string;
 }
@@ -90,7 +92,7 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
   const gateway = gatewayOf(app);
   const drivers = registerSqlEndpoints(app, sqlAreaSettings(gateway.settings), gateway.handlers, { embeddedCacheDir: path.join(ROOT, '.wharf') });
   registerWebhookEndpoints(gateway.handlers, drivers);
-  const { token } = await gatewayOf(app).access.tokens.create({ username: 'sql-tests', allowedScopes: '*', allowedEnvironments: '*' });
+  const { token } = await gatewayOf(app).access.tokens.create({ username: options.tokenUsername ?? 'sql-tests', allowedScopes: '*', allowedEnvironments: '*' });
   return {
     app,
     logs,

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../testing/test-server.js';
-import { handleShutdownSignals } from './graceful-shutdown.js';
+import { handleShutdownSignals, REPEATED_SIGNAL_MS, signalEcho } from './graceful-shutdown.js';
 
 let server: TestServer;
 let port: number;
@@ -61,6 +61,7 @@ describe('graceful shutdown', () => {
     expect((await get('/health/live', { agent })).status).toBe(200);
 
     process.emit('SIGTERM', 'SIGTERM');
+    process.emit('SIGTERM', 'SIGTERM'); // delivered twice at once (a terminal and npm): still one shutdown
     expect(await get('/health/ready')).toMatchObject({ status: 503, body: 'Shutting down' });
     expect(await get('/health/live')).toMatchObject({ status: 200, body: 'Alive' }); // new connections still served
     await sleep(900); // the delay has passed: the port is closed
@@ -69,6 +70,19 @@ describe('graceful shutdown', () => {
     expect(await get('/health/live', { agent })).toEqual({ status: 200, connection: 'close', body: 'Alive' });
     await exited;
     expect(exitCode).toBe(0);
-    expect(logs.map((line) => (JSON.parse(line) as { event: string }).event)).toEqual(['server.shutdown', 'server.stopped_accepting', 'server.stopped']);
+    expect(logs.map((line) => (JSON.parse(line) as { event: string }).event)).toEqual(['server.shutdown', 'server.signal_repeated', 'server.stopped_accepting', 'server.stopped']);
+  });
+});
+
+describe('a repeated delivery of the first signal', () => {
+  it('is the same signal within REPEATED_SIGNAL_MS of the first; anything else is a second signal', () => {
+    let now = 10_000;
+    const echo = signalEcho(() => now);
+    expect(echo('SIGINT')).toBe(false); // the first
+    now += REPEATED_SIGNAL_MS - 1;
+    expect(echo('SIGINT')).toBe(true);
+    expect(echo('SIGTERM')).toBe(false); // another signal
+    now += 1;
+    expect(echo('SIGINT')).toBe(false); // the same, but a second later: the user asks again
   });
 });

@@ -88,12 +88,36 @@ export interface ShutdownControl {
   force(signal: NodeJS.Signals): void;
 }
 
+/**
+ * The same signal again this soon after the first is the first one delivered twice, not a second
+ * request: a terminal's Ctrl-C reaches every process of the foreground group, and `npm start`
+ * (or `npm run`) forwards it to its child as well, so the server gets SIGINT twice at once.
+ */
+export const REPEATED_SIGNAL_MS = 1000;
+
+/** Tells a repeated delivery of the first signal (see REPEATED_SIGNAL_MS) from a real second signal. */
+export function signalEcho(now: () => number = Date.now): (signal: NodeJS.Signals) => boolean {
+  let first: { readonly signal: NodeJS.Signals; readonly at: number } | null = null;
+  return (signal) => {
+    if (first === null) {
+      first = { signal, at: now() };
+      return false;
+    }
+    return signal === first.signal && now() - first.at < REPEATED_SIGNAL_MS;
+  };
+}
+
 export function handleShutdownSignals(server: StartedServer, options: ShutdownOptions): ShutdownControl {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const log = safeLog(options.log);
   let stopping = false;
+  const echo = signalEcho();
 
-  const onSignal = (signal: NodeJS.Signals): void => {
+  const onSignal = (signal: NodeJS.Signals, forced = false): void => {
+    if (!forced && echo(signal) && stopping) {
+      log.info({ event: 'server.signal_repeated', signal }, `${signal} again within ${REPEATED_SIGNAL_MS} ms (a terminal and npm both deliver Ctrl-C): still finishing; send it again later to exit at once`);
+      return;
+    }
     if (stopping) {
       log.warn({ event: 'server.shutdown_forced', signal }, 'second signal: exiting now');
       exit(128 + (SIGNAL_NUMBERS[signal] ?? 0));
@@ -131,15 +155,15 @@ export function handleShutdownSignals(server: StartedServer, options: ShutdownOp
       exit(abandoned ? 1 : 0);
     })();
   };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', (signal) => onSignal(signal));
+  process.on('SIGINT', (signal) => onSignal(signal));
   return {
     stop: (signal) => {
       if (!stopping) onSignal(signal);
     },
     force: (signal) => {
       stopping = true;
-      onSignal(signal);
+      onSignal(signal, true);
     },
   };
 }

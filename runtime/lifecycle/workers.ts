@@ -20,7 +20,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { constants, hostname } from 'node:os';
 import type { LogLevel } from '../settings/server-settings.js';
-import type { ShutdownControl } from './graceful-shutdown.js';
+import { REPEATED_SIGNAL_MS, signalEcho, type ShutdownControl } from './graceful-shutdown.js';
 
 /** Set in a worker's environment: its slot (1..N). */
 const SLOT_ENV = 'WHARF_WORKER';
@@ -126,6 +126,7 @@ export function runPrimary(options: PrimaryOptions): void {
   const slots: Slot[] = Array.from({ length: options.count }, (_, i) => ({ index: i + 1, worker: null, failures: 0, servingSince: null, restartTimer: null }));
   let starting = true;
   let stopping = false;
+  const echo = signalEcho();
   let worst = 0;
 
   const live = (): Worker[] => slots.flatMap((slot) => (slot.worker ? [slot.worker] : []));
@@ -209,6 +210,10 @@ export function runPrimary(options: PrimaryOptions): void {
   };
 
   const onSignal = (signal: NodeJS.Signals): void => {
+    if (echo(signal) && stopping) {
+      log.info({ event: 'workers.signal_repeated', signal }, `${signal} again within ${REPEATED_SIGNAL_MS} ms (a terminal and npm both deliver Ctrl-C): still finishing`);
+      return;
+    }
     if (stopping) {
       log.warn({ event: 'workers.shutdown_forced', signal }, 'second signal: every worker exits now');
       tell({ wharf: 'shutdown', signal, force: true });

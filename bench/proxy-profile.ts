@@ -15,12 +15,11 @@ import { promisify } from 'node:util';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
-import Fastify from 'fastify';
-import { Pool } from 'undici';
 import { buildServer } from '../runtime/server.js';
 import { createTempProject } from '../runtime/testing/generated-fixture.js';
 import { gatewayOf } from '../runtime/gateway-handle.js';
 import { heaviest } from './profile-top.js';
+import { bareForwarder } from './proxy.js';
 
 const execFile = promisify(execFileCb);
 const CLI = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
@@ -38,16 +37,9 @@ let url: string;
 let headers: Record<string, string> = {};
 let close: () => Promise<void>;
 if (system === 'bare') {
-  const pool = new Pool(origin, { connections: 64 });
-  const app = Fastify({ logger: false });
-  app.get('/*', async (request, reply) => {
-    const response = await pool.request({ path: request.url, method: 'GET', headers: { accept: 'application/json' } });
-    reply.code(response.statusCode);
-    reply.header('content-type', response.headers['content-type']);
-    return reply.send(response.body);
-  });
-  url = `${await app.listen({ port: 0, host: '127.0.0.1' })}/small`;
-  close = async () => { await app.close(); await pool.close(); };
+  const bare = await bareForwarder(origin);
+  url = `${bare.url}/small`;
+  close = bare.close;
 } else {
   const project = await createTempProject({
     generated: { endpoints: [{ kind: 'proxy', routePath: 'Small', methods: ['GET'], overrides: { url: `${origin}/small` } }] },

@@ -19,6 +19,7 @@ import { Pool } from 'undici';
 import { buildServer } from '../runtime/server.js';
 import { createTempProject } from '../runtime/testing/generated-fixture.js';
 import { autocannon } from './autocannon.js';
+import { stopChild } from './child-process.js';
 import type { LoadResult } from './autocannon.js';
 import { freePort } from '../test/setup/free-port.js';
 import { startPostgres } from '../test/setup/postgres.js';
@@ -44,7 +45,7 @@ async function startUpstream(): Promise<{ origin: string; close: () => void }> {
 }
 
 /** The baseline: what a hand-written forwarder on the same client library does. */
-async function bareForwarder(origin: string) {
+export async function bareForwarder(origin: string) {
   const pool = new Pool(origin, { connections: 64 });
   const app = Fastify({ logger: false });
   app.get('/*', async (request, reply) => {
@@ -99,13 +100,7 @@ async function wharfWorkers(origin: string, fallback: string) {
   const child = spawn(process.execPath, [DIST_MAIN, '--root', project.root, '--port', String(port), '--host', '127.0.0.1'], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   const close = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopChild(child);
     await project.cleanup();
     await stopWorkerStores();
     await db.stop();

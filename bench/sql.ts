@@ -33,6 +33,7 @@ import { allWorkersUp, BENCH_WORKERS, stopWorkerStores, workerSettings } from '.
 import { handWrittenSql } from './sql-hand-written.js';
 import { handWrittenMssql } from './sql-hand-written-mssql.js';
 import { startPlatformatic } from './peers.js';
+import { stopChild } from './child-process.js';
 import { signToken, startOidcProvider } from '../test/setup/oidc.js';
 
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 8);
@@ -167,14 +168,7 @@ export async function startBenchWharf(db: TestPostgres, nodeArgs: readonly strin
   const child = spawn(process.execPath, [...nodeArgs, DIST_MAIN, '--root', setup.root, '--port', String(port)], { cwd: REPO, stdio: 'ignore', env: { ...process.env, ...env } });
   const base = `http://127.0.0.1:${port}`;
   const close = async (): Promise<void> => {
-    // graceful shutdown (a profiled run writes its profile on exit); SIGKILL if it does not end
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopChild(child);
     await rm(setup.root, { recursive: true, force: true });
   };
   for (const started = performance.now(); ; ) {

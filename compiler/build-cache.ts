@@ -57,13 +57,37 @@ function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
+/**
+ * `<tool>/.wharf/tool-key.json`: the last tool key with the `size:mtimeMs` of every file it read.
+ * While no stat changed, the key is taken from it instead of reading and hashing ~1,000 files.
+ */
+const TOOL_KEY_MEMO = path.join(TOOL_ROOT, '.wharf', 'tool-key.json');
+
+async function toolStats(): Promise<string> {
+  const files = (await Promise.all(TOOL_FOLDERS.map(async (f) => (await listFiles(path.join(TOOL_ROOT, f))).map((rel) => `${f}/${rel}`)))).flat().sort();
+  return [...files, 'package-lock.json'].map((rel) => `${rel}=${statKey(path.join(TOOL_ROOT, rel))}`).join('\n');
+}
+
 /** SHA-256 over the code that shapes a build's output: the compiler, the runtime, the schemas, the lock file. */
 export function toolKey(): Promise<string> {
   toolHash ??= (async () => {
+    // stats before the reads: a file edited meanwhile has a newer stat than recorded, so it is hashed again next time
+    const stats = await toolStats();
+    const memo = await readFile(TOOL_KEY_MEMO, 'utf8').then((text) => JSON.parse(text) as { version?: number; stats?: string; key?: string }, () => null);
+    if (memo?.version === CACHE_VERSION && memo.stats === stats && typeof memo.key === 'string') return memo.key;
     const lock = await readFile(path.join(TOOL_ROOT, 'package-lock.json')).catch(() => Buffer.alloc(0));
-    return sha256(`${CACHE_VERSION}\0${(await hashFolders(TOOL_ROOT, TOOL_FOLDERS)).digest}\0${sha256(lock)}`);
+    const key = sha256(`${CACHE_VERSION}\0${(await hashFolders(TOOL_ROOT, TOOL_FOLDERS)).digest}\0${sha256(lock)}`);
+    await writeAtomically(TOOL_KEY_MEMO, JSON.stringify({ version: CACHE_VERSION, stats, key })).catch(() => undefined); // a read-only install hashes every time
+    return key;
   })();
   return toolHash;
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
 }
 
 /** What a build reads from environments/: the network policy (url-blocked warnings) and the settings and sync files it validates. */
@@ -118,11 +142,7 @@ export async function writeBuildCache(
 ): Promise<void> {
   const outputs = Object.fromEntries(files.map((f) => [f.path, contentDigest(f)]));
   const stats = Object.fromEntries(files.map((f) => [f.path, statKey(path.join(generatedDir, f.path)) ?? '']));
-  const file = cacheFile(root);
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify({ version: CACHE_VERSION, ...entry, outputs, stats })}\n`);
-  await rename(tmp, file);
+  await writeAtomically(cacheFile(root), `${JSON.stringify({ version: CACHE_VERSION, ...entry, outputs, stats })}\n`);
 }
 
 /** True when the file still has the size and mtime recorded right after the last build wrote it. */

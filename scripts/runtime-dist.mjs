@@ -114,7 +114,7 @@ const moduleUrlPlugin = {
 };
 
 /** Writes a file through a temporary name (concurrent builds write the same bytes; readers never see half a file). */
-async function writeAtomic(file, contents) {
+export async function writeAtomic(file, contents) {
   await mkdir(path.dirname(file), { recursive: true });
   const existing = await readFile(file).catch(() => null);
   if (existing && Buffer.compare(existing, Buffer.from(contents)) === 0) return false;

@@ -7,8 +7,11 @@
 //   `--demo-upstream` (npm start passes it) first starts the sample upstream of endpoints/Proxy
 //   (scripts/demo-upstream.mjs) in this process, so it ends with the server; a port already taken is
 //   reported and the server starts anyway.
-// - Every other command registers tsx and runs the CLI from the TypeScript sources (the generated
-//   route modules are not loaded through tsx: esbuild bundles them). `wharf build` then also
+// - `wharf build` and `wharf check` run the command line compiled by esbuild into .wharf/dist/cli
+//   (scripts/cli-dist.mjs: bundled again whenever a source it holds changed), with no TypeScript
+//   loader; WHARF_CLI_SOURCES=1 runs the sources instead. Every other command registers tsx and runs
+//   the CLI from the TypeScript sources (the generated route modules are not loaded through tsx:
+//   esbuild bundles them). `wharf build` then also
 //   compiles runtime/ into .wharf/dist (scripts/runtime-dist.mjs), with the console's validator
 //   (.wharf/dist/validator/), which `wharf dev` and a start from the sources also bring up to date.
 import { spawnSync } from 'node:child_process';
@@ -19,7 +22,15 @@ import { buildRuntime, buildValidator, DIST_MAIN, isDistCurrent } from './runtim
 const argv = process.argv.slice(2);
 const [command, ...rest] = argv;
 
+/** The build commands run the compiled command line (scripts/cli-dist.mjs); the others the sources through tsx. */
+const COMPILED_COMMANDS = new Set(['build', 'check']);
+
 async function runSources() {
+  const compiled = COMPILED_COMMANDS.has(command) && process.env.WHARF_CLI_SOURCES !== '1' ? await (await import('./cli-dist.mjs')).compiledCli() : null;
+  if (compiled) {
+    await (await import(compiled)).finished;
+    return;
+  }
   const { register } = await import('tsx/esm/api');
   register();
   const { finished } = await import('../compiler/cli/main.ts');

@@ -145,8 +145,10 @@ export async function buildRuntime() {
   const started = performance.now();
   // stats before the hash: a file edited meanwhile has a newer mtime than recorded, so it is rehashed
   const stats = await sourceStats();
-  const sourceHash = await runtimeSourceHash();
   const stamp = await readStamp();
+  // unchanged stats: the sources of the stamp's build, without reading them (as isDistCurrent)
+  if (stamp && stamp.sourceStats === stats && existsSync(DIST_MAIN)) return { written: 0, files: stamp.files, ms: Math.round(performance.now() - started), upToDate: true };
+  const sourceHash = await runtimeSourceHash();
   if (stamp && stamp.sourceHash === sourceHash && existsSync(DIST_MAIN)) {
     if (stamp.sourceStats !== stats) await writeAtomic(STAMP, stampText(sourceHash, stamp.files, stats));
     return { written: 0, files: stamp.files, ms: Math.round(performance.now() - started), upToDate: true };
@@ -184,6 +186,11 @@ export async function buildRuntime() {
 
 const sha256 = (data) => createHash('sha256').update(data).digest('hex');
 
+function fileStat(file) {
+  const s = statSync(file, { throwIfNoEntry: false });
+  return s ? `${s.size}:${s.mtimeMs}` : null;
+}
+
 function fileDigest(file) {
   try {
     return sha256(readFileSync(file));
@@ -203,8 +210,14 @@ export async function buildValidator() {
   if (!existsSync(path.join(PACKAGE_ROOT, VALIDATOR_ENTRY))) return { written: 0, ms: 0, upToDate: true, skipped: true };
   const stamp = await readFile(VALIDATOR_STAMP, 'utf8').then(JSON.parse, () => null);
   const self = fileDigest(fileURLToPath(import.meta.url));
-  if (stamp && stamp.self === self && Array.isArray(stamp.inputs) && existsSync(VALIDATOR_BUNDLE) && stamp.inputs.every(([rel, hash]) => fileDigest(path.join(PACKAGE_ROOT, rel)) === hash)) {
-    return { written: 0, ms: Math.round(performance.now() - started), upToDate: true, skipped: false };
+  if (stamp && stamp.self === self && Array.isArray(stamp.inputs) && existsSync(VALIDATOR_BUNDLE)) {
+    // an input whose size and mtime are the recorded ones is not read again
+    const stats = stamp.inputs.map(([rel]) => fileStat(path.join(PACKAGE_ROOT, rel)));
+    const same = stamp.inputs.every(([rel, hash, stat], i) => (stat !== undefined && stat === stats[i]) || fileDigest(path.join(PACKAGE_ROOT, rel)) === hash);
+    if (same) {
+      if (stamp.inputs.some(([, , stat], i) => stat !== stats[i])) await writeAtomic(VALIDATOR_STAMP, `${JSON.stringify({ self, inputs: stamp.inputs.map(([rel, hash], i) => [rel, hash, stats[i]]) }, null, 2)}\n`);
+      return { written: 0, ms: Math.round(performance.now() - started), upToDate: true, skipped: false };
+    }
   }
   const { build } = await import('esbuild');
   const result = await build({
@@ -230,7 +243,11 @@ export async function buildValidator() {
   const written = (await writeAtomic(VALIDATOR_BUNDLE, output.contents)) ? 1 : 0;
   const inputs = Object.keys(result.metafile.inputs)
     .sort()
-    .map((rel) => [rel, fileDigest(path.join(PACKAGE_ROOT, rel))]);
+    .map((rel) => {
+      const file = path.join(PACKAGE_ROOT, rel);
+      const stat = fileStat(file); // before the read: an edit meanwhile leaves a newer stat, so it is read next time
+      return [rel, fileDigest(file), stat];
+    });
   await writeAtomic(VALIDATOR_STAMP, `${JSON.stringify({ self, inputs }, null, 2)}\n`);
   return { written, ms: Math.round(performance.now() - started), upToDate: false, skipped: false };
 }

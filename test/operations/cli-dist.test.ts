@@ -81,4 +81,16 @@ describe('the compiled command line', () => {
     expect((await stat(cliMain())).mtimeMs).toBe(before.mtimeMs);
     expect(await readFile(stampFile, 'utf8')).not.toBe(stampBefore);
   }, 120_000);
+
+  it("the console's validator bundle: a touched input keeps it, an edited one is bundled again", async () => {
+    await wharf(['build', '--root', project.root, '--no-docs']);
+    expect(await wharf(['build', '--root', project.root, '--no-docs'])).toContain('Compiled runtime in .wharf/dist is up to date');
+    const input = path.join(copy, 'compiler', 'validate', 'schema-store.ts');
+    const later = new Date(Date.now() + 10_000);
+    await utimes(input, later, later);
+    expect(await wharf(['build', '--root', project.root, '--no-docs'])).toContain('Compiled runtime in .wharf/dist is up to date');
+    await writeFile(input, `${await readFile(input, 'utf8')}\nexport const EDITED_FOR_A_TEST = 1;\n`);
+    expect(await wharf(['build', '--root', project.root, '--no-docs'])).toContain('Compiled runtime into .wharf/dist');
+    expect(await wharf(['build', '--root', project.root, '--no-docs'])).toContain('Compiled runtime in .wharf/dist is up to date');
+  }, 120_000);
 });

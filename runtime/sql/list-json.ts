@@ -23,14 +23,11 @@ export interface ListEnvelope {
 
 const quote = JSON.stringify as (value: unknown) => string | undefined;
 
-/** What JSON.stringify escapes in a string: control characters, `"`, `\\`, and surrogates (a lone one is escaped). */
-const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
-
 /** A value as JSON.stringify writes it as an object member, or undefined where that is left to JSON.stringify. */
 export function valueJson(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
-      return NEEDS_ESCAPE.test(value) ? quote(value) : `"${value}"`;
+      return quote(value);
     case 'number':
       return Number.isFinite(value) ? String(value) : 'null';
     case 'boolean':
@@ -45,23 +42,20 @@ export function valueJson(value: unknown): string | undefined {
 
 type RowWriter = (row: Row) => string | undefined;
 
-/**
- * A writer of the rows that have `names`, in that order. Made as a function with one named
- * property read per column (`row["Name"]`): V8 keeps each read's inline cache monomorphic, where a
- * loop over the names (`row[names[i]]`) is a generic keyed lookup per value and no faster than
- * JSON.stringify. Each name enters the code only as JSON.stringify's text of it, a JavaScript string
- * literal; the `"name":` prefixes are passed in, not written into the code.
- */
+/** A writer of the rows that have `names`, in that order. */
 function rowWriter(names: readonly string[]): RowWriter {
-  if (names.length === 0) return () => '{}';
   const prefixes = names.map((name, i) => `${i === 0 ? '{' : ','}${quote(name)}:`);
-  const reads = names.map((name, i) => `const v${i} = valueJson(row[${quote(name)}]); if (v${i} === undefined) return undefined;`);
-  const text = names.map((_, i) => `prefixes[${i}] + v${i}`).join(' + ');
-  const make = new Function('valueJson', 'prefixes', `return function writeRow(row) { ${reads.join(' ')} return ${text} + '}'; };`) as (
-    json: typeof valueJson,
-    prefixes: readonly string[],
-  ) => RowWriter;
-  return make(valueJson, prefixes);
+  const count = names.length;
+  if (count === 0) return () => '{}';
+  return (row) => {
+    let text = '';
+    for (let i = 0; i < count; i++) {
+      const json = valueJson(row[names[i]!]);
+      if (json === undefined) return undefined;
+      text += prefixes[i]! + json;
+    }
+    return `${text}}`;
+  };
 }
 
 /** Row writers by their column names (joined by NUL); at most MAX_WRITERS, then started afresh. */

@@ -12,7 +12,6 @@ import { WharfError } from '../errors/wharf-error.js';
 import { SqlDriverError, type SqlDriver } from './drivers/driver.js';
 import type { SqlDrivers } from './drivers/factory.js';
 import { handleSqlRead, type SqlReadRequest } from './handler.js';
-import { listEnvelopeJson, type ListEnvelope } from './list-json.js';
 import type { ColumnKinds } from './odata/type-check.js';
 import type { SqlEndpoint } from '../contract/model.js';
 import type { RouteTable } from '../routing/route-table.js';
@@ -57,9 +56,6 @@ class ReadRequest implements SqlReadRequest {
     return endpointPath(this.url, this.segments.length);
   }
 }
-
-/** The Content-Type fastify gives a body it serializes itself. */
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 const resolvers = new WeakMap<RouteTable, (id: string) => SqlEndpoint | undefined>();
 
@@ -122,14 +118,6 @@ function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' |
     (result) => {
       timing.end('sql');
       ctx.reply.headers(result.headers);
-      if (result.list) {
-        // the list's JSON written here (list-json.ts): what fastify's JSON.stringify would send, byte for byte
-        const text = listEnvelopeJson(result.body as ListEnvelope);
-        if (text !== undefined) {
-          ctx.reply.type(JSON_CONTENT_TYPE);
-          return text;
-        }
-      }
       return result.body;
     },
     (error: unknown) => {

@@ -44,8 +44,6 @@ export interface SqlReadRequest {
 export interface SqlReadResult {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
-  /** The body is a list envelope (list-json.ts writes its JSON). */
-  readonly list?: true;
 }
 
 export interface SqlReadDeps extends ReadContext {
@@ -174,7 +172,6 @@ function listResponse(
   if (req.method === 'QUERY') headers['content-location'] = readUrl(path, linkPrefix, top, query.skip, req.query);
   return {
     headers,
-    list: true,
     body: {
       success: true,
       count: value.length,

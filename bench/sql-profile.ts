@@ -97,7 +97,32 @@ async function profileInProcess(db: TestPostgres): Promise<void> {
     await writeFile(out, JSON.stringify(profile));
     console.log(`profile ${out}`);
     for (const line of heaviest(profile)) console.log(line);
+    console.log(`by area, µs of CPU per request (the non-idle samples scaled to the ${cpuUs.toFixed(1)} µs measured):`);
+    for (const line of byArea(profile, cpuUs)) console.log(line);
   } finally {
     await close();
   }
+}
+
+/**
+ * Self time by where the code lives: `runtime/<area>` (Wharf from source, so this is for `wharf`
+ * and `hand`: the compiled runtime is one bundle), each package under node_modules, Node's own
+ * modules, and native frames (socket writes, the collector) by name.
+ */
+function byArea(profile: Profile, cpuUs: number): string[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const areas = new Map<string, number>();
+  let busy = 0;
+  for (const id of profile.samples) {
+    const { functionName, url } = byId.get(id)!.callFrame;
+    if (functionName === '(idle)') continue;
+    busy += 1;
+    const area = /\/runtime\/([^/]+)\//.exec(url)?.[1] ?? (/\/runtime\/[^/]+\.ts$/.test(url) ? 'runtime' : null);
+    const key = area !== null ? `runtime/${area}`
+      : url.includes('node_modules/') ? url.replace(/^.*node_modules\//, '').split('/')[0]!
+        : url.startsWith('node:') ? 'node (JavaScript)'
+          : url.includes('/bench/') ? 'bench' : `${functionName || '(anonymous)'} (native)`;
+    areas.set(key, (areas.get(key) ?? 0) + 1);
+  }
+  return [...areas].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, n]) => `${((cpuUs * n) / Math.max(1, busy)).toFixed(1).padStart(7)}  ${k}`);
 }

@@ -12,6 +12,7 @@ import { runSqlPagingBench } from './sql-paging.js';
 import { runFilesBench, runStaticBench } from './static-files.js';
 import { runProxyBench } from './proxy.js';
 import { runSyncBench } from './sync.js';
+import { targetSummary } from './targets.js';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   sql: runSqlBench,
@@ -33,3 +34,5 @@ for (const [name, run] of Object.entries(BENCHES)) {
   process.stdout.write(`\n== bench: ${name} ==\n`);
   await run();
 }
+const summary = targetSummary();
+if (summary.length > 0) process.stdout.write(`\n${summary.join('\n')}\n`);

@@ -34,6 +34,7 @@ import { handWrittenSql } from './sql-hand-written.js';
 import { handWrittenMssql } from './sql-hand-written-mssql.js';
 import { startPlatformatic } from './peers.js';
 import { stopChild } from './child-process.js';
+import { recordTarget } from './targets.js';
 import { signToken, startOidcProvider } from '../test/setup/oidc.js';
 
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 8);
@@ -225,7 +226,12 @@ async function compare(systems: readonly System[], baseline: string, database: s
     // issue 30's targets: list >= 1.0x, by key >= 0.9x the hand-written route, p99 <= 1.5x its p99
     const target = kind === 'list' ? 1.0 : 0.9;
     const cpuRatio = middleCosts(systems[0]!.name).serverUs / baseCpu;
-    console.log(`  wharf/hand-written ${(w.rps / base.rps).toFixed(2)} (target >= ${target.toFixed(1)}), p99 ratio ${(w.p99 / Math.max(base.p99, 1)).toFixed(2)} (target <= 1.5), server CPU per request ${cpuRatio.toFixed(2)}x`);
+    const ratio = w.rps / base.rps;
+    const p99Ratio = w.p99 / Math.max(base.p99, 1);
+    console.log(`  wharf/hand-written ${ratio.toFixed(2)} (target >= ${target.toFixed(1)}), p99 ratio ${p99Ratio.toFixed(2)} (target <= 1.5), server CPU per request ${cpuRatio.toFixed(2)}x`);
+    const what = `${kind === 'list' ? 'list' : 'by key'} vs hand-written (${database.split(',')[0]})`;
+    recordTarget({ bench: 'sql', what, figure: `${ratio.toFixed(2)}x`, target: `>= ${target.toFixed(1)}x`, met: ratio >= target });
+    recordTarget({ bench: 'sql', what: `${what}, p99`, figure: `${p99Ratio.toFixed(2)}x the latency`, target: '<= 1.5x', met: p99Ratio <= 1.5 });
     if (results.has('wharf jwt')) {
       const jwtCpu = middleCosts('wharf jwt').serverUs - middleCosts('wharf').serverUs;
       const jwtRps = median(results.get('wharf jwt')!).rps / w.rps;

@@ -1,7 +1,8 @@
 /**
  * Sync benchmark, real PostgreSQL and RabbitMQ on loopback (test/setup), one persistent message per
- * change (BENCH_SYNC_MESSAGE_PER=Batch: one per batch), publisher confirms for every batch, up to
- * BENCH_SYNC_IN_FLIGHT (MaxBatchesInFlight, default 4) batches awaiting them at once:
+ * change (BENCH_SYNC_MESSAGE_PER=Batch: one per batch) with the x-wharf-* headers
+ * (BENCH_SYNC_HEADERS=0: MessageHeaders false, without them), publisher confirms for every batch, up
+ * to BENCH_SYNC_IN_FLIGHT (MaxBatchesInFlight, default 4) batches awaiting them at once:
  *  1. throughput: 100,000 changed rows waiting in PostgreSQL, `wharf sync` started, time to the last
  *     broker confirm -> changes per second, and the CPU time per change of this process (the sync
  *     runs in it), the broker and PostgreSQL: on two cores their sum bounds the throughput;
@@ -27,6 +28,8 @@ const RATE = Number(process.env['BENCH_SYNC_RATE'] ?? 2000);
 const POLL_SECONDS = Number(process.env['BENCH_SYNC_POLL'] ?? 1);
 const MESSAGE_PER = process.env['BENCH_SYNC_MESSAGE_PER'] === 'Batch' ? 'Batch' : 'Change';
 const IN_FLIGHT = Number(process.env['BENCH_SYNC_IN_FLIGHT'] ?? 4);
+/** BENCH_SYNC_HEADERS=0: the destination's MessageHeaders false (no x-wharf-* headers). */
+const HEADERS = process.env['BENCH_SYNC_HEADERS'] !== '0';
 const BROKER_ERL_ARGS = process.env['BENCH_SYNC_BROKER_ERL_ARGS'] ?? '';
 /** BENCH_SYNC_LAG=0: the throughput part only. */
 const LAG = process.env['BENCH_SYNC_LAG'] !== '0';
@@ -69,13 +72,13 @@ async function insert(client: pg.Client, tag: string, count: number): Promise<vo
 }
 
 export async function runSyncBench(): Promise<void> {
-  console.log(`sync -> RabbitMQ, message per ${MESSAGE_PER.toLowerCase()}, confirms per batch of 1,000, ${IN_FLIGHT} batches in flight, polling ${POLL_SECONDS} s`);
+  console.log(`sync -> RabbitMQ, message per ${MESSAGE_PER.toLowerCase()}, confirms per batch of 1,000, ${IN_FLIGHT} batches in flight, polling ${POLL_SECONDS} s, ${HEADERS ? 'x-wharf-* headers' : 'MessageHeaders false'}`);
   const [db, rabbit] = await Promise.all([startPostgres(), startRabbit(BROKER_ERL_ARGS ? { erlArgs: BROKER_ERL_ARGS } : {})]);
   try {
     await installOutbox(db.url);
     const root = await projectWith(
       {
-        bench: pgEnvironment(db.url, [{ Type: 'RabbitMQ', Key: 'mq', Url: rabbit.url, Exchange: 'wharf.bench', Queue: 'bench.products', MessagePer: MESSAGE_PER }], {
+        bench: pgEnvironment(db.url, [{ Type: 'RabbitMQ', Key: 'mq', Url: rabbit.url, Exchange: 'wharf.bench', Queue: 'bench.products', MessagePer: MESSAGE_PER, MessageHeaders: HEADERS }], {
           PollingIntervalSeconds: POLL_SECONDS,
           MaxRecordsPerBatch: 1000,
           MaxBatchesInFlight: IN_FLIGHT,

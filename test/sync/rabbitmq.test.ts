@@ -26,6 +26,9 @@ interface Received {
   readonly version: number;
   readonly operation: string;
   readonly body: Record<string, unknown>;
+  /** The message's header names, sorted. */
+  readonly headers: string[];
+  readonly persistent: boolean;
 }
 
 let db: TestPostgres;
@@ -54,6 +57,8 @@ async function consume(queue: string, received: Received[] = []): Promise<Receiv
       version: Number(message.properties.headers?.['x-wharf-version']),
       operation: String(message.properties.type),
       body: JSON.parse(message.content.toString()) as Record<string, unknown>,
+      headers: Object.keys(message.properties.headers ?? {}).sort(),
+      persistent: message.properties.deliveryMode === 2,
     });
     channel.ack(message);
   });
@@ -112,6 +117,9 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
         [`staging/Products/${base + 4}`, 'D', b],
       ]);
       expect(received[2]?.body).toMatchObject({ $operation: 'U', $version: base + 3, UnitPrice: 1.5, Sku: 'MQ-1' });
+      for (const message of received) {
+        expect(message).toMatchObject({ persistent: true, headers: ['x-wharf-environment', 'x-wharf-object', 'x-wharf-operation', 'x-wharf-version'] });
+      }
       await until('state advanced', () => sync.service.state.get('staging', 'Products')?.version === base + 4);
     });
 
@@ -136,6 +144,26 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
       await until('dead letter resolved', () => sync.service.deadLetters.list().length === 0);
       await until('state caught up', () => sync.service.state.get('staging', 'Products')?.version === start + 6);
     }, 180_000);
+  });
+
+  it('MessageHeaders false: the same persistent messages (id, type, body, order) without the x-wharf-* headers', async () => {
+    const received = await consume('bare-products');
+    const root = await projectWith({ staging: pgEnvironment(db.url, [{ ...rabbitDestination('bare-products'), MessageHeaders: false }]) }, { Health: { Enabled: false } });
+    const sync = await startSync({ root, logLevel: 'silent' });
+    try {
+      const start = (await until('initial state', () => sync.service.state.get('staging', 'Products'))).version + 1;
+      const [a, b] = await insertProducts(db.url, 2, 'BARE-');
+      await sql(db.url, `DELETE FROM inventory."Products" WHERE "ProductId" = $1`, [a]);
+      await until('3 messages', () => received.length >= 3);
+      expect(received.map((r) => [r.id, r.operation, r.body['ProductId'], r.body['$version'], r.persistent, r.headers])).toEqual([
+        [`staging/Products/${start}`, 'I', a, start, true, []],
+        [`staging/Products/${start + 1}`, 'I', b, start + 1, true, []],
+        [`staging/Products/${start + 2}`, 'D', a, start + 2, true, []],
+      ]);
+      await until('state advanced', () => sync.service.state.get('staging', 'Products')?.version === start + 2);
+    } finally {
+      await sync.close();
+    }
   });
 
   it('broker restarted while batches await their confirms (MaxBatchesInFlight 8): every change arrives, in version order, none skipped', async () => {

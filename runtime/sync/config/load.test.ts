@@ -119,3 +119,34 @@ describe('MaxBatchesInFlight (environments/<env>/sync.json)', () => {
     expect((error as SyncConfigError).problems).toEqual([expect.stringContaining('/MaxBatchesInFlight must be')]);
   });
 });
+
+describe('RabbitMQ MessageHeaders (environments/<env>/sync.json)', () => {
+  async function withDestination(extra: Record<string, unknown>): Promise<string> {
+    const root = await project();
+    await mkdir(path.join(root, 'environments', 'prod'), { recursive: true });
+    const environment = {
+      Provider: 'postgres',
+      ConnectionStrings: { main: 'postgres://u:p@127.0.0.1:5432/shop' },
+      TrackedObjects: [{ Name: 'Products', StoredProcedureName: 'sync.ProductChanges' }],
+      Destinations: [{ Type: 'RabbitMQ', Key: 'mq', Url: 'amqp://127.0.0.1', Exchange: 'x', ...extra }],
+    };
+    await writeFile(path.join(root, 'environments', 'prod', 'sync.json'), JSON.stringify(environment));
+    return root;
+  }
+  const headersOf = async (extra: Record<string, unknown>) => {
+    const destination = (await loadSyncConfig(await withDestination(extra), undefined, {})).config.environments[0]?.destinations[0];
+    return destination?.type === 'RabbitMQ' ? destination.messageHeaders : 'not RabbitMQ';
+  };
+
+  it('defaults to true; false leaves the headers out', async () => {
+    expect(await headersOf({})).toBe(true);
+    expect(await headersOf({ MessageHeaders: true })).toBe(true);
+    expect(await headersOf({ MessageHeaders: false })).toBe(false);
+  });
+
+  it('refuses a value that is not a boolean', async () => {
+    const error = await loadSyncConfig(await withDestination({ MessageHeaders: 'no' }), undefined, {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SyncConfigError);
+    expect((error as SyncConfigError).problems).toEqual([expect.stringContaining('MessageHeaders')]);
+  });
+});

@@ -112,7 +112,7 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
           timestamp,
           messageId: changeId(environment, object, batch.toVersion),
           type: 'batch',
-          headers: { 'x-wharf-from-version': batch.fromVersion, 'x-wharf-version': batch.toVersion },
+          ...(config.messageHeaders ? { headers: { 'x-wharf-from-version': batch.fromVersion, 'x-wharf-version': batch.toVersion } } : {}),
         },
         confirm,
       );
@@ -123,20 +123,9 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
         const record = batch.records[i] as ChangeRecord;
         const operation = String(record['$operation'] ?? 'U');
         const version = recordVersion(record) ?? `${batch.toVersion}.${i}`;
-        ch.publish(
-          config.exchange,
-          route(environment, object, operation),
-          Buffer.from(texts?.[i] ?? JSON.stringify(record)),
-          {
-            persistent: true,
-            contentType: 'application/json',
-            timestamp,
-            messageId: prefix + version,
-            type: operation,
-            headers: { 'x-wharf-environment': environment, 'x-wharf-object': object, 'x-wharf-version': version, 'x-wharf-operation': operation },
-          },
-          confirm,
-        );
+        const properties: amqp.Options.Publish = { persistent: true, contentType: 'application/json', timestamp, messageId: prefix + version, type: operation };
+        if (config.messageHeaders) properties.headers = { 'x-wharf-environment': environment, 'x-wharf-object': object, 'x-wharf-version': version, 'x-wharf-operation': operation };
+        ch.publish(config.exchange, route(environment, object, operation), Buffer.from(texts?.[i] ?? JSON.stringify(record)), properties, confirm);
       }
     }
     if (unconfirmed === 0) {

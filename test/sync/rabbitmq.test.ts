@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import amqp, { type ChannelModel } from 'amqplib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishFrames, rawPublisher } from '../../runtime/sync/destinations/rabbitmq-frames.js';
 import { corkEachWriteRound } from '../../runtime/sync/destinations/rabbitmq-writes.js';
 import { startSync, type RunningSync } from '../../runtime/sync/run.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
@@ -231,6 +232,39 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
     expect(corked, `socket writes for 1,000 messages: ${corked} corked, ${plain} not`).toBeLessThan(200);
     await until('2,000 messages', () => received.length >= 2000);
     expect(received.map((r) => r.id)).toEqual([...range(0, 999).map((i) => `false/${i}`), ...range(0, 999).map((i) => `true/${i}`)]);
+  });
+
+  it('messages encoded by rabbitmq-frames.ts: the raw publisher exists on the installed amqplib, 1,000 persistent messages are confirmed and arrive in order with their properties; a closed channel refuses', async () => {
+    const received = await consume('raw-products');
+    const model = await amqp.connect(rabbit.url);
+    try {
+      const channel = await model.createConfirmChannel();
+      await channel.assertQueue('raw-products', { durable: true });
+      const raw = rawPublisher(channel);
+      expect(raw, 'amqplib confirm channel has the expected shape').not.toBeNull();
+      const confirms: Promise<void>[] = [];
+      for (let i = 0; i < 1000; i++) {
+        const version = 1000 + i;
+        const properties = {
+          contentType: 'application/json',
+          headers: [['x-wharf-environment', 'raw'], ['x-wharf-object', 'Products'], ['x-wharf-version', version], ['x-wharf-operation', 'I']] as const,
+          messageId: `raw/Products/${version}`,
+          timestamp: 1_764_157_500,
+          type: 'I',
+        };
+        const frames = publishFrames(raw!.channel, '', 'raw-products', properties, JSON.stringify({ $version: version, pad: 'x'.repeat(200) }), raw!.frameMax);
+        confirms.push(new Promise((resolve, reject) => expect(raw!.publish(frames!, (error) => (error ? reject(error) : resolve()))).toBe(true)));
+      }
+      await Promise.all(confirms);
+      await until('1,000 messages', () => received.length >= 1000);
+      expect(received.map((r) => [r.id, r.version, r.operation, r.body['$version'], r.persistent, r.headers.length])).toEqual(
+        range(1000, 1999).map((v) => [`raw/Products/${v}`, v, 'I', v, true, 4]),
+      );
+      await channel.close();
+      expect(raw!.publish(Buffer.alloc(0), () => undefined), 'nothing is written on a closed channel').toBe(false);
+    } finally {
+      await model.close();
+    }
   });
 
   it('kill -9 mid-run, restart: every change delivered at least once, in order, state.db intact', async () => {

@@ -61,6 +61,7 @@ describe('publishFrames', () => {
     ['a text version (a change without $version)', 2, 'wharf.sync', 'prod.Products.U', properties('17.3'), record],
     ['no headers (MessageHeaders false): an empty table, as amqplib sends', 1, 'wharf.sync', 'prod.Products', properties(42, false), record],
     ['non-ASCII exchange, routing key and header values', 9, 'wharf.ünï', 'prød.Prödücts', { ...properties(1), headers: [['x-wharf-object', 'Prödücts ✓']] as const }, record],
+    ['a timestamp past 2^32 (both words of the 64-bit field)', 1, 'wharf.sync', 'prod.Products', { ...properties(1), timestamp: 2 ** 40 + 5 }, record],
     ['an empty body (no body frame)', 1, 'wharf.sync', 'prod.Products', properties(1), ''],
     ['a body of 100 kB', 1, 'wharf.sync', 'prod.Products', properties(1), JSON.stringify({ pad: 'é'.repeat(50_000) })],
   ] as const)('%s', (_name, channel, exchange, routingKey, props, body) => {
@@ -75,5 +76,6 @@ describe('publishFrames', () => {
     expect(publishFrames(1, 'x'.repeat(256), 'k', properties(1), record, 131_072)).toBeNull();
     expect(publishFrames(1, 'x', 'k', { ...properties(1), messageId: 'm'.repeat(256) }, record, 131_072)).toBeNull();
     expect(publishFrames(1, 'x', 'k', { ...properties(1), headers: [['h'.repeat(256), 1]] }, record, 131_072)).toBeNull();
+    expect(publishFrames(1, 'x', 'k', { ...properties(1), timestamp: 1.5 }, record, 131_072)).toBeNull();
   });
 });

@@ -73,6 +73,12 @@ function writeFieldValue(buffer: Buffer, value: string | number, offset: number)
   return offset + 9;
 }
 
+/** An unsigned 64-bit integer below 2^53 (a body size, a timestamp in seconds) without a BigInt. */
+function writeUInt64(buffer: Buffer, value: number, offset: number): void {
+  buffer.writeUInt32BE(Math.floor(value / 0x100000000), offset);
+  buffer.writeUInt32BE(value >>> 0, offset + 4);
+}
+
 function writeShortString(buffer: Buffer, text: string, length: number, offset: number): number {
   buffer[offset] = length;
   buffer.write(text, offset + 1);
@@ -91,6 +97,7 @@ export function publishFrames(channel: number, exchange: string, routingKey: str
   const messageIdLength = Buffer.byteLength(properties.messageId);
   const typeLength = Buffer.byteLength(properties.type);
   if (exchangeLength > 255 || routingKeyLength > 255 || contentTypeLength > 255 || messageIdLength > 255 || typeLength > 255) return null;
+  if (!Number.isSafeInteger(properties.timestamp) || properties.timestamp < 0) return null;
   let tableSize = 0;
   for (const [name, value] of properties.headers ?? []) {
     const nameLength = Buffer.byteLength(name);
@@ -120,7 +127,7 @@ export function publishFrames(channel: number, exchange: string, routingKey: str
   frames.writeUInt16BE(channel, offset + 1);
   frames.writeUInt32BE(headerSize, offset + 3);
   frames.writeUInt32BE(BASIC_HEADER, offset + 7);
-  frames.writeBigUInt64BE(BigInt(bodyLength), offset + 11);
+  writeUInt64(frames, bodyLength, offset + 11);
   frames.writeUInt16BE(FLAGS, offset + 19);
   offset = writeShortString(frames, properties.contentType, contentTypeLength, offset + 21);
   frames.writeUInt32BE(tableSize, offset);
@@ -131,7 +138,7 @@ export function publishFrames(channel: number, exchange: string, routingKey: str
   }
   frames[offset++] = PERSISTENT;
   offset = writeShortString(frames, properties.messageId, messageIdLength, offset);
-  frames.writeBigUInt64BE(BigInt(properties.timestamp), offset);
+  writeUInt64(frames, properties.timestamp, offset);
   offset = writeShortString(frames, properties.type, typeLength, offset + 8);
   frames[offset++] = FRAME_END;
   if (offset - header !== 8 + headerSize) throw new Error('content header frame size mismatch');

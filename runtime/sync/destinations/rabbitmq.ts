@@ -126,12 +126,15 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
       const texts = batch.recordJson;
       const prefix = changeId(environment, object, '');
       const { raw } = via;
+      /** Routing keys of this batch by operation (one object: no template lookup per message). */
+      const routingKeys = new Map<string, string>();
       for (let i = 0; i < batch.records.length; i++) {
         const record = batch.records[i] as ChangeRecord;
         const operation = String(record['$operation'] ?? 'U');
         const version = recordVersion(record) ?? `${batch.toVersion}.${i}`;
         const text = texts?.[i] ?? JSON.stringify(record);
-        const routingKey = route(environment, object, operation);
+        let routingKey = routingKeys.get(operation);
+        if (routingKey === undefined) routingKeys.set(operation, (routingKey = route(environment, object, operation)));
         const properties: PublishProperties = {
           contentType: 'application/json',
           headers: config.messageHeaders

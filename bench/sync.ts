@@ -90,7 +90,7 @@ async function runVariant(db: TestPostgres, rabbit: TestRabbit, headers: boolean
   const name = headers ? 'headers' : 'bare';
   const root = await projectWith(
     {
-      bench: pgEnvironment(db.url, [{ Type: 'RabbitMQ', Key: 'mq', Url: rabbit.url, Exchange: `wharf.bench.${name}`, Queue: `bench.products.${name}`, MessagePer: MESSAGE_PER, MessageHeaders: headers }], {
+      bench: pgEnvironment(db.url, [{ Type: 'RabbitMQ', Key: 'mq', Url: rabbit.url, Exchange: `wharf.bench.${name}`, Queue: `bench.products.${name}`, MessagePer: MESSAGE_PER, ...(headers ? {} : { MessageHeaders: false }) }], {
         PollingIntervalSeconds: POLL_SECONDS,
         MaxRecordsPerBatch: 1000,
         MaxBatchesInFlight: IN_FLIGHT,

@@ -167,6 +167,38 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
     }
   });
 
+  it('MessagePer Batch: one persistent message per batch, with x-wharf-from-version and x-wharf-version, none with MessageHeaders false', async () => {
+    const withHeaders = await consume('batch-products');
+    const without = await consume('batch-bare-products');
+    const root = await projectWith(
+      {
+        staging: pgEnvironment(
+          db.url,
+          [
+            { ...rabbitDestination('batch-products'), MessagePer: 'Batch' },
+            { ...rabbitDestination('batch-bare-products'), Key: 'bare', MessagePer: 'Batch', MessageHeaders: false },
+          ],
+          { MaxRecordsPerBatch: 1000 },
+        ),
+      },
+      { Health: { Enabled: false } },
+    );
+    const sync = await startSync({ root, logLevel: 'silent' });
+    try {
+      const start = (await until('initial state', () => sync.service.state.get('staging', 'Products'))).version + 1;
+      await insertProducts(db.url, 3, 'BATCH-');
+      await until('a batch on each queue', () => withHeaders.length >= 1 && without.length >= 1);
+      await until('state advanced', () => sync.service.state.get('staging', 'Products')?.version === start + 2);
+      for (const [messages, headers] of [[withHeaders, ['x-wharf-from-version', 'x-wharf-version']], [without, []]] as const) {
+        expect(messages).toHaveLength(1);
+        expect(messages[0]).toMatchObject({ id: `staging/Products/${start + 2}`, operation: 'batch', persistent: true, headers });
+        expect(messages[0]?.body).toMatchObject({ environment: 'staging', object: 'Products', fromVersion: start - 1, version: start + 2, count: 3 });
+      }
+    } finally {
+      await sync.close();
+    }
+  });
+
   it('broker restarted while batches await their confirms (MaxBatchesInFlight 8): every change arrives, in version order, none skipped', async () => {
     const received = await consume('window-products');
     const root = await projectWith(

@@ -1259,7 +1259,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = 'ff8c6f6cf222f6be20f654e08daf39e6833c64225e598281e31f9e17665c2846';
+export const sourceHash = 'f5f62e51b353df53c04520c0777588dd91f889a7492bcb6638d4c25a36b33f0c';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -43,7 +43,15 @@ async function ownedByRabbit(dir: string): Promise<void> {
   await chown(dir, Number(uid.trim()), Number(gid.trim()));
 }
 
-export async function startRabbit(): Promise<TestRabbit> {
+export interface RabbitOptions {
+  /**
+   * Erlang VM flags appended to RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS (bench/sync.ts: the scheduler
+   * busy-wait flags `+sbwt none +sbwtdcpu none +sbwtdio none`). Default none: the broker's defaults.
+   */
+  readonly erlArgs?: string;
+}
+
+export async function startRabbit(options: RabbitOptions = {}): Promise<TestRabbit> {
   const dir = await mkdtemp(path.join(tmpdir(), 'wharf-rabbit-'));
   await ownedByRabbit(dir);
   const port = await freePort();
@@ -56,7 +64,7 @@ export async function startRabbit(): Promise<TestRabbit> {
     RABBITMQ_NODE_PORT: String(port),
     RABBITMQ_DIST_PORT: String(distPort),
     ERL_EPMD_ADDRESS: '127.0.0.1',
-    RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: '-kernel inet_dist_use_interface {127,0,0,1}',
+    RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: `-kernel inet_dist_use_interface {127,0,0,1}${options.erlArgs ? ` ${options.erlArgs}` : ''}`,
     RABBITMQ_MNESIA_BASE: path.join(dir, 'mnesia'),
     RABBITMQ_LOG_BASE: dir,
     RABBITMQ_ENABLED_PLUGINS_FILE: path.join(dir, 'enabled_plugins'),

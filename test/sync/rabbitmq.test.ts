@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import amqp, { type ChannelModel } from 'amqplib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishFrames, rawPublisher } from '../../runtime/sync/destinations/rabbitmq-frames.js';
 import { corkEachWriteRound } from '../../runtime/sync/destinations/rabbitmq-writes.js';
 import { startSync, type RunningSync } from '../../runtime/sync/run.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
@@ -26,6 +27,9 @@ interface Received {
   readonly version: number;
   readonly operation: string;
   readonly body: Record<string, unknown>;
+  /** The message's header names, sorted. */
+  readonly headers: string[];
+  readonly persistent: boolean;
 }
 
 let db: TestPostgres;
@@ -54,6 +58,8 @@ async function consume(queue: string, received: Received[] = []): Promise<Receiv
       version: Number(message.properties.headers?.['x-wharf-version']),
       operation: String(message.properties.type),
       body: JSON.parse(message.content.toString()) as Record<string, unknown>,
+      headers: Object.keys(message.properties.headers ?? {}).sort(),
+      persistent: message.properties.deliveryMode === 2,
     });
     channel.ack(message);
   });
@@ -112,6 +118,9 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
         [`staging/Products/${base + 4}`, 'D', b],
       ]);
       expect(received[2]?.body).toMatchObject({ $operation: 'U', $version: base + 3, UnitPrice: 1.5, Sku: 'MQ-1' });
+      for (const message of received) {
+        expect(message).toMatchObject({ persistent: true, headers: ['x-wharf-environment', 'x-wharf-object', 'x-wharf-operation', 'x-wharf-version'] });
+      }
       await until('state advanced', () => sync.service.state.get('staging', 'Products')?.version === base + 4);
     });
 
@@ -136,6 +145,58 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
       await until('dead letter resolved', () => sync.service.deadLetters.list().length === 0);
       await until('state caught up', () => sync.service.state.get('staging', 'Products')?.version === start + 6);
     }, 180_000);
+  });
+
+  it('MessageHeaders false: the same persistent messages (id, type, body, order) without the x-wharf-* headers', async () => {
+    const received = await consume('bare-products');
+    const root = await projectWith({ staging: pgEnvironment(db.url, [{ ...rabbitDestination('bare-products'), MessageHeaders: false }]) }, { Health: { Enabled: false } });
+    const sync = await startSync({ root, logLevel: 'silent' });
+    try {
+      const start = (await until('initial state', () => sync.service.state.get('staging', 'Products'))).version + 1;
+      const [a, b] = await insertProducts(db.url, 2, 'BARE-');
+      await sql(db.url, `DELETE FROM inventory."Products" WHERE "ProductId" = $1`, [a]);
+      await until('3 messages', () => received.length >= 3);
+      expect(received.map((r) => [r.id, r.operation, r.body['ProductId'], r.body['$version'], r.persistent, r.headers])).toEqual([
+        [`staging/Products/${start}`, 'I', a, start, true, []],
+        [`staging/Products/${start + 1}`, 'I', b, start + 1, true, []],
+        [`staging/Products/${start + 2}`, 'D', a, start + 2, true, []],
+      ]);
+      await until('state advanced', () => sync.service.state.get('staging', 'Products')?.version === start + 2);
+    } finally {
+      await sync.close();
+    }
+  });
+
+  it('MessagePer Batch: one persistent message per batch, with x-wharf-from-version and x-wharf-version, none with MessageHeaders false', async () => {
+    const withHeaders = await consume('batch-products');
+    const without = await consume('batch-bare-products');
+    const root = await projectWith(
+      {
+        staging: pgEnvironment(
+          db.url,
+          [
+            { ...rabbitDestination('batch-products'), MessagePer: 'Batch' },
+            { ...rabbitDestination('batch-bare-products'), Key: 'bare', MessagePer: 'Batch', MessageHeaders: false },
+          ],
+          { MaxRecordsPerBatch: 1000 },
+        ),
+      },
+      { Health: { Enabled: false } },
+    );
+    const sync = await startSync({ root, logLevel: 'silent' });
+    try {
+      const start = (await until('initial state', () => sync.service.state.get('staging', 'Products'))).version + 1;
+      await insertProducts(db.url, 3, 'BATCH-');
+      await until('a batch on each queue', () => withHeaders.length >= 1 && without.length >= 1);
+      await until('state advanced', () => sync.service.state.get('staging', 'Products')?.version === start + 2);
+      for (const [messages, headers] of [[withHeaders, ['x-wharf-from-version', 'x-wharf-version']], [without, []]] as const) {
+        expect(messages).toHaveLength(1);
+        expect(messages[0]).toMatchObject({ id: `staging/Products/${start + 2}`, operation: 'batch', persistent: true, headers });
+        expect(messages[0]?.body).toMatchObject({ environment: 'staging', object: 'Products', fromVersion: start - 1, version: start + 2, count: 3 });
+      }
+    } finally {
+      await sync.close();
+    }
   });
 
   it('broker restarted while batches await their confirms (MaxBatchesInFlight 8): every change arrives, in version order, none skipped', async () => {
@@ -203,6 +264,39 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
     expect(corked, `socket writes for 1,000 messages: ${corked} corked, ${plain} not`).toBeLessThan(200);
     await until('2,000 messages', () => received.length >= 2000);
     expect(received.map((r) => r.id)).toEqual([...range(0, 999).map((i) => `false/${i}`), ...range(0, 999).map((i) => `true/${i}`)]);
+  });
+
+  it('messages encoded by rabbitmq-frames.ts: the raw publisher exists on the installed amqplib, 1,000 persistent messages are confirmed and arrive in order with their properties; a closed channel refuses', async () => {
+    const received = await consume('raw-products');
+    const model = await amqp.connect(rabbit.url);
+    try {
+      const channel = await model.createConfirmChannel();
+      await channel.assertQueue('raw-products', { durable: true });
+      const raw = rawPublisher(channel);
+      expect(raw, 'amqplib confirm channel has the expected shape').not.toBeNull();
+      const confirms: Promise<void>[] = [];
+      for (let i = 0; i < 1000; i++) {
+        const version = 1000 + i;
+        const properties = {
+          contentType: 'application/json',
+          headers: [['x-wharf-environment', 'raw'], ['x-wharf-object', 'Products'], ['x-wharf-version', version], ['x-wharf-operation', 'I']] as const,
+          messageId: `raw/Products/${version}`,
+          timestamp: 1_764_157_500,
+          type: 'I',
+        };
+        const frames = publishFrames(raw!.channel, '', 'raw-products', properties, JSON.stringify({ $version: version, pad: 'x'.repeat(200) }), raw!.frameMax);
+        confirms.push(new Promise((resolve, reject) => expect(raw!.publish(frames!, (error) => (error ? reject(error) : resolve()))).toBe(true)));
+      }
+      await Promise.all(confirms);
+      await until('1,000 messages', () => received.length >= 1000);
+      expect(received.map((r) => [r.id, r.version, r.operation, r.body['$version'], r.persistent, r.headers.length])).toEqual(
+        range(1000, 1999).map((v) => [`raw/Products/${v}`, v, 'I', v, true, 4]),
+      );
+      await channel.close();
+      expect(raw!.publish(Buffer.alloc(0), () => undefined), 'nothing is written on a closed channel').toBe(false);
+    } finally {
+      await model.close();
+    }
   });
 
   it('kill -9 mid-run, restart: every change delivered at least once, in order, state.db intact', async () => {

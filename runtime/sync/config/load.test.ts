@@ -92,20 +92,22 @@ describe('serviceSettingsOf (the demo): the same overrides over a built-in docum
   });
 });
 
+/** A project with environments/prod/sync.json: one RabbitMQ destination (plus `destination` fields), plus `extra` fields. */
+async function withEnvironment(extra: Record<string, unknown>, destination: Record<string, unknown> = {}): Promise<string> {
+  const root = await project();
+  await mkdir(path.join(root, 'environments', 'prod'), { recursive: true });
+  const environment = {
+    Provider: 'postgres',
+    ConnectionStrings: { main: 'postgres://u:p@127.0.0.1:5432/shop' },
+    TrackedObjects: [{ Name: 'Products', StoredProcedureName: 'sync.ProductChanges' }],
+    Destinations: [{ Type: 'RabbitMQ', Key: 'mq', Url: 'amqp://127.0.0.1', Exchange: 'x', ...destination }],
+    ...extra,
+  };
+  await writeFile(path.join(root, 'environments', 'prod', 'sync.json'), JSON.stringify(environment));
+  return root;
+}
+
 describe('MaxBatchesInFlight (environments/<env>/sync.json)', () => {
-  async function withEnvironment(extra: Record<string, unknown>): Promise<string> {
-    const root = await project();
-    await mkdir(path.join(root, 'environments', 'prod'), { recursive: true });
-    const environment = {
-      Provider: 'postgres',
-      ConnectionStrings: { main: 'postgres://u:p@127.0.0.1:5432/shop' },
-      TrackedObjects: [{ Name: 'Products', StoredProcedureName: 'sync.ProductChanges' }],
-      Destinations: [{ Type: 'RabbitMQ', Key: 'mq', Url: 'amqp://127.0.0.1', Exchange: 'x' }],
-      ...extra,
-    };
-    await writeFile(path.join(root, 'environments', 'prod', 'sync.json'), JSON.stringify(environment));
-    return root;
-  }
 
   it('defaults to 4 and takes a value in 1..64', async () => {
     expect((await loadSyncConfig(await withEnvironment({}), undefined, {})).config.environments[0]?.batching.maxInFlight).toBe(4);
@@ -117,5 +119,24 @@ describe('MaxBatchesInFlight (environments/<env>/sync.json)', () => {
     const error = await loadSyncConfig(await withEnvironment({ MaxBatchesInFlight: value }), undefined, {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SyncConfigError);
     expect((error as SyncConfigError).problems).toEqual([expect.stringContaining('/MaxBatchesInFlight must be')]);
+  });
+});
+
+describe('RabbitMQ MessageHeaders (environments/<env>/sync.json)', () => {
+  const headersOf = async (extra: Record<string, unknown>) => {
+    const destination = (await loadSyncConfig(await withEnvironment({}, extra), undefined, {})).config.environments[0]?.destinations[0];
+    return destination?.type === 'RabbitMQ' ? destination.messageHeaders : 'not RabbitMQ';
+  };
+
+  it('defaults to true; false leaves the headers out', async () => {
+    expect(await headersOf({})).toBe(true);
+    expect(await headersOf({ MessageHeaders: true })).toBe(true);
+    expect(await headersOf({ MessageHeaders: false })).toBe(false);
+  });
+
+  it('refuses a value that is not a boolean', async () => {
+    const error = await loadSyncConfig(await withEnvironment({}, { MessageHeaders: 'no' }), undefined, {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SyncConfigError);
+    expect((error as SyncConfigError).problems).toEqual([expect.stringContaining('MessageHeaders')]);
   });
 });

@@ -98,6 +98,7 @@ function normalizeDestination(raw: unknown): Destination {
         queue: typeof d['Queue'] === 'string' ? d['Queue'] : null,
         routingKey: str(d['RoutingKey'], '{environment}.{object}'),
         messagePer: d['MessagePer'] === 'Batch' ? 'Batch' : 'Change',
+        messageHeaders: bool(d['MessageHeaders'], true),
       };
     default:
       return {

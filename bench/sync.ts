@@ -21,6 +21,7 @@ import pg from 'pg';
 import type { Batch } from '../runtime/sync/destinations/batch.js';
 import { startSync, type RunningSync } from '../runtime/sync/run.js';
 import { processCpuMicros, processTreeCpuMicros } from './process-cpu.js';
+import { recordTarget } from './targets.js';
 import { startPostgres, type TestPostgres } from '../test/setup/postgres.js';
 import { startRabbit, type TestRabbit } from '../test/setup/rabbitmq.js';
 import { installOutbox, pgEnvironment, projectWith } from '../test/sync/sync-fixture.js';
@@ -138,6 +139,8 @@ async function runVariant(db: TestPostgres, rabbit: TestRabbit, headers: boolean
       `    throughput: ${ROWS.toLocaleString('en')} waiting changes exported in ${seconds.toFixed(2)} s = ${Math.round(ROWS / seconds).toLocaleString('en')} changes/s (target >= 20,000)`,
     );
     console.log(`    CPU per change: sync ${cpu.sync} µs, RabbitMQ ${cpu.broker} µs, PostgreSQL ${cpu.postgres} µs (this bench's broker and database)`);
+    const rate = ROWS / seconds;
+    recordTarget({ bench: 'sync', what: `changes/s, MessageHeaders ${headers}`, figure: `${Math.round(rate).toLocaleString('en')}/s`, target: '>= 20,000/s', met: rate >= 20_000 });
 
     if (withLag) {
       // Lag under a steady load.
@@ -164,6 +167,8 @@ async function runVariant(db: TestPostgres, rabbit: TestRabbit, headers: boolean
       console.log(
         `    lag at ${RATE.toLocaleString('en')} rows/s for 10 s, commit -> confirmed publish: p50 ${(percentile(lags, 0.5) / 1000).toFixed(2)} s, p99 ${(percentile(lags, 0.99) / 1000).toFixed(2)} s (target p99 <= ${2 * POLL_SECONDS} s)`,
       );
+      const p99 = percentile(lags, 0.99) / 1000;
+      recordTarget({ bench: 'sync', what: `lag p99 at ${RATE.toLocaleString('en')} rows/s`, figure: `${p99.toFixed(2)} s`, target: `<= ${2 * POLL_SECONDS} s`, met: p99 <= 2 * POLL_SECONDS });
     }
   } finally {
     await client.end();

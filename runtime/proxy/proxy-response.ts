@@ -160,10 +160,12 @@ function respond(reply: FastifyReply, response: Dispatcher.ResponseData, options
   const headers = downstreamResponseHeaders(response.headers, !rewrite && !inspect, forwardCookies);
   const location = headerText(headers['location']);
   if (location && options.rewrites.length > 0) headers['location'] = rewriteText(location, options.rewrites);
+  // one reply.headers call (each reply.header call lower-cases and checks its name again)
+  if (bytes) headers['content-length'] = String(bytes.length);
   reply.code(response.statusCode);
   reply.headers(headers);
   if (options.head) return response.body.dump().catch(() => undefined).then(() => reply.send());
-  if (bytes) return reply.header('content-length', bytes.length).send(bytes);
+  if (bytes) return reply.send(bytes);
   const source = read && !read.complete ? Readable.from(resumed(read.head, read.rest), { objectMode: false }) : response.body;
   // pipeline, not .pipe(): an upstream body that breaks off must destroy the rewriting stream too
   // (fastify then cuts the client's response) and never be an 'error' event nobody listens to

@@ -20,9 +20,9 @@ import { downstreamResponseHeaders } from './request-headers.js';
 import { inspectedBody, isJson, mustInspect } from './response-inspection.js';
 import { containsAny, isRewritable, rewriteText, urlRewriteStream } from './url-rewrite.js';
 import type { UrlRewrite } from './url-rewrite.js';
+// bodies announced at most SMALL_BODY_BYTES long are read whole and sent with a Content-Length (fewer writes than a stream)
+import { SMALL_BODY_BYTES } from './small-first-request.js';
 
-/** Bodies announced at most this long are read whole and sent with a Content-Length (fewer writes than a stream). */
-export const SMALL_BODY_BYTES = 64 * 1024;
 
 export interface ResponseOptions {
   readonly endpoint: ProxyEndpoint;

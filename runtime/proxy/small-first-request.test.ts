@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientGone } from './client-gone.js';
-import { loadUndiciInternals, SMALL_BODY_BYTES, smallFirstRequest } from './small-first-request.js';
+import { completeBody, loadUndiciInternals, SMALL_BODY_BYTES, smallFirstRequest } from './small-first-request.js';
 
 const SMALL = Buffer.from(JSON.stringify({ id: 42, name: 'Widget' }));
 const LARGE = Buffer.alloc(SMALL_BODY_BYTES + 1, 'x');
@@ -51,6 +51,17 @@ describe('smallFirstRequest', () => {
     expect(Buffer.from(await response.body.bytes()).equals(SMALL)).toBe(true);
     expect(await (await get('/small')).body.text()).toBe(SMALL.toString());
     await (await get('/small')).body.dump();
+  });
+
+  it('a small body that came with its headers is taken at once, without a promise; a stream never is', async () => {
+    const small = await get('/small');
+    expect(completeBody(small.body)?.equals(SMALL)).toBe(true);
+    const stalled = await get('/stall');
+    expect(completeBody(stalled.body)).toBeNull(); // still arriving: read it with bytes()
+    stalled.body.destroy();
+    const large = await get('/large');
+    expect(completeBody(large.body)).toBeNull();
+    await large.body.dump();
   });
 
   it('a larger response, one without a length and a HEAD are undici\'s own stream, as with request()', async () => {

@@ -93,6 +93,11 @@ class SmallBody {
     return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size);
   }
 
+  /** The whole body when it has already arrived (a small answer usually comes with its headers), else null: no promise. */
+  takeIfComplete(): Buffer | null {
+    return this.#ended && this.#error === null ? this.#whole() : null;
+  }
+
   bytes(): Promise<Buffer> {
     if (this.#error !== null) return Promise.reject(this.#error);
     if (this.#ended) return Promise.resolve(this.#whole());
@@ -228,6 +233,14 @@ class SmallFirstHandler implements UndiciHandler {
 /** The reason undici's own handler would give: the signal's, else a RequestAbortedError. */
 function reasonOf(signal: Signal, internals: UndiciInternals): Error {
   return (signal.reason ?? internals.abortError()) as Error;
+}
+
+/**
+ * The body's bytes when it is a SmallBody that has already arrived whole, else null (read it with
+ * `bytes()`). Taking them consumes the body.
+ */
+export function completeBody(body: Dispatcher.ResponseData['body']): Buffer | null {
+  return body instanceof SmallBody ? body.takeIfComplete() : null;
 }
 
 /** `dispatcher.request(options)`, with a SmallBody for a small response (see above). */

@@ -99,6 +99,12 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
       routes: options.holder.current,
       handlers: options.handlers,
       timing,
+      // filled in by the stages; declared here so the object keeps one shape (no properties added per request)
+      envSegment: undefined,
+      segments: undefined,
+      environment: undefined,
+      match: undefined,
+      result: undefined,
     };
     request.wharfApi = state;
     return runPipeline(state, options.stages).then((outcome) => answer(state, outcome));

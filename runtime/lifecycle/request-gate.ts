@@ -17,6 +17,7 @@ import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js'
 import { WharfError } from '../errors/wharf-error.js';
 import { InFlight } from './in-flight.js';
 import { missingHost } from './require-host.js';
+import { observeResponses } from './response-observers.js';
 import { startSweep } from './sweep.js';
 
 const RETRY = { 'retry-after': '1' } as const;
@@ -179,10 +180,7 @@ export function installRequestGate(app: FastifyInstance, maxConcurrent: number, 
     if (refused) done(refused);
     else done();
   });
-  app.addHook('onResponse', (request, _reply, done) => {
-    gate.done(request);
-    done();
-  });
+  observeResponses(app, (request) => gate.done(request));
   app.addHook('onRequestAbort', (request, done) => {
     gate.done(request);
     done();

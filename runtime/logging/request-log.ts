@@ -1,5 +1,5 @@
 /**
- * One log line per request, written when the response is done: method, redacted URL, status,
+ * One log line per request, written when the response is done (the gateway's one onResponse hook, lifecycle/response-observers.ts): method, redacted URL, status,
  * time, and for a refused request its error code (for a 500 the error with its stack, under the
  * traceId the body carries). fastify's own two lines per request are off (disableRequestLogging).
  *
@@ -7,6 +7,7 @@
  * server failed, and `info` (the default) logs every request once. docs/runtime.md#logging.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { observeResponses } from '../lifecycle/response-observers.js';
 import { redactUrl } from './redact-url.js';
 
 interface RequestError {
@@ -34,10 +35,10 @@ export function installRequestLog(app: FastifyInstance): void {
   const levels = log as unknown as { isLevelEnabled?(level: string): boolean };
   // no logger (`logger: false`): fastify's stand-in writes nothing and has no levels
   const enabled = (level: string): boolean => levels.isLevelEnabled?.(level) ?? false;
-  app.addHook('onResponse', (request, reply, done) => {
+  observeResponses(app, (request, reply) => {
     const statusCode = reply.statusCode;
     const error = statusCode >= 500;
-    if (!enabled(error ? 'error' : 'info')) return done();
+    if (!enabled(error ? 'error' : 'info')) return;
     const url = redactUrl(request.url);
     const responseTime = Math.round(reply.elapsedTime * 10) / 10;
     const noted = errors.get(request);
@@ -50,6 +51,5 @@ export function installRequestLog(app: FastifyInstance): void {
     const msg = `${request.method} ${url} ${statusCode} ${responseTime} ms`;
     if (error) log.error(fields, msg);
     else log.info(fields, msg);
-    done();
   });
 }

@@ -2,7 +2,7 @@
  * Prometheus metrics (prom-client), one registry per server: requests by endpoint, method and
  * status; latency histograms; requests in flight; database pool usage per environment; response
  * cache hits and misses; rate-limit rejections; upstream failed attempts and retries; and Node's
- * process metrics. Counting happens in one synchronous onResponse hook from facts the request
+ * process metrics. Counting happens in the gateway's one synchronous onResponse hook (lifecycle/response-observers.ts) from facts the request
  * already carries (resolved endpoint id, X-Cache, X-RateLimit-Resource), so the hot path gains no
  * await; requests and latency are counted in place per series (request-series.ts) and handed to
  * prom-client when scraped. The same hook feeds the console's last hour of traffic
@@ -11,6 +11,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { observeResponses } from '../lifecycle/response-observers.js';
 import { RequestSeries } from './request-series.js';
 import { TrafficHistory } from './traffic-history.js';
 import type { PoolStats } from '../sql/drivers/driver.js';
@@ -95,7 +96,7 @@ export function installMetrics(app: FastifyInstance, sources: MetricsSources): W
     },
   });
 
-  app.addHook('onResponse', (request, reply, done) => {
+  observeResponses(app, (request, reply) => {
     // the endpoint label: the resolved endpoint id for /api, else the route pattern (`/api/*` before
     // resolution), `none` without a route; routeOptions builds an object on every read, so it is
     // only asked when the request resolved no endpoint
@@ -108,7 +109,6 @@ export function installMetrics(app: FastifyInstance, sources: MetricsSources): W
     // the console's own requests stay out of the charts it draws
     if (!endpoint.startsWith('/ui')) history.record(endpoint, status, reply.elapsedTime / 1000, hit === 'HIT' ? 'hit' : hit === 'MISS' ? 'miss' : null);
     if (status === 429) rateLimited.inc({ resource: String(reply.getHeader('x-ratelimit-resource') ?? 'unknown') });
-    done();
   });
   return {
     registry,

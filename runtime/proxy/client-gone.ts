@@ -17,7 +17,8 @@ export class ClientGone {
   /** Listens on `response`: its `close` before the response finished means the client went away. */
   static of(response: ServerResponse): ClientGone {
     const gone = new ClientGone();
-    response.once('close', () => {
+    // `on`, not `once`: a response closes once, and `once` wraps the listener in two more objects
+    response.on('close', () => {
       if (!response.writableFinished) gone.abort();
     });
     return gone;

@@ -16,6 +16,7 @@ import type { Dispatcher } from 'undici';
 import { BLOCKED_CODE } from './upstream-agent.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { NetworkPolicy } from './network-policy.js';
+import { partsOf } from './target-url.js';
 
 export type FailureKind = 'connection' | 'timeout' | 'status' | 'blocked' | 'circuit-open';
 
@@ -80,6 +81,17 @@ export function withFailover(
   return new Attempts(plan, send, deps).next();
 }
 
+/** The key of the last attempt's circuit: almost every request repeats it (no string built and hashed per request). */
+let lastCircuit = { prefix: '', origin: '', key: '' };
+
+/** The circuit breaker's key: the endpoint (`plan.circuit`) and the origin. */
+function circuitKey(prefix: string, origin: string): string {
+  const last = lastCircuit;
+  if (last.prefix === prefix && last.origin === origin) return last.key;
+  lastCircuit = { prefix, origin, key: `${prefix} ${origin}` };
+  return lastCircuit.key;
+}
+
 /** `url` as it may be logged: never user:password@. */
 function hrefOf(url: URL): string {
   return url.origin + url.pathname + url.search;
@@ -132,7 +144,7 @@ class Attempts {
   }
 
   #try(url: URL): Promise<FailoverResult> {
-    const circuit = `${this.plan.circuit} ${url.origin}`;
+    const circuit = circuitKey(this.plan.circuit, partsOf(url).origin);
     if (!this.deps.breaker.allow(circuit)) {
       this.#failures.push({ url: hrefOf(url), kind: 'circuit-open', detail: `circuit open for ${url.origin}` });
       this.#nextUrl();

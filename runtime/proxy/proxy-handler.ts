@@ -105,7 +105,8 @@ export function createProxyHandler(client: UpstreamClient): EndpointHandler<'pro
   };
 }
 
-function answer(ctx: HandlerContext<'proxy'>, client: UpstreamClient, result: FailoverResult): Promise<unknown> {
+/** The reply once sent, or a promise of it (sendUpstreamResponse). */
+function answer(ctx: HandlerContext<'proxy'>, client: UpstreamClient, result: FailoverResult): unknown {
   const endpoint = ctx.endpoint.model;
   logFailures(ctx, endpoint.id, result);
   if (!result.ok) throw new WharfError(failureCode(result.failures));

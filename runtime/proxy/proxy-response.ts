@@ -20,9 +20,9 @@ import { downstreamResponseHeaders } from './request-headers.js';
 import { inspectedBody, isJson, mustInspect } from './response-inspection.js';
 import { containsAny, isRewritable, rewriteText, urlRewriteStream } from './url-rewrite.js';
 import type { UrlRewrite } from './url-rewrite.js';
+// bodies announced at most SMALL_BODY_BYTES long are read whole and sent with a Content-Length (fewer writes than a stream)
+import { completeBody, SMALL_BODY_BYTES } from './small-first-request.js';
 
-/** Bodies announced at most this long are read whole and sent with a Content-Length (fewer writes than a stream). */
-export const SMALL_BODY_BYTES = 64 * 1024;
 
 export interface ResponseOptions {
   readonly endpoint: ProxyEndpoint;
@@ -70,9 +70,12 @@ function upstreamBroke(error: unknown): WharfError {
 
 /**
  * readBody() for a body whose Content-Length is within the limit (undici refuses a body longer than
- * it announced): read in one go, without an async iterator and its promises per chunk.
+ * it announced): read in one go, without an async iterator and its promises per chunk; a small body
+ * that already arrived with its headers (small-first-request.ts) is taken at once, without a promise.
  */
-function readAnnounced(response: Dispatcher.ResponseData, then: (read: BodyRead) => Reply): Promise<FastifyReply> {
+function readAnnounced(response: Dispatcher.ResponseData, then: (read: BodyRead) => Reply): Reply {
+  const whole = completeBody(response.body);
+  if (whole !== null) return then({ complete: true, bytes: whole });
   return response.body.bytes().then(
     (bytes) => then({ complete: true, bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }),
     (error: unknown) => {
@@ -96,8 +99,8 @@ function refuse(response: Dispatcher.ResponseData, code: 'PROXY_RESPONSE_TOO_LAR
   throw new WharfError(code);
 }
 
-/** What respond() gives back: the reply, or a promise of it (HEAD drains the upstream body first). */
-type Reply = FastifyReply | Promise<FastifyReply>;
+/** What respond() gives back: the reply, or a promise of it (HEAD drains the upstream body first, a body still arriving is awaited). */
+export type Reply = FastifyReply | Promise<FastifyReply>;
 
 /** What the response needs besides its body, decided before the body is read. */
 interface Shape {
@@ -108,13 +111,11 @@ interface Shape {
 
 /**
  * Not an async function: the headers are looked at synchronously and a body read whole is one
- * `.then` (no suspended frame per request). A refusal is a rejection, as before.
+ * `.then` (no suspended frame per request), none when it already arrived: then the reply itself is
+ * returned, and the handler's `.then` takes it without adopting a promise. A refusal is a
+ * rejection, as before.
  */
-export function sendUpstreamResponse(
-  reply: FastifyReply,
-  response: Dispatcher.ResponseData,
-  options: ResponseOptions,
-): Promise<FastifyReply> {
+export function sendUpstreamResponse(reply: FastifyReply, response: Dispatcher.ResponseData, options: ResponseOptions): Reply {
   try {
     return send(reply, response, options);
   } catch (error) {
@@ -122,7 +123,7 @@ export function sendUpstreamResponse(
   }
 }
 
-function send(reply: FastifyReply, response: Dispatcher.ResponseData, options: ResponseOptions): Promise<FastifyReply> {
+function send(reply: FastifyReply, response: Dispatcher.ResponseData, options: ResponseOptions): Reply {
   const contentType = headerText(response.headers['content-type']);
   const encoded = (headerText(response.headers['content-encoding']) ?? 'identity').toLowerCase() !== 'identity';
   const transforms = options.endpoint.responseTransforms;
@@ -135,7 +136,7 @@ function send(reply: FastifyReply, response: Dispatcher.ResponseData, options: R
   const rewrite = options.rewrites.length > 0 && !encoded && !options.head && isRewritable(contentType);
   const readWhole = !options.head && (inspect || (options.buffer && !(length > limit)) || length <= SMALL_BODY_BYTES);
   const shape: Shape = { inspect, rewrite, contentType };
-  if (!readWhole) return Promise.resolve(respond(reply, response, options, shape, null)) as Promise<FastifyReply>;
+  if (!readWhole) return respond(reply, response, options, shape, null);
   // read before any header is set: a body that breaks off or cannot be shaped still gets a clean 502.
   // The callbacks are written inline, not bound to a name: tsx (the bench, `wharf dev`) wraps every
   // named function expression in a __name() call, an Object.defineProperty per request.
@@ -160,10 +161,12 @@ function respond(reply: FastifyReply, response: Dispatcher.ResponseData, options
   const headers = downstreamResponseHeaders(response.headers, !rewrite && !inspect, forwardCookies);
   const location = headerText(headers['location']);
   if (location && options.rewrites.length > 0) headers['location'] = rewriteText(location, options.rewrites);
+  // one reply.headers call (each reply.header call lower-cases and checks its name again)
+  if (bytes) headers['content-length'] = String(bytes.length);
   reply.code(response.statusCode);
   reply.headers(headers);
   if (options.head) return response.body.dump().catch(() => undefined).then(() => reply.send());
-  if (bytes) return reply.header('content-length', bytes.length).send(bytes);
+  if (bytes) return reply.send(bytes);
   const source = read && !read.complete ? Readable.from(resumed(read.head, read.rest), { objectMode: false }) : response.body;
   // pipeline, not .pipe(): an upstream body that breaks off must destroy the rewriting stream too
   // (fastify then cuts the client's response) and never be an 'error' event nobody listens to

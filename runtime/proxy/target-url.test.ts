@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteTarget } from '../routing/route-table.js';
 import type { DeletePattern } from '../contract/model.js';
-import { targetUrl } from './target-url.js';
+import { partsOf, targetUrl } from './target-url.js';
 
 const collection: RouteTarget = { kind: 'collection' };
 const item = (id: string): RouteTarget => ({ kind: 'item', id });
@@ -38,6 +38,14 @@ describe('targetUrl', () => {
     // with a query or below the collection, a URL of its own
     expect(targetUrl('http://u/a?x=1&&y=2', { method: 'GET', target: collection, query: 'z=3', deletePatterns: [] })).not.toBe(first);
     expect(targetUrl('http://u/a?x=1&&y=2', { method: 'DELETE', target: item('5'), query: '', deletePatterns: [] }).href).toBe('http://u/a/5?x=1&y=2');
+  });
+
+  it('the origin and path of a shared URL are made with it, not read from its getters per request (issue 30)', () => {
+    const shared = targetUrl('http://u:81/a?x=1', { method: 'GET', target: collection, query: '', deletePatterns: [] });
+    expect(partsOf(shared)).toBe(partsOf(shared));
+    expect(partsOf(shared)).toEqual({ origin: 'http://u:81', path: '/a?x=1' });
+    const own = targetUrl('http://u:81/a?x=1', { method: 'GET', target: item('7'), query: 'y=2', deletePatterns: [] });
+    expect(partsOf(own)).toEqual({ origin: 'http://u:81', path: '/a/7?x=1&y=2' });
   });
 
   it('refuses an ODataGuid id that is not a GUID', () => {

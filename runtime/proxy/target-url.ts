@@ -96,7 +96,24 @@ function deleteUrl(url: URL, id: string, pattern: DeletePattern): [string, strin
  * base alone, so it is parsed once per base (at most 64) and shared. The URLs targetUrl returns are
  * read, never changed.
  */
-const plainUrl = memoByText((base) => build(base, { method: 'GET', target: { kind: 'collection' }, query: '', deletePatterns: [] }), 64);
+const plainUrl = memoByText((base) => {
+  const url = build(base, { method: 'GET', target: { kind: 'collection' }, query: '', deletePatterns: [] });
+  sharedParts.set(url, { origin: url.origin, path: url.pathname + url.search });
+  return url;
+}, 64);
+
+/** What an attempt reads of its URL: the origin (the agent's pool, the circuit) and the path with the query. */
+export interface UrlParts {
+  readonly origin: string;
+  readonly path: string;
+}
+
+/** The parts of the shared URLs, made with them (URL's getters build a new string on every read). */
+const sharedParts = new WeakMap<URL, UrlParts>();
+
+export function partsOf(url: URL): UrlParts {
+  return sharedParts.get(url) ?? { origin: url.origin, path: url.pathname + url.search };
+}
 
 export function targetUrl(base: string, request: TargetRequest): URL {
   if (request.query === '' && request.target.kind === 'collection') return plainUrl(base);

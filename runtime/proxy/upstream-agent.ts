@@ -11,6 +11,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import type { Agent, Dispatcher } from 'undici';
 import type { NetworkPolicy } from './network-policy.js';
 import type { ProxySettings } from './proxy-settings.js';
+import { loadUndiciInternals, smallFirstRequest } from './small-first-request.js';
 
 /** Error code of a connection refused by the network policy. */
 export const BLOCKED_CODE = 'WHARF_TARGET_BLOCKED';
@@ -48,8 +49,10 @@ export interface UpstreamAgent {
 
 export function createUpstreamAgent(settings: ProxySettings, policy: NetworkPolicy): UpstreamAgent {
   let agent: Promise<Agent> | null = null;
+  let internals: Awaited<ReturnType<typeof loadUndiciInternals>> | null = null;
   const open = async (): Promise<Agent> => {
-    const { Agent } = await import('undici');
+    const [{ Agent }, loaded] = await Promise.all([import('undici'), loadUndiciInternals()]);
+    internals = loaded;
     return new Agent({
       connections: settings.maxConnectionsPerOrigin,
       keepAliveTimeout: settings.keepAliveTimeoutMs,
@@ -61,10 +64,11 @@ export function createUpstreamAgent(settings: ProxySettings, policy: NetworkPoli
   // once open, requests go straight to the agent (no `.then` hop per request)
   let ready: Agent | null = null;
   return {
+    // small-first-request.ts: undici's request() with a cheaper body for a small response
     request: (options) => {
-      if (ready !== null) return ready.request(options);
+      if (ready !== null) return smallFirstRequest(ready, internals!, options);
       agent ??= open().then((a) => (ready = a));
-      return agent.then((a) => a.request(options));
+      return agent.then((a) => smallFirstRequest(a, internals!, options));
     },
     destroy: async () => {
       if (agent) await (await agent).destroy();

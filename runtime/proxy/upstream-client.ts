@@ -5,6 +5,7 @@
  * The execute stage of the proxy pipeline: the only place that talks to an upstream.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
 import type { ProxyEndpoint } from '../contract/model.js';
 import type { RouteTarget } from '../routing/route-table.js';
 import { CircuitBreaker } from './circuit-breaker.js';
@@ -15,7 +16,7 @@ import type { NetworkPolicy } from './network-policy.js';
 import type { ProxySettings } from './proxy-settings.js';
 import { upstreamRequestHeaders } from './request-headers.js';
 import type { UpstreamAgent } from './upstream-agent.js';
-import { targetUrl } from './target-url.js';
+import { partsOf, targetUrl } from './target-url.js';
 import { hasTransforms } from '../transforms/response-transforms.js';
 
 export interface UpstreamRequest {
@@ -94,8 +95,10 @@ export class UpstreamClient {
     if (hasTransforms(endpoint.responseTransforms)) headers['accept'] = 'application/json';
     appendMethodHeaders(headers, request.method, endpoint.appendHeaders);
     const targetRequest = { method: request.method, target: request.target, query: request.query, deletePatterns: endpoint.deletePatterns };
-    const urls = [endpoint.url, ...endpoint.fallbackUrls].map((base) => targetUrl(base, targetRequest));
+    const urls = [targetUrl(endpoint.url, targetRequest)];
+    for (const base of endpoint.fallbackUrls) urls.push(targetUrl(base, targetRequest));
     const size = body === undefined ? 0 : Buffer.byteLength(body);
+    const timeoutMs = endpoint.timeoutMs;
     return withFailover(
       {
         circuit: endpoint.id,
@@ -104,16 +107,15 @@ export class UpstreamClient {
         delayMs: endpoint.retry.delayMs,
         replayable: size <= this.settings.replayBodyLimitBytes,
       },
-      (url) =>
-        this.agent.request({
-          origin: url.origin,
-          path: url.pathname + url.search,
-          method: method as 'GET',
-          headers,
-          body,
-          signal: request.signal,
-          ...(endpoint.timeoutMs !== null ? { headersTimeout: endpoint.timeoutMs, bodyTimeout: endpoint.timeoutMs } : {}),
-        }),
+      (url) => {
+        const { origin, path } = partsOf(url);
+        const options: Dispatcher.RequestOptions = { origin, path, method: method as 'GET', headers, body, signal: request.signal };
+        if (timeoutMs !== null) {
+          options.headersTimeout = timeoutMs;
+          options.bodyTimeout = timeoutMs;
+        }
+        return this.agent.request(options);
+      },
       { breaker: this.breaker, policy: this.policy, signal: request.signal },
     );
   }

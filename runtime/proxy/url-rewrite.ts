@@ -11,6 +11,8 @@ import { memoByText } from '../lifecycle/text-memo.js';
 export interface UrlRewrite {
   readonly from: string;
   readonly to: string;
+  /** `from` as latin1 bytes, made once (a string needle is encoded again on every search). */
+  readonly fromBytes?: Buffer;
 }
 
 const memo = new WeakMap<readonly string[], Map<string, UrlRewrite[]>>();
@@ -36,8 +38,9 @@ export function rewritesFor(upstreamBases: readonly string[], gatewayBase: strin
     const from = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
     if (seen.has(from)) continue;
     seen.add(from);
-    rewrites.push({ from, to: gatewayBase });
-    rewrites.push({ from: from.replaceAll('/', '\\/'), to: gatewayBase.replaceAll('/', '\\/') });
+    const escaped = from.replaceAll('/', '\\/');
+    rewrites.push({ from, to: gatewayBase, fromBytes: Buffer.from(from, 'latin1') });
+    rewrites.push({ from: escaped, to: gatewayBase.replaceAll('/', '\\/'), fromBytes: Buffer.from(escaped, 'latin1') });
   }
   // longest first: a base that is a prefix of another must not win
   return rewrites.sort((a, b) => b.from.length - a.from.length);
@@ -66,7 +69,8 @@ export function rewriteText(text: string, rewrites: readonly UrlRewrite[]): stri
 
 /** true when the bytes contain one of the patterns (native search, no string conversion). */
 export function containsAny(bytes: Buffer, rewrites: readonly UrlRewrite[]): boolean {
-  return rewrites.some((r) => bytes.includes(r.from, 0, 'latin1'));
+  for (const rewrite of rewrites) if (rewrite.fromBytes ? bytes.includes(rewrite.fromBytes) : bytes.includes(rewrite.from, 0, 'latin1')) return true;
+  return false;
 }
 
 export function urlRewriteStream(rewrites: readonly UrlRewrite[]): Transform {

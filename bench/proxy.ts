@@ -24,6 +24,7 @@ import type { LoadResult } from './autocannon.js';
 import { freePort } from '../test/setup/free-port.js';
 import { startPostgres } from '../test/setup/postgres.js';
 import { processTreeCpuMicros } from './process-cpu.js';
+import { recordTarget } from './targets.js';
 import { allWorkersUp, BENCH_WORKERS, stopWorkerStores, workerSettings } from './workers.js';
 import { gatewayOf } from '../runtime/gateway-handle.js';
 
@@ -164,7 +165,11 @@ export async function runProxyBench(): Promise<void> {
       }
     }
     const rps = (name: string) => best.get(name)!.rps;
-    console.log(`ratio small  wharf/bare: ${(rps('wharf proxy, small') / rps('bare undici forwarder, small')).toFixed(2)} (target >= 0.8)`);
+    const small = rps('wharf proxy, small') / rps('bare undici forwarder, small');
+    const smallP99 = best.get('wharf proxy, small')!.p99 / Math.max(best.get('bare undici forwarder, small')!.p99, 1);
+    console.log(`ratio small  wharf/bare: ${small.toFixed(2)} (target >= 0.85), p99 ratio ${smallP99.toFixed(2)}`);
+    recordTarget({ bench: 'proxy', what: 'small vs bare undici forwarder', figure: `${small.toFixed(2)}x`, target: '>= 0.85x', met: small >= 0.85 });
+    recordTarget({ bench: 'proxy', what: '1 MB vs bare undici forwarder', figure: `${(rps('wharf proxy, 1 MB') / rps('bare undici forwarder, 1 MB')).toFixed(2)}x`, target: '>= 0.8x', met: rps('wharf proxy, 1 MB') / rps('bare undici forwarder, 1 MB') >= 0.8 });
     console.log(`ratio 1 MB   wharf/bare: ${(rps('wharf proxy, 1 MB') / rps('bare undici forwarder, 1 MB')).toFixed(2)} (target >= 0.8)`);
     const cpu = (name: string) => best.get(name)!.cpuUsPerRequest;
     console.log(`cpu per request wharf/bare: small ${(cpu('wharf proxy, small') / cpu('bare undici forwarder, small')).toFixed(2)}x, 1 MB ${(cpu('wharf proxy, 1 MB') / cpu('bare undici forwarder, 1 MB')).toFixed(2)}x; retry configured vs not: ${(cpu('wharf proxy + retry/fallback, small') / cpu('wharf proxy, small')).toFixed(2)}x`);

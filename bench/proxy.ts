@@ -30,7 +30,7 @@ import { gatewayOf } from '../runtime/gateway-handle.js';
 
 const SECONDS = Number(process.env['BENCH_DURATION'] ?? 8);
 const CONNECTIONS = 32;
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const SMALL = Buffer.from(JSON.stringify({ id: 42, name: 'Widget', price: 9.95, tags: ['a', 'b'], stock: { warehouse: 'RTM', count: 17 } }));
 const LARGE = Buffer.from(JSON.stringify({ blob: 'x'.repeat(1024 * 1024 - 12) }));
 

@@ -12,10 +12,11 @@
 // here too, into .wharf/dist/validator/ (buildValidator): it is Wharf's own code, so it belongs with
 // the compiled runtime, not in a project's generated/ (runtime/admin/validate-route.ts loads it).
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkInputs, fileDigest, fileStat, stampInputs } from './input-stamp.mjs';
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST_DIR = path.join(PACKAGE_ROOT, '.wharf', 'dist');
@@ -75,10 +76,7 @@ async function readStamp() {
 async function sourceStats() {
   const rels = (await runtimeFiles()).filter((rel) => isSource(rel) || isAsset(rel));
   const files = [fileURLToPath(import.meta.url), ...rels.map((rel) => path.join(RUNTIME_DIR, rel)), ...EMBEDDED.map((rel) => path.join(PACKAGE_ROOT, rel))];
-  const stats = files.map((f) => {
-    const s = statSync(f);
-    return `${s.size}:${s.mtimeMs}`;
-  });
+  const stats = files.map(fileStat);
   return files.map((f, i) => `${path.relative(PACKAGE_ROOT, f)}=${stats[i]}`).join('\n');
 }
 
@@ -184,21 +182,6 @@ export async function buildRuntime() {
   return { written, files: files_, ms: Math.round(performance.now() - started), upToDate: false };
 }
 
-const sha256 = (data) => createHash('sha256').update(data).digest('hex');
-
-function fileStat(file) {
-  const s = statSync(file, { throwIfNoEntry: false });
-  return s ? `${s.size}:${s.mtimeMs}` : null;
-}
-
-function fileDigest(file) {
-  try {
-    return sha256(readFileSync(file));
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Bundles compiler/validate/single-file.ts (the rules of `wharf check` for one entity.json; ajv,
  * jsonc-parser and the schemas included) into .wharf/dist/validator/validator.mjs, unless every file
@@ -210,14 +193,10 @@ export async function buildValidator() {
   if (!existsSync(path.join(PACKAGE_ROOT, VALIDATOR_ENTRY))) return { written: 0, ms: 0, upToDate: true, skipped: true };
   const stamp = await readFile(VALIDATOR_STAMP, 'utf8').then(JSON.parse, () => null);
   const self = fileDigest(fileURLToPath(import.meta.url));
-  if (stamp && stamp.self === self && Array.isArray(stamp.inputs) && existsSync(VALIDATOR_BUNDLE)) {
-    // an input whose size and mtime are the recorded ones is not read again
-    const stats = stamp.inputs.map(([rel]) => fileStat(path.join(PACKAGE_ROOT, rel)));
-    const same = stamp.inputs.every(([rel, hash, stat], i) => (stat !== undefined && stat === stats[i]) || fileDigest(path.join(PACKAGE_ROOT, rel)) === hash);
-    if (same) {
-      if (stamp.inputs.some(([, , stat], i) => stat !== stats[i])) await writeAtomic(VALIDATOR_STAMP, `${JSON.stringify({ self, inputs: stamp.inputs.map(([rel, hash], i) => [rel, hash, stats[i]]) }, null, 2)}\n`);
-      return { written: 0, ms: Math.round(performance.now() - started), upToDate: true, skipped: false };
-    }
+  const held = stamp && stamp.self === self && existsSync(VALIDATOR_BUNDLE) ? checkInputs(PACKAGE_ROOT, stamp.inputs) : { changed: true };
+  if (!held.changed) {
+    if (held.restat) await writeAtomic(VALIDATOR_STAMP, `${JSON.stringify({ self, inputs: held.inputs }, null, 2)}\n`);
+    return { written: 0, ms: Math.round(performance.now() - started), upToDate: true, skipped: false };
   }
   const { build } = await import('esbuild');
   const result = await build({
@@ -241,13 +220,7 @@ export async function buildValidator() {
   const [output] = result.outputFiles;
   if (output === undefined || result.outputFiles.length !== 1) throw new Error('runtime-dist: esbuild produced no single validator bundle');
   const written = (await writeAtomic(VALIDATOR_BUNDLE, output.contents)) ? 1 : 0;
-  const inputs = Object.keys(result.metafile.inputs)
-    .sort()
-    .map((rel) => {
-      const file = path.join(PACKAGE_ROOT, rel);
-      const stat = fileStat(file); // before the read: an edit meanwhile leaves a newer stat, so it is read next time
-      return [rel, fileDigest(file), stat];
-    });
+  const inputs = stampInputs(PACKAGE_ROOT, Object.keys(result.metafile.inputs).sort());
   await writeAtomic(VALIDATOR_STAMP, `${JSON.stringify({ self, inputs }, null, 2)}\n`);
   return { written, ms: Math.round(performance.now() - started), upToDate: false, skipped: false };
 }

@@ -25,7 +25,7 @@ const [command, ...rest] = argv;
 /** The build commands run the compiled command line (scripts/cli-dist.mjs); the others the sources through tsx. */
 const COMPILED_COMMANDS = new Set(['build', 'check']);
 
-async function runSources() {
+async function runCli() {
   const compiled = COMPILED_COMMANDS.has(command) && process.env.WHARF_CLI_SOURCES !== '1' ? await (await import('./cli-dist.mjs')).compiledCli() : null;
   if (compiled) {
     await (await import(compiled)).finished;
@@ -59,11 +59,11 @@ if (command === 'start') {
     process.stderr.write('The compiled runtime (.wharf/dist) is missing or stale: run `wharf build`. Running the TypeScript sources.\n');
     process.argv.splice(3, process.argv.length - 3, ...serverArgs);
     await buildValidator();
-    await runSources();
+    await runCli();
   }
 } else {
   if (command === 'dev') await buildValidator();
-  await runSources();
+  await runCli();
   if (command === 'build' && !process.exitCode) {
     const result = await buildRuntime();
     const validator = await buildValidator();

@@ -6,12 +6,11 @@
  * but unchanged source only refreshes the stamp.
  */
 import { execFile as execFileCb } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureProject, REPO_ROOT, type TempProject } from '../support/project.js';
+import { copyWharf, fixtureProject, REPO_ROOT, type TempProject } from '../support/project.js';
 
 const execFile = promisify(execFileCb);
 
@@ -25,14 +24,8 @@ async function wharf(args: readonly string[], env: NodeJS.ProcessEnv = {}): Prom
 }
 
 beforeAll(async () => {
-  copy = await mkdtemp(path.join(tmpdir(), 'wharf-cli-dist-'));
-  for (const folder of ['compiler', 'runtime', 'scripts', 'schemas']) await cp(path.join(REPO_ROOT, folder), path.join(copy, folder), { recursive: true });
-  for (const file of ['package.json', 'package-lock.json']) await cp(path.join(REPO_ROOT, file), path.join(copy, file));
   // every package but tsx: a build that needed the TypeScript loader would fail here
-  await mkdir(path.join(copy, 'node_modules'));
-  for (const name of await readdir(path.join(REPO_ROOT, 'node_modules'))) {
-    if (name !== 'tsx' && name !== '.bin') await symlink(path.join(REPO_ROOT, 'node_modules', name), path.join(copy, 'node_modules', name));
-  }
+  copy = await copyWharf(['compiler', 'runtime', 'scripts', 'schemas', 'package.json', 'package-lock.json'], ['tsx']);
   project = await fixtureProject();
 }, 120_000);
 

@@ -7,13 +7,12 @@
  * when a source changed.
  */
 import { execFile as execFileCb } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureProject, REPO_ROOT, type TempProject } from '../support/project.js';
+import { copyWharf, fixtureProject, REPO_ROOT, type TempProject } from '../support/project.js';
 import { spawnServer } from './server-process.js';
 
 const execFile = promisify(execFileCb);
@@ -29,13 +28,8 @@ let dist: RuntimeDist;
 let project: TempProject;
 
 beforeAll(async () => {
-  copy = await mkdtemp(path.join(tmpdir(), 'wharf-dist-'));
-  await cp(path.join(REPO_ROOT, 'runtime'), path.join(copy, 'runtime'), { recursive: true });
-  await cp(path.join(REPO_ROOT, 'scripts'), path.join(copy, 'scripts'), { recursive: true });
   // the settings registry's schemas are embedded in the bundle
-  await cp(path.join(REPO_ROOT, 'schemas'), path.join(copy, 'schemas'), { recursive: true });
-  await cp(path.join(REPO_ROOT, 'package.json'), path.join(copy, 'package.json'));
-  await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+  copy = await copyWharf(['runtime', 'scripts', 'schemas', 'package.json']);
   dist = (await import(pathToFileURL(path.join(copy, 'scripts', 'runtime-dist.mjs')).href)) as RuntimeDist;
   project = await fixtureProject();
   await execFile(process.execPath, [path.join(REPO_ROOT, 'scripts', 'wharf.mjs'), 'build', '--root', project.root, '--no-docs'], { cwd: REPO_ROOT });

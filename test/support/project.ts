@@ -1,5 +1,5 @@
 /** A throwaway copy of this project's sources (endpoints, schemas, environments) for CLI tests. */
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,3 +51,24 @@ export async function fixtureProject(
   }
   return project;
 }
+
+/**
+ * A throwaway copy of Wharf itself (the build scripts' tests): `entries` (folders and files of this
+ * checkout) copied, node_modules linked to this checkout's; with `withoutPackages`, each package is
+ * linked on its own and those are left out (a build that needed one of them fails).
+ */
+export async function copyWharf(entries: readonly string[], withoutPackages: readonly string[] = []): Promise<string> {
+  const copy = await mkdtemp(path.join(tmpdir(), 'wharf-copy-'));
+  for (const entry of entries) await cp(path.join(REPO_ROOT, entry), path.join(copy, entry), { recursive: true });
+  const modules = path.join(REPO_ROOT, 'node_modules');
+  if (withoutPackages.length === 0) {
+    await symlink(modules, path.join(copy, 'node_modules'));
+    return copy;
+  }
+  await mkdir(path.join(copy, 'node_modules'));
+  for (const name of await readdir(modules)) {
+    if (name !== '.bin' && !withoutPackages.includes(name)) await symlink(path.join(modules, name), path.join(copy, 'node_modules', name));
+  }
+  return copy;
+}
+

@@ -11,7 +11,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeThroughTemp } from './atomic-write.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OutputFile } from './stages.js';
@@ -100,8 +101,5 @@ async function remember(file: string, key: string, made: MadeArtifact, started: 
     inputs: inputs.map((input, i) => [input, digests[i] as string] as const),
     files: made.files.map((f) => ({ path: f.path, content: f.content as string })),
   };
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(record));
-  await rename(tmp, file);
+  await writeThroughTemp(file, JSON.stringify(record));
 }

@@ -9,9 +9,10 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeThroughTemp } from './atomic-write.js';
 import { listFiles } from './output-tree.js';
 import { hashSourceFiles, SOURCE_FOLDERS } from './source-hash.js';
 import type { OutputFile } from './stages.js';
@@ -77,17 +78,10 @@ export function toolKey(): Promise<string> {
     if (memo?.version === CACHE_VERSION && memo.stats === stats && typeof memo.key === 'string') return memo.key;
     const lock = await readFile(path.join(TOOL_ROOT, 'package-lock.json')).catch(() => Buffer.alloc(0));
     const key = sha256(`${CACHE_VERSION}\0${(await hashFolders(TOOL_ROOT, TOOL_FOLDERS)).digest}\0${sha256(lock)}`);
-    await writeAtomically(TOOL_KEY_MEMO, JSON.stringify({ version: CACHE_VERSION, stats, key })).catch(() => undefined); // a read-only install hashes every time
+    await writeThroughTemp(TOOL_KEY_MEMO, JSON.stringify({ version: CACHE_VERSION, stats, key })).catch(() => undefined); // a read-only install hashes every time
     return key;
   })();
   return toolHash;
-}
-
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
 }
 
 /** What a build reads from environments/: the network policy (url-blocked warnings) and the settings and sync files it validates. */
@@ -142,7 +136,7 @@ export async function writeBuildCache(
 ): Promise<void> {
   const outputs = Object.fromEntries(files.map((f) => [f.path, contentDigest(f)]));
   const stats = Object.fromEntries(files.map((f) => [f.path, statKey(path.join(generatedDir, f.path)) ?? '']));
-  await writeAtomically(cacheFile(root), `${JSON.stringify({ version: CACHE_VERSION, ...entry, outputs, stats })}\n`);
+  await writeThroughTemp(cacheFile(root), `${JSON.stringify({ version: CACHE_VERSION, ...entry, outputs, stats })}\n`);
 }
 
 /** True when the file still has the size and mtime recorded right after the last build wrote it. */

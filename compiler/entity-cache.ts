@@ -5,7 +5,8 @@
  * hit may be reused as is; a record file of another version or tool, or one that does not parse,
  * counts as empty (a full build). Not committed (.gitignore).
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeThroughTemp } from './atomic-write.js';
 import path from 'node:path';
 import type { EndpointModel } from '../runtime/contract/index.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -44,10 +45,6 @@ export async function readEntityCache(dir: string, tool: string): Promise<Entity
 }
 
 export async function writeEntityCache(dir: string, tool: string, records: EntityRecords): Promise<void> {
-  const file = path.join(dir, FILE);
-  await mkdir(dir, { recursive: true });
   const data: CacheFile = { version: CACHE_VERSION, tool, records: Object.fromEntries([...records].sort(([a], [b]) => (a < b ? -1 : 1))) };
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(data));
-  await rename(tmp, file);
+  await writeThroughTemp(path.join(dir, FILE), JSON.stringify(data));
 }

@@ -5,7 +5,8 @@
  * makes them all again. A file of another version or tool, or one that does not parse, counts as
  * empty. Not committed (.gitignore).
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeThroughTemp } from './atomic-write.js';
 import path from 'node:path';
 import type { OpenApiFragment, OpenApiFragments } from './emit/openapi/fragments.js';
 
@@ -34,10 +35,6 @@ export async function readOpenApiFragments(dir: string, tool: string): Promise<O
 /** Writes this build's fragments when any was made or dropped (else the file already holds them). */
 export async function writeOpenApiFragments(dir: string, tool: string, fragments: OpenApiFragments): Promise<void> {
   if (fragments.made === 0 && fragments.next.size === fragments.previous.size) return;
-  const file = path.join(dir, FILE);
-  await mkdir(dir, { recursive: true });
   const data: CacheFile = { version: CACHE_VERSION, tool, fragments: Object.fromEntries(fragments.next) };
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(data));
-  await rename(tmp, file);
+  await writeThroughTemp(path.join(dir, FILE), JSON.stringify(data));
 }

@@ -5,7 +5,7 @@
  * the same one the server's drift check uses.
  */
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { writeThroughTemp } from '../atomic-write.js';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DB_SNAPSHOT_FILE, diffSnapshots, formatDrift, parseDbSnapshot, type DbSnapshot } from '../../runtime/contract/db-snapshot.js';
@@ -50,10 +50,7 @@ export async function runDbPull(root: string, envName: string | undefined, print
   }
   const snapshot = await readLive(root, envName, schemas);
   const file = path.join(root, DB_SNAPSHOT_FILE);
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, snapshotText(snapshot));
-  await rename(tmp, file);
+  await writeThroughTemp(file, snapshotText(snapshot));
   print.out(`Wrote ${DB_SNAPSHOT_FILE}: ${Object.keys(snapshot.objects).length} object(s) of schema(s) ${schemas.join(', ')}. Review the diff, run \`npm run build\` and commit both.`);
   return 0;
 }

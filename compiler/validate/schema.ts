@@ -26,7 +26,8 @@ export function useStandaloneValidators(dir: string): void {
   standaloneDir = dir;
 }
 
-function newAjv(source: boolean): Ajv {
+/** An ajv holding Wharf's entity schemas, with the build's options; `source` keeps the generated code (standalone-validators.ts). */
+export function entitySchemasAjv(source: boolean): Ajv {
   // Wharf's own schemas, checked against the meta-schema by schema.test.ts, not on every build
   // (compiling the meta-schema took 40 ms of a one-entity build); no optimisation passes over
   // the generated code (30 ms): the same checks and the same errors, for a validator that runs
@@ -48,7 +49,7 @@ function standaloneValidators(dir: string): void {
     for (const [kind, validate] of loaded) validators.set(kind, validate);
     return;
   }
-  ajv = newAjv(true);
+  ajv = entitySchemasAjv(true);
   for (const kind of kinds) validators.set(kind, compiled(ajv, kind));
   saveValidators(dir, fileName, ajv, SCHEMA_FILE);
 }
@@ -67,7 +68,7 @@ function validatorOf(kind: EndpointKind): ValidateFunction {
   }
   const known = validators.get(kind);
   if (known) return known;
-  ajv ??= newAjv(false);
+  ajv ??= entitySchemasAjv(false);
   const validate = compiled(ajv, kind);
   validators.set(kind, validate);
   return validate;

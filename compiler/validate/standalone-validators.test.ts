@@ -5,11 +5,10 @@
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EndpointKind } from '../../runtime/contract/index.js';
 import { REPO_ROOT } from '../../test/support/project.js';
-import { VALIDATOR_OPTIONS } from './schema.js';
+import { entitySchemasAjv, VALIDATOR_OPTIONS } from './schema.js';
 import { loadSchemas, SCHEMA_FILE } from './schema-store.js';
 import { loadValidators, saveValidators, validatorsFileName } from './standalone-validators.js';
 
@@ -20,13 +19,7 @@ mkdirSync(path.join(REPO_ROOT, '.wharf'), { recursive: true });
 const dir = mkdtempSync(path.join(REPO_ROOT, '.wharf', 'test-validators-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function ajvWith(source: boolean): Ajv {
-  const ajv = new Ajv({ ...VALIDATOR_OPTIONS, validateSchema: false, code: { optimize: false, source } });
-  for (const [file, schema] of loadSchemas()) ajv.addSchema(schema as object, file);
-  return ajv;
-}
-
-/** [kind, file, parsed config] of every entity.json under `root`'s endpoints/ folders. */
+/** [kind, file, parsed config] of every entity.json under `root` (an endpoints/ folder, or folders holding them). */
 function entities(root: string): [EndpointKind, string, unknown][] {
   const out: [EndpointKind, string, unknown][] = [];
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
@@ -49,7 +42,7 @@ describe('standalone entity validators', () => {
 
   it('are absent until saved, then load for every kind', () => {
     expect(loadValidators(dir, fileName, kinds)).toBeNull();
-    const ajv = ajvWith(true);
+    const ajv = entitySchemasAjv(true);
     for (const kind of kinds) ajv.getSchema(SCHEMA_FILE[kind]);
     saveValidators(dir, fileName, ajv, SCHEMA_FILE);
     expect([...(loadValidators(dir, fileName, kinds)?.keys() ?? [])].sort()).toEqual([...kinds].sort());
@@ -58,8 +51,8 @@ describe('standalone entity validators', () => {
   it('give the compiled validators\' verdicts and errors on every fixture and sample entity', () => {
     const standalone = loadValidators(dir, fileName, kinds);
     expect(standalone).not.toBeNull();
-    const compiled = ajvWith(false);
-    const all = [...entities(path.join(REPO_ROOT, 'test/fixtures/invalid')), ...entities(path.join(REPO_ROOT, 'endpoints').replace(/endpoints$/, ''))];
+    const compiled = entitySchemasAjv(false);
+    const all = [...entities(path.join(REPO_ROOT, 'test/fixtures/invalid')), ...entities(path.join(REPO_ROOT, 'endpoints'))];
     expect(all.length).toBeGreaterThan(100);
     let failing = 0;
     for (const [kind, file, config] of all) {

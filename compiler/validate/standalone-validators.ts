@@ -8,7 +8,8 @@
  * must be inside Wharf's package: the code requires ajv's runtime helpers from its node_modules.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { writeThroughTempSync } from '../atomic-write.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Ajv, ValidateFunction } from 'ajv';
@@ -47,11 +48,7 @@ export function loadValidators(dir: string, fileName: string, kinds: readonly En
  */
 export function saveValidators(dir: string, fileName: string, ajv: Ajv, refs: Readonly<Record<EndpointKind, string>>): void {
   try {
-    mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, fileName);
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, standaloneCode(ajv, { ...refs }));
-    renameSync(tmp, file);
+    writeThroughTempSync(path.join(dir, fileName), standaloneCode(ajv, { ...refs }));
     for (const name of readdirSync(dir)) if (name.startsWith(PREFIX) && name.endsWith('.cjs') && name !== fileName) rmSync(path.join(dir, name), { force: true });
   } catch {
     // not writable: compiled again next time

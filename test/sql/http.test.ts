@@ -5,16 +5,22 @@
  * runtime/sql/demo/seed.sql (e.g. product 7: price ((7*7919) % 50000)/100 + 0.99 = 55.32).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { freePort } from '../setup/free-port.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { startSqlTestServer, type SqlTestServer } from './http-server.js';
 import { P, READ_CASES as cases, type ReadGiven as Given } from './read-cases.js';
 
 let pg: TestPostgres;
 let server: SqlTestServer;
+/** The `down` environment's port: nothing listens there until "recovers by itself" starts a database on it. */
+let downPort: number;
 
 beforeAll(async () => {
   pg = await startPostgres();
-  server = await startSqlTestServer(pg.url, pg.port + 1);
+  // a port the OS just handed out and released, not pg.port + 1 (the next ephemeral port, which a
+  // client socket of another test may hold by the time the database is started there)
+  downPort = await freePort();
+  server = await startSqlTestServer(pg.url, downPort);
 }, 180_000);
 afterAll(async () => {
   await server?.close();
@@ -117,7 +123,7 @@ describe('SQL read routes on PostgreSQL', () => {
   });
 
   it('recovers by itself when that database comes up', async () => {
-    const later = await startPostgres({ port: pg.port + 1 });
+    const later = await startPostgres({ port: downPort });
     try {
       const res = await send({ url: '/api/down/Inventory/Products/7?$select=Name' });
       expect(res.statusCode).toBe(200);

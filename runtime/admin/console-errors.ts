@@ -6,8 +6,9 @@
  *   429 {error: "Too many requests", message} (+ Retry-After)
  * Anything else keeps the gateway's body ({success:false, error, traceId} for a 500).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
+import type { ErrorResponse } from '../errors/to-response.js';
 import { WharfError } from '../errors/wharf-error.js';
 
 export function consoleBody(error: WharfError, request: FastifyRequest): Record<string, unknown> | null {
@@ -51,17 +52,26 @@ export function conflict(reason: string): WharfError {
   return new WharfError('CONSOLE_CONFLICT', { reason });
 }
 
+/** The response for `error`, logged: a 500 with its stack under the body's traceId, anything else as one info line. */
+export function loggedConsoleError(error: Error, request: FastifyRequest): ErrorResponse {
+  const response = errorResponseFor(request, error);
+  if (response.internal) request.log.error({ traceId: response.body.traceId, err: error }, 'Unhandled error in the console API');
+  else request.log.info({ code: response.code, status: response.status }, response.body.error);
+  return response;
+}
+
+/** The console's error handler: the console body for its statuses, the gateway's body otherwise. */
+export function answerConsoleError(error: Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const response = loggedConsoleError(error, request);
+  const known = error instanceof WharfError ? error : response.internal ? null : new WharfError('CONSOLE_BAD_REQUEST', { reason: response.body.error });
+  const body = known && known.status === response.status ? consoleBody(known, request) : known && response.status === 400 ? { error: response.body.error } : null;
+  if (!body) return sendErrorResponse(reply, response);
+  reply.code(response.status);
+  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+  return reply.type('application/json; charset=utf-8').send(body);
+}
+
 /** Installs the console error handler on the /ui/api scope. */
 export function installConsoleErrors(app: FastifyInstance): void {
-  app.setErrorHandler((error, request, reply) => {
-    const response = errorResponseFor(request, error);
-    const known = error instanceof WharfError ? error : response.internal ? null : new WharfError('CONSOLE_BAD_REQUEST', { reason: response.body.error });
-    const body = known && known.status === response.status ? consoleBody(known, request) : known && response.status === 400 ? { error: response.body.error } : null;
-    if (response.internal) request.log.error({ traceId: response.body.traceId, err: error }, 'Unhandled error in the console API');
-    else request.log.info({ code: response.code, status: response.status }, response.body.error);
-    if (!body) return sendErrorResponse(reply, response);
-    reply.code(response.status);
-    for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
-    return reply.type('application/json; charset=utf-8').send(body);
-  });
+  app.setErrorHandler((error: Error, request, reply) => answerConsoleError(error, request, reply));
 }

@@ -29,6 +29,7 @@ import { badRequest, conflict, notFound, objectBody } from './console-errors.js'
 import { AUTH_COOKIE, OIDC_COOKIE, readCookies, setCookie } from './cookies.js';
 import { randomPassword } from './password.js';
 import { roleFromClaims } from './oidc-settings.js';
+import { answerSignInError, providerUnreachable } from './sso-errors.js';
 import type { ConsoleOidcSettings, SignInMethods } from './oidc-settings.js';
 
 const FLOW_SECONDS = 600;
@@ -87,7 +88,7 @@ function discoverer(settings: ConsoleOidcSettings): () => Promise<client.Configu
       )
       .catch((error: unknown) => {
         pending = null;
-        throw new WharfError('CONSOLE_SIGN_IN_FAILED', {}, { cause: error });
+        throw new WharfError('CONSOLE_SSO_UNAVAILABLE', {}, { cause: error });
       });
     return pending;
   };
@@ -157,13 +158,14 @@ export function oidcRoutes(app: FastifyInstance, options: OidcRouteOptions): voi
       .toString();
   };
 
-  app.get('/auth/oidc/start', async (request, reply) => {
+  // a browser navigates to these two: their errors are a page for it (sso-errors.ts)
+  app.get('/auth/oidc/start', { errorHandler: answerSignInError }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const url = await begin(request, reply, safeReturn(query['return'], '/ui/'), null);
     return reply.redirect(url, 302);
   });
 
-  app.get('/auth/oidc/callback', async (request, reply) => {
+  app.get('/auth/oidc/callback', { errorHandler: answerSignInError }, async (request, reply) => {
     const flow = readFlow(request);
     reply.header('set-cookie', setCookie(OIDC_COOKIE, '', { httpOnly: true, secure: isSecure(request, options), maxAge: 0, sameSite: 'Lax', path: COOKIE_PATH }));
     reply.header('cache-control', 'no-store');
@@ -188,8 +190,10 @@ export function oidcRoutes(app: FastifyInstance, options: OidcRouteOptions): voi
       });
       claims = { ...tokens.claims()! };
     } catch (error) {
-      request.log.warn({ ip, err: error }, 'console single sign-on failed');
-      throw new WharfError('CONSOLE_SIGN_IN_FAILED');
+      // the provider down or failing (try again) is not the provider's answer refused (start again)
+      const unreachable = providerUnreachable(error);
+      request.log.warn({ ip, err: error }, unreachable ? 'console single sign-on: the provider cannot be reached' : 'console single sign-on failed');
+      throw new WharfError(unreachable ? 'CONSOLE_SSO_UNAVAILABLE' : 'CONSOLE_SSO_FAILED', {}, { cause: error });
     }
     const issuer = String(claims['iss']);
     const subject = String(claims['sub']);

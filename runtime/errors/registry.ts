@@ -325,6 +325,16 @@ export const ERROR_REGISTRY = {
     status: 503,
     message: 'The endpoint validator is not available ({reason}). Run wharf build.',
   },
+  CONSOLE_SSO_FAILED: {
+    area: 'console',
+    status: 401,
+    message: "Single sign-on failed: the identity provider's answer could not be verified. Start the sign-in again.",
+  },
+  CONSOLE_SSO_UNAVAILABLE: {
+    area: 'console',
+    status: 503,
+    message: 'The single sign-on provider cannot be reached. Try again shortly.',
+  },
   CONSOLE_SIGN_IN_RATE_LIMITED: {
     area: 'console',
     status: 429,

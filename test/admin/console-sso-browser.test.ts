@@ -81,8 +81,9 @@ describe('console single sign-on in Chromium', { timeout: 90_000 }, () => {
     expect(page.url().startsWith(idp.issuer)).toBe(true);
     await providerLogin(page, 'nobody');
     await page.waitForURL(/\/ui\/api\/auth\/oidc\/callback/);
-    const body = JSON.parse((await page.locator('body').textContent()) ?? '{}') as Record<string, unknown>;
-    expect(body).toMatchObject({ error: 'Access denied', requestedPath: '/ui/api/auth/oidc/callback' });
+    // a page for the browser (console-sso-errors.test.ts: the same refusal as JSON for a script)
+    expect(await page.locator('#reason').textContent()).toBe('Access denied: no console account is linked to this identity');
+    await page.getByRole('link', { name: 'Back to the sign-in page' }).waitFor();
     expect(await context.cookies()).not.toContainEqual(expect.objectContaining({ name: 'gateway_auth' }));
     expect(logged('console single sign-on: no account linked to this identity')).toMatchObject([{ subject: 'nobody' }]);
     await context.close();
@@ -115,7 +116,7 @@ describe('console single sign-on in Chromium', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('link', { name: 'Sign in with Local IdP' }).click();
     await page.waitForURL(/\/ui\/api\/auth\/oidc\/callback/);
-    expect(JSON.parse((await page.locator('body').textContent()) ?? '{}')).toMatchObject({ error: 'Access denied' });
+    expect(await page.locator('#reason').textContent()).toBe('Access denied: no console account is linked to this identity');
     expect(logged('console single sign-on: no account linked to this identity').at(-1)).toMatchObject({ subject: 'victor' });
     await context.close();
   });
@@ -177,7 +178,8 @@ describe('console single sign-on in Chromium', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Link Local IdP' }).click();
     await providerLogin(page, 'bob');
     await page.waitForURL(/\/ui\/api\/auth\/oidc\/callback/);
-    expect(JSON.parse((await page.locator('body').textContent()) ?? '{}')).toMatchObject({ error: 'Conflict' });
+    expect(await page.locator('#reason').textContent()).toMatch(/linked/);
+    expect(await page.locator('.status').textContent()).toBe('409');
     expect((await accounts.store.findByIdentity(idp.issuer, 'bob'))?.username).toBe('viewer2');
     await context.close();
   });

@@ -31,7 +31,7 @@ import type { HealthReport } from './health-monitor.js';
 import { HealthMonitor } from './health-monitor.js';
 import { readHealthSettings, type HealthSettings } from './health-settings.js';
 import { proxyCheck } from './proxy-check.js';
-import { redisCheck, tokenStoreCheck } from './shared-component-checks.js';
+import { identityProviderCheck, redisCheck, tokenStoreCheck } from './shared-component-checks.js';
 
 export const HEALTH_CACHE_SECONDS = 15;
 export const DETAILS_CACHE_SECONDS = 60;
@@ -107,6 +107,7 @@ export async function healthRoutes(app: FastifyInstance, slice: HealthAreaSettin
         proxyCheck(routes, infra.upstream, settings.proxyTimeoutMs, settings.skipProxy),
         ...(store && store.kind !== 'sqlite' ? [tokenStoreCheck(store)] : []),
         ...(infra.access.redis ? [redisCheck(infra.access.redis)] : []),
+        ...(infra.access.jwt ? [identityProviderCheck(infra.access.jwt.settings.issuer, infra.access.jwt.keys)] : []),
       ]
     : [];
   const monitor = new HealthMonitor(checks, settings.refreshSeconds * 1000);

@@ -6,11 +6,15 @@
  *   Redis       (tags redis, cache, ratelimiting)  PING within Redis:CommandTimeoutMs; down or
  *               frozen: Degraded (the gateway serves on its fallbacks: per-instance rate limits,
  *               cache bypass, revocations by verification cache TTL)
+ *   IdentityProvider (tags auth, jwt)  with Auth:Jwt:Issuer: the provider's key set fetched within
+ *               Auth:Jwt:KeysTimeoutMs; down or frozen: Degraded (Wharf tokens and everything else
+ *               keep working; JWTs verify with the cached keys, or get 503 while none were ever fetched)
  * `data.error` carries the failure; a message carrying credentials is masked.
  */
 import type { TokenStore } from '../auth/store/token-store.js';
 import { redact } from '../settings/redact.js';
 import type { RedisLink } from '../traffic/redis-client.js';
+import type { RemoteKeySet } from '../auth/jwt/key-set.js';
 import type { HealthCheck } from './health-check.js';
 import { formatDuration } from './health-check.js';
 
@@ -63,6 +67,39 @@ export function redisCheck(link: RedisLink): HealthCheck {
           data: { connection: 'Configured', error: safe(causeMessage(error)) },
         };
       }
+    },
+  };
+}
+
+/** The JWT provider's key set (Auth:Jwt:*): probed at every health run. */
+export function identityProviderCheck(issuer: string, keys: Pick<RemoteKeySet, 'probe' | 'cached'>, now: () => number = Date.now): HealthCheck {
+  return {
+    name: 'IdentityProvider',
+    tags: ['auth', 'jwt'],
+    async run() {
+      const started = performance.now();
+      try {
+        await keys.probe();
+      } catch (error) {
+        const { keys: count, fetchedAt } = keys.cached;
+        return fetchedAt === null
+          ? {
+              status: 'Degraded',
+              description: "The identity provider's signing keys could not be fetched: JWT bearer tokens are answered 503 (Wharf tokens work)",
+              data: { issuer: safe(issuer), keys: 0, error: safe(causeMessage(error)) },
+            }
+          : {
+              status: 'Degraded',
+              description: 'The identity provider is not answering: JWTs are verified with the keys cached earlier (a rotation is not seen until it answers)',
+              data: { issuer: safe(issuer), keys: count, keysAge: `${Math.round((now() - fetchedAt) / 1000)} seconds`, error: safe(causeMessage(error)) },
+            };
+      }
+      const { keys: count, fetchedAt } = keys.cached;
+      return {
+        status: 'Healthy',
+        description: "The identity provider answers with its signing keys",
+        data: { issuer: safe(issuer), keys: count, ...(fetchedAt === null ? {} : { keysAge: `${Math.round((now() - fetchedAt) / 1000)} seconds` }), responseTime: formatDuration(performance.now() - started) },
+      };
     },
   };
 }

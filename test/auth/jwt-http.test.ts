@@ -186,6 +186,54 @@ describe('JWT bearer tokens from an OpenID Connect provider', () => {
     }
   });
 
+  it('/health/details reports the provider: Healthy, Degraded with cached keys while it hangs, Degraded without keys when down since start', async () => {
+    type Check = { name: string; status: string; description: string; data: Record<string, unknown>; tags: string[] };
+    // the fixture's databases are not running, so the overall status is theirs: only this check is asserted
+    const provider = async (app: FastifyInstance): Promise<[number, Check | undefined]> => {
+      await gatewayOf(app).health.refresh(); // a run now, not the report cached by the refresh interval
+      const admin = (await gatewayOf(app).access.tokens.create({ username: `health-${Math.random().toString(36).slice(2)}`, allowedScopes: '*', allowedEnvironments: '*' })).token;
+      const response = await app.inject({ url: '/health/details', headers: { authorization: `Bearer ${admin}` } });
+      return [response.statusCode, (response.json() as { checks: Check[] }).checks.find((c) => c.name === 'IdentityProvider')];
+    };
+    const app = await server({ Auth__Jwt__KeysTimeoutMs: '1000' });
+    const token = await idp.token('reader', 'read Sales/*');
+    const [, healthy] = await provider(app);
+    expect(healthy).toMatchObject({ status: 'Healthy', tags: ['auth', 'jwt'], data: { issuer: idp.issuer, keys: 1 } });
+    expect(healthy?.data['responseTime']).toMatch(/^\d+\.\d{2}ms$/);
+    // the probe replaces no keys: a verified token stays remembered across health runs
+    expect((await get(app, token)).statusCode).toBe(200);
+    const fetches = jwksFetches();
+    await provider(app);
+    expect(jwksFetches()).toBe(fetches + 1);
+    expect((await gatewayOf(app).access.jwt!.verify(token)) as { cached?: boolean }).toMatchObject({ ok: true, cached: true });
+
+    idp.setReachable('hang');
+    try {
+      const started = Date.now();
+      const [, frozen] = await provider(app);
+      expect(Date.now() - started).toBeLessThan(5000); // Auth:Jwt:KeysTimeoutMs, not the freeze
+      expect(frozen).toMatchObject({ status: 'Degraded', data: { keys: 1, keysAge: expect.stringMatching(/^\d+ seconds$/) } });
+      expect(frozen?.description).toMatch(/keys cached earlier/);
+      expect(String(frozen?.data['error'])).toMatch(/abort|timeout/i);
+      expect((await get(app, token)).statusCode).toBe(200);
+    } finally {
+      idp.setReachable(true);
+    }
+
+    idp.setReachable(false);
+    const cold = await server({ Auth__Jwt__KeysTimeoutMs: '1000' });
+    try {
+      const [, down] = await provider(cold);
+      expect(down).toMatchObject({ status: 'Degraded', data: { keys: 0 } });
+      expect(down?.description).toMatch(/answered 503 \(Wharf tokens work\)/);
+    } finally {
+      idp.setReachable(true);
+    }
+    // back: the next run fetches the keys, and JWTs verify at once
+    expect((await provider(cold))[1]).toMatchObject({ status: 'Healthy', data: { keys: 1 } });
+    expect((await get(cold, token)).statusCode).toBe(200);
+  });
+
   it('Wharf tokens keep working beside JWTs; the per-token rate limit counts iss+sub', async () => {
     const app = await server({ RateLimiting__TokenLimit: '2' });
     const own = (await gatewayOf(app).access.tokens.create({ username: 'own', allowedScopes: 'read' })).token;

@@ -37,6 +37,7 @@ export class RemoteKeySet {
   private fetchedAt = Number.NEGATIVE_INFINITY;
   private lastAttempt = Number.NEGATIVE_INFINITY;
   private pending: Promise<void> | null = null;
+  private keyCount = 0;
   private jwksUrl: string | null;
   private readonly now: () => number;
   private readonly cooldownMs: number;
@@ -64,6 +65,27 @@ export class RemoteKeySet {
     }
   };
 
+  /** How many keys are cached and when they were fetched (null: never). */
+  get cached(): { readonly keys: number; readonly fetchedAt: number | null } {
+    return { keys: this.keyCount, fetchedAt: this.local === null ? null : this.fetchedAt };
+  }
+
+  /**
+   * Whether the provider answers with a key set now (health check): without cached keys a full
+   * refresh (so a provider back after an outage makes JWTs verifiable again at once); with them a
+   * fetch of the key set only, which replaces nothing (the verified-token cache stays valid).
+   * Throws what went wrong; waits at most Auth:Jwt:KeysTimeoutMs per request.
+   */
+  async probe(): Promise<void> {
+    if (this.local === null) {
+      await this.refresh();
+      return;
+    }
+    const url = this.jwksUrl ?? (this.jwksUrl = await this.discover());
+    const jwks = (await fetchJson(url, this.options.timeoutMs)) as JSONWebKeySet;
+    if (!jwks || !Array.isArray(jwks.keys)) throw new Error(`${url} is not a JSON Web Key Set`);
+  }
+
   /** One fetch at a time; failures keep the keys already cached. */
   refresh(): Promise<void> {
     this.pending ??= this.load().finally(() => {
@@ -79,6 +101,7 @@ export class RemoteKeySet {
       const jwks = (await fetchJson(url, this.options.timeoutMs)) as JSONWebKeySet;
       if (!jwks || !Array.isArray(jwks.keys)) throw new Error(`${url} is not a JSON Web Key Set`);
       this.local = createLocalJWKSet(jwks);
+      this.keyCount = jwks.keys.length;
       this.fetchedAt = this.now();
       this.generation += 1;
     } catch (error) {

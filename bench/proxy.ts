@@ -1,21 +1,23 @@
 /**
- * Proxy benchmark: a Wharf Proxy endpoint (real runtime: token auth and rate limiting on, cache
- * off, loggers off) against a bare undici forwarder in fastify (one keep-alive Pool, streams the
- * body), both in front of the same loopback upstream, same run, 32 connections. Small JSON and
- * 1 MB bodies; plus the small case with Retry + FallbackUrls configured but never triggered.
- * (@fastify/http-proxy is not installed, so it is not compared.) Prints req/s, p99 and ratios.
- * Run alone with `npm run bench -- proxy`; BENCH_DURATION (seconds, default 8) per measurement.
- * BENCH_WORKERS=N adds a row: the same small case served by `wharf start` (compiled runtime, own
- * process) with Server:Workers N, rate limits in Redis and tokens in PostgreSQL (bench/workers.ts);
- * its CPU is that of this process (the upstream) plus the server's primary and workers.
+ * Proxy benchmark: a Wharf Proxy endpoint against a bare undici forwarder in fastify (one
+ * keep-alive Pool, streams the body), both in front of the same loopback upstream (in this
+ * process), same run, 32 connections. Wharf runs as users run it: `wharf start`'s compiled runtime
+ * (`.wharf/dist/runtime/main.js`) in its own process, token auth and rate limiting on (budgets
+ * above the load), cache off, logging at its default level (`info`, into /dev/null); the forwarder
+ * runs in its own process too (bench/bare-forwarder.ts). CPU per request is each server
+ * process's own. Small JSON and 1 MB bodies; plus the small case with Retry + FallbackUrls
+ * configured but never triggered. (@fastify/http-proxy is not installed, so it is not compared.)
+ * Prints req/s, p99 and ratios. Run alone with `npm run bench -- proxy`; BENCH_DURATION (seconds,
+ * default 8) per measurement, BENCH_ROUNDS (default 3).
+ * BENCH_WORKERS=N adds a row: the same small case served with Server:Workers N, rate limits in
+ * Redis and tokens in PostgreSQL (bench/workers.ts); its CPU is the server's primary and workers.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import Fastify from 'fastify';
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { Pool } from 'undici';
+import { bareForwarder } from './bare-forwarder.js';
 import { buildServer } from '../runtime/server.js';
 import { createTempProject } from '../runtime/testing/generated-fixture.js';
 import { autocannon } from './autocannon.js';
@@ -45,19 +47,7 @@ async function startUpstream(): Promise<{ origin: string; close: () => void }> {
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }
 
-/** The baseline: what a hand-written forwarder on the same client library does. */
-export async function bareForwarder(origin: string) {
-  const pool = new Pool(origin, { connections: 64 });
-  const app = Fastify({ logger: false });
-  app.get('/*', async (request, reply) => {
-    const response = await pool.request({ path: request.url, method: 'GET', headers: { accept: 'application/json' } });
-    reply.code(response.statusCode);
-    reply.header('content-type', response.headers['content-type']);
-    return reply.send(response.body);
-  });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { url, close: async () => { await app.close(); await pool.close(); } };
-}
+export { bareForwarder };
 
 /** The bench's project: three Proxy endpoints; `settings` and `environments` as given. */
 function proxyProject(origin: string, fallback: string, settings: Record<string, unknown>, environments: Record<string, Record<string, string>>) {
@@ -73,28 +63,48 @@ function proxyProject(origin: string, fallback: string, settings: Record<string,
       Environment: { AllowedEnvironments: ['demo'] },
       RateLimiting: { Enabled: true, IpLimit: 1_000_000, IpWindow: 1, TokenLimit: 1_000_000, TokenWindow: 1 },
       Caching: { Enabled: false },
-      Logging: { MinLevel: 'warn' },
       ...settings,
     },
     environments,
   });
 }
 
-async function wharf(origin: string, fallback: string) {
-  const project = await proxyProject(origin, fallback, {}, { demo: { Provider: 'embedded' } });
-  const app = await buildServer({ generatedDir: project.generatedDir, environmentsDir: project.environmentsDir, dataDir: path.join(project.root, 'data'), env: {}, logger: false });
-  const { token } = await gatewayOf(app).access.tokens.create({ username: 'bench' });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { url, token, close: async () => { await app.close(); await project.cleanup(); } };
+/** A server child process: its URL, its pid (CPU), and how to stop it. */
+interface ChildServer {
+  readonly url: string;
+  readonly pid: number;
+  close(): Promise<void>;
 }
 
-/** BENCH_WORKERS: the same project served by `wharf start` with Server:Workers N, on a PostgreSQL token store and a Redis. */
-async function wharfWorkers(origin: string, fallback: string) {
-  const db = await startPostgres();
-  const project = await proxyProject(origin, fallback, await workerSettings(db.url, 'proxy'), { demo: { Provider: 'postgres', ConnectionString: db.url } });
+/** The forwarder in its own process (bench/bare-forwarder.ts). */
+async function bareForwarderProcess(origin: string): Promise<ChildServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'bare-forwarder.ts'), origin], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`the bare forwarder exited (${code})`)));
+  });
+  return { url, pid: child.pid!, close: () => stopChild(child) };
+}
+
+/**
+ * `wharf start` on the bench's project: the compiled runtime in its own process. `settings`,
+ * `environments` and `cleanup` for the BENCH_WORKERS variant (PostgreSQL token store, Redis).
+ */
+async function wharfProcess(
+  origin: string,
+  fallback: string,
+  settings: Record<string, unknown> = {},
+  environments: Record<string, Record<string, string>> = { demo: { Provider: 'embedded' } },
+  cleanup: () => Promise<void> = async () => undefined,
+): Promise<ChildServer & { token: string }> {
+  const project = await proxyProject(origin, fallback, settings, environments);
   const app = await buildServer({ generatedDir: project.generatedDir, environmentsDir: project.environmentsDir, dataDir: path.join(project.root, 'data'), logger: false });
   const { token } = await gatewayOf(app).access.tokens.create({ username: 'bench' });
-  await app.close();
+  await app.close(); // the project and the token stay for the process below
   const { buildRuntime, DIST_MAIN } = (await import(pathToFileURL(path.join(import.meta.dirname, '..', 'scripts', 'runtime-dist.mjs')).href)) as { buildRuntime(): Promise<unknown>; DIST_MAIN: string };
   await buildRuntime();
   const port = await freePort();
@@ -103,18 +113,27 @@ async function wharfWorkers(origin: string, fallback: string) {
   const close = async (): Promise<void> => {
     await stopChild(child);
     await project.cleanup();
-    await stopWorkerStores();
-    await db.stop();
+    await cleanup();
   };
   for (const started = Date.now(); !(await fetch(`${url}/health/live`).then((r) => r.ok, () => false)); ) {
     if (child.exitCode !== null || Date.now() - started > 60_000) {
       await close();
-      throw new Error(`wharf start with Server:Workers ${BENCH_WORKERS} did not start (exit ${child.exitCode})`);
+      throw new Error(`wharf start did not start (exit ${child.exitCode})`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  await allWorkersUp(child.pid!);
   return { url, token, pid: child.pid!, close };
+}
+
+/** BENCH_WORKERS: the same project with Server:Workers N, on a PostgreSQL token store and a Redis. */
+async function wharfWorkers(origin: string, fallback: string): Promise<ChildServer & { token: string }> {
+  const db = await startPostgres();
+  const server = await wharfProcess(origin, fallback, await workerSettings(db.url, 'proxy'), { demo: { Provider: 'postgres', ConnectionString: db.url } }, async () => {
+    await stopWorkerStores();
+    await db.stop();
+  });
+  await allWorkersUp(server.pid);
+  return server;
 }
 
 function line(name: string, r: LoadResult & { cpuUsPerRequest: number }): string {
@@ -124,22 +143,16 @@ function line(name: string, r: LoadResult & { cpuUsPerRequest: number }): string
 export async function runProxyBench(): Promise<void> {
   const upstream = await startUpstream();
   const standby = await startUpstream();
-  const bare = await bareForwarder(upstream.origin);
-  const gw = await wharf(upstream.origin, standby.origin);
+  const bare = await bareForwarderProcess(upstream.origin);
+  const gw = await wharfProcess(upstream.origin, standby.origin);
   const workers = BENCH_WORKERS === null ? null : await wharfWorkers(upstream.origin, standby.origin);
   const auth = { authorization: `Bearer ${gw.token}` };
-  /**
-   * Throughput, plus CPU time of this process (servers and upstream) per request: steadier than req/s on a busy machine.
-   * A server in its own process (`pid`): its CPU (primary and workers) is added.
-   */
-  const run = async (url: string, headers: Record<string, string> = {}, pid: number | null = null) => {
+  /** Throughput, plus the CPU time of the server's process (primary and workers) per request: steadier than req/s on a busy machine. */
+  const run = async (url: string, headers: Record<string, string>, pid: number) => {
     await autocannon(url, { connections: CONNECTIONS, seconds: 2, headers }); // warm-up
-    const before = process.cpuUsage();
-    const server = pid === null ? 0 : processTreeCpuMicros(pid);
+    const server = processTreeCpuMicros(pid);
     const result = await autocannon(url, { connections: CONNECTIONS, seconds: SECONDS, headers });
-    const used = process.cpuUsage(before);
-    const serverUsed = pid === null ? 0 : processTreeCpuMicros(pid) - server;
-    return { ...result, cpuUsPerRequest: (used.user + used.system + serverUsed) / Math.max(1, result.total) };
+    return { ...result, cpuUsPerRequest: (processTreeCpuMicros(pid) - server) / Math.max(1, result.total) };
   };
   const cases: [string, string, Record<string, string>][] = [
     ['bare undici forwarder, small', `${bare.url}/small`, {}],
@@ -149,17 +162,17 @@ export async function runProxyBench(): Promise<void> {
     ['wharf proxy, 1 MB', `${gw.url}/api/demo/Large`, auth],
   ];
   const workersCase = workers ? `wharf start, Server:Workers ${BENCH_WORKERS}, small` : null;
-  const pids = new Map<string, number>();
+  const pids = new Map<string, number>(cases.map(([name]) => [name, name.startsWith('bare') ? bare.pid : gw.pid]));
   if (workers && workersCase) {
     cases.splice(2, 0, [workersCase, `${workers.url}/api/demo/Small`, { authorization: `Bearer ${workers.token}` }]);
     pids.set(workersCase, workers.pid);
   }
   const best = new Map<string, LoadResult & { cpuUsPerRequest: number }>();
   try {
-    console.log(`${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} interleaved rounds (best kept), small body ${SMALL.length} B, large body ${LARGE.length} B`);
+    console.log(`${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} interleaved rounds (best kept), small body ${SMALL.length} B, large body ${LARGE.length} B; wharf: compiled runtime in its own process, token auth + rate limiting on, cache off, logging info; forwarder: its own process; cpu = the server process's own`);
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [name, url, headers] of cases) {
-        const result = await run(url, headers, pids.get(name) ?? null);
+        const result = await run(url, headers, pids.get(name)!);
         console.log(line(`${name} #${round}`, result));
         if ((best.get(name)?.rps ?? -1) < result.rps) best.set(name, result);
       }

@@ -5,7 +5,6 @@
  */
 import fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { createClientErrorHandler } from '../errors/client-error.js';
 import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
@@ -14,6 +13,7 @@ import { lazyChildLoggerFactory } from '../logging/lazy-child-logger.js';
 import { canonicalApiPrefix } from '../routing/api-prefix.js';
 import type { ServerSettings } from '../settings/server-settings.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
+import { requestId } from './request-id.js';
 
 export function createFastify(limits: ServerSettings['server'], logger: FastifyServerOptions['logger']): FastifyInstance {
   const app: FastifyInstance = fastify({
@@ -22,7 +22,8 @@ export function createFastify(limits: ServerSettings['server'], logger: FastifyS
     ...(logger === false ? {} : { childLoggerFactory: lazyChildLoggerFactory }),
     // one line per request, written by installRequestLog (runtime/logging/request-log.ts)
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => randomUUID(),
+    // a random UUID (v4) per request, made in blocks (request-id.ts)
+    genReqId: requestId,
     schemaController: lazySchemaCompilers(),
     bodyLimit: limits.bodyLimitBytes,
     // Time limits (docs/operations.md): the request gate answers the shutdown 503 itself.

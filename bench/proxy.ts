@@ -36,7 +36,7 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const SMALL = Buffer.from(JSON.stringify({ id: 42, name: 'Widget', price: 9.95, tags: ['a', 'b'], stock: { warehouse: 'RTM', count: 17 } }));
 const LARGE = Buffer.from(JSON.stringify({ blob: 'x'.repeat(1024 * 1024 - 12) }));
 
-async function startUpstream(): Promise<{ origin: string; close: () => void }> {
+export async function startUpstream(): Promise<{ origin: string; close: () => void }> {
   const server = createServer((req, res) => {
     const body = req.url?.startsWith('/large') ? LARGE : SMALL;
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
@@ -94,7 +94,7 @@ async function bareForwarderProcess(origin: string): Promise<ChildServer> {
  * `wharf start` on the bench's project: the compiled runtime in its own process. `settings`,
  * `environments` and `cleanup` for the BENCH_WORKERS variant (PostgreSQL token store, Redis).
  */
-async function wharfProcess(
+export async function wharfProcess(
   origin: string,
   fallback: string,
   settings: Record<string, unknown> = {},

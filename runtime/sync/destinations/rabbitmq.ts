@@ -15,13 +15,15 @@ import { batchJson, changeId, type Batch } from './batch.js';
 import { fillTemplate, type SentBatch, type SyncDestination } from './destination.js';
 import type { SyncLog } from '../engine/log.js';
 import { corkEachWriteRound } from './rabbitmq-writes.js';
-import { publishFrames, rawPublisher, type PublishProperties, type RawPublisher } from './rabbitmq-frames.js';
+import { PublishBatch, rawPublisher, type PublishProperties, type RawPublisher } from './rabbitmq-frames.js';
 
 interface Open {
   readonly connection: ChannelModel;
   readonly channel: ConfirmChannel;
   /** Per-change messages encoded by rabbitmq-frames.ts (null: all through amqplib's publish). */
   readonly raw: RawPublisher | null;
+  /** The encoder of `raw`'s channel: a batch's messages leave in one write. */
+  readonly frames: PublishBatch | null;
 }
 
 export const CONNECT_TIMEOUT_MS = 5000;
@@ -48,7 +50,8 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
         const binding = config.exchangeType === 'topic' ? '#' : config.exchangeType === 'direct' ? config.routingKey : '';
         await channel.bindQueue(config.queue, config.exchange, binding);
       }
-      return { connection, channel, raw: rawPublisher(channel) };
+      const raw = rawPublisher(channel);
+      return { connection, channel, raw, frames: raw && new PublishBatch(raw.channel, raw.frameMax) };
     } catch (error) {
       await connection.close().catch(() => undefined);
       throw error;
@@ -125,7 +128,14 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
     } else {
       const texts = batch.recordJson;
       const prefix = changeId(environment, object, '');
-      const { raw } = via;
+      const { raw, frames } = via;
+      /** Writes what `frames` holds onto the channel (before anything goes through amqplib's publish, so the order stays). */
+      const flush = (): void => {
+        if (!raw || !frames || frames.count === 0) return;
+        const { chunks, count } = frames.take();
+        if (!raw.publishMany(chunks, count, confirm)) throw new Error('Channel closed');
+      };
+      frames?.take(); // whatever an earlier send left when it threw midway is never sent
       /** Routing keys of this batch by operation (one object: no template lookup per message). */
       const routingKeys = new Map<string, string>();
       for (let i = 0; i < batch.records.length; i++) {
@@ -149,8 +159,8 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
           timestamp,
           type: operation,
         };
-        const frames = raw && publishFrames(raw.channel, config.exchange, routingKey, properties, text, raw.frameMax);
-        if (frames && raw?.publish(frames, confirm)) continue;
+        if (frames?.add(config.exchange, routingKey, properties, text)) continue;
+        flush();
         ch.publish(
           config.exchange,
           routingKey,
@@ -159,6 +169,7 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
           confirm,
         );
       }
+      flush();
     }
     if (unconfirmed === 0) {
       sent.confirmed = true;

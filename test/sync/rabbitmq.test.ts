@@ -155,13 +155,34 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
       const start = (await until('initial state', () => sync.service.state.get('staging', 'Products'))).version + 1;
       const [a, b] = await insertProducts(db.url, 2, 'BARE-');
       await sql(db.url, `DELETE FROM inventory."Products" WHERE "ProductId" = $1`, [a]);
-      await until('3 messages', () => received.length >= 3);
+      await until('3 messages', () => received.length >= 3, 5000);
       expect(received.map((r) => [r.id, r.operation, r.body['ProductId'], r.body['$version'], r.persistent, r.headers])).toEqual([
         [`staging/Products/${start}`, 'I', a, start, true, []],
         [`staging/Products/${start + 1}`, 'I', b, start + 1, true, []],
         [`staging/Products/${start + 2}`, 'D', a, start + 2, true, []],
       ]);
       await until('state advanced', () => sync.service.state.get('staging', 'Products')?.version === start + 2);
+    } finally {
+      await sync.close();
+    }
+  });
+
+  it('ExchangeType direct with a Queue: the queue is bound with each routing key as filled in (per operation here), so every change reaches it', async () => {
+    const received = await consume('direct-products');
+    const destination = { ...rabbitDestination('direct-products'), ExchangeType: 'direct', RoutingKey: '{environment}.{object}.{operation}' };
+    const root = await projectWith({ staging: pgEnvironment(db.url, [destination]) }, { Health: { Enabled: false } });
+    const sync = await startSync({ root, logLevel: 'silent' });
+    try {
+      const start = (await until('initial state', () => sync.service.state.get('staging', 'Products'))).version + 1;
+      const [a, b] = await insertProducts(db.url, 2, 'DIRECT-');
+      await sql(db.url, `DELETE FROM inventory."Products" WHERE "ProductId" = $1`, [a]);
+      await until('state advanced', () => sync.service.state.get('staging', 'Products')?.version === start + 2);
+      await until('3 messages', () => received.length >= 3, 5000);
+      expect(received.map((r) => [r.id, r.operation, r.body['ProductId']])).toEqual([
+        [`staging/Products/${start}`, 'I', a],
+        [`staging/Products/${start + 1}`, 'I', b],
+        [`staging/Products/${start + 2}`, 'D', a],
+      ]);
     } finally {
       await sync.close();
     }
@@ -267,11 +288,11 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
   });
 
   it('messages encoded by rabbitmq-frames.ts: the raw publisher exists on the installed amqplib; a batch encoded by PublishBatch, 1,000 persistent messages in two writes onto the channel, each confirmed, arriving in order with their properties; a closed channel refuses', async () => {
-    const received = await consume('batch-products');
+    const received = await consume('encoded-products');
     const model = await amqp.connect(rabbit.url);
     try {
       const channel = await model.createConfirmChannel();
-      await channel.assertQueue('batch-products', { durable: true });
+      await channel.assertQueue('encoded-products', { durable: true });
       const raw = rawPublisher(channel);
       expect(raw, 'amqplib confirm channel has the expected shape').not.toBeNull();
       const batch = new PublishBatch(raw!.channel, raw!.frameMax);
@@ -280,12 +301,12 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
         const operation = i % 3 === 2 ? 'D' : 'U';
         const properties = {
           contentType: 'application/json',
-          headers: [['x-wharf-environment', 'batch'], ['x-wharf-object', 'Products'], ['x-wharf-version', version], ['x-wharf-operation', operation]] as const,
-          messageId: `batch/Products/${version}`,
+          headers: [['x-wharf-environment', 'encoded'], ['x-wharf-object', 'Products'], ['x-wharf-version', version], ['x-wharf-operation', operation]] as const,
+          messageId: `encoded/Products/${version}`,
           timestamp: 1_764_157_500,
           type: operation,
         };
-        expect(batch.add('', 'batch-products', properties, JSON.stringify({ $version: version, name: 'Größe ✓', pad: 'x'.repeat(200) }))).toBe(true);
+        expect(batch.add('', 'encoded-products', properties, JSON.stringify({ $version: version, name: 'Größe ✓', pad: 'x'.repeat(200) }))).toBe(true);
       }
       const { chunks, count } = batch.take();
       expect(count).toBe(1000);
@@ -297,7 +318,7 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
       expect(refused).toBeNull();
       await until('1,000 messages', () => received.length >= 1000);
       expect(received.map((r) => [r.id, r.version, r.operation, r.body['$version'], r.body['name'], r.persistent, r.headers.length])).toEqual(
-        range(5000, 5999).map((v) => [`batch/Products/${v}`, v, (v - 5000) % 3 === 2 ? 'D' : 'U', v, 'Größe ✓', true, 4]),
+        range(5000, 5999).map((v) => [`encoded/Products/${v}`, v, (v - 5000) % 3 === 2 ? 'D' : 'U', v, 'Größe ✓', true, 4]),
       );
       await channel.close();
       expect(raw!.publishMany([Buffer.alloc(0)], 1, () => undefined), 'nothing is written on a closed channel').toBe(false);

@@ -24,6 +24,8 @@ interface Open {
   readonly raw: RawPublisher | null;
   /** The encoder of `raw`'s channel: a batch's messages leave in one write. */
   readonly frames: PublishBatch | null;
+  /** Direct exchange with a queue: the routing keys the queue is bound with on this connection. */
+  readonly bound: Set<string>;
 }
 
 export const CONNECT_TIMEOUT_MS = 5000;
@@ -46,12 +48,12 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
       await channel.assertExchange(config.exchange, config.exchangeType, { durable: true });
       if (config.queue) {
         await channel.assertQueue(config.queue, { durable: true });
-        // topic: every change of the exchange; direct: the routing key as written; fanout: all.
-        const binding = config.exchangeType === 'topic' ? '#' : config.exchangeType === 'direct' ? config.routingKey : '';
-        await channel.bindQueue(config.queue, config.exchange, binding);
+        // topic: every change of the exchange; fanout: all; direct: each routing key the
+        // destination fills in, bound before its first message (bindings()).
+        if (config.exchangeType !== 'direct') await channel.bindQueue(config.queue, config.exchange, config.exchangeType === 'topic' ? '#' : '');
       }
       const raw = rawPublisher(channel);
-      return { connection, channel, raw, frames: raw && new PublishBatch(raw.channel, raw.frameMax) };
+      return { connection, channel, raw, frames: raw && new PublishBatch(raw.channel, raw.frameMax), bound: new Set() };
     } catch (error) {
       await connection.close().catch(() => undefined);
       throw error;
@@ -79,6 +81,22 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
   }
 
   /**
+   * Direct exchange with a queue: binds the queue with each routing key of the batch it is not bound
+   * with yet (the key is a template, so the binding cannot be made once at connect: a binding with
+   * the unfilled template routed nothing to the queue, and the broker confirms unroutable messages).
+   */
+  async function bindings(via: Open, batch: Batch): Promise<void> {
+    if (config.exchangeType !== 'direct' || !config.queue) return;
+    const operations = config.messagePer === 'Batch' ? ['batch'] : new Set(batch.records.map((r) => String(r['$operation'] ?? 'U')));
+    for (const operation of operations) {
+      const key = route(batch.environment, batch.object, operation);
+      if (via.bound.has(key)) continue;
+      await via.channel.bindQueue(config.queue, config.exchange, key);
+      via.bound.add(key);
+    }
+  }
+
+  /**
    * Publishes every message of the batch (in order, on the one confirm channel; behind an
    * unconfirmed `after`, on that batch's channel or not at all) and resolves once they are
    * written; `accepted` resolves when the broker confirmed all of them and rejects at the first
@@ -87,6 +105,7 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
   async function send(batch: Batch, after?: SentBatch): Promise<SentBatch> {
     const via = await channel();
     if (after && !after.confirmed && after.via !== via) throw new Error('the connection was re-opened while an earlier batch awaited its confirms');
+    await bindings(via, batch);
     const ch = via.channel;
     let resolve!: () => void;
     let reject!: (error: Error) => void;

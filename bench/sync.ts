@@ -10,7 +10,10 @@
  *  2. lag (first setting only): a steady write load (BENCH_SYNC_RATE rows/s, transactions of 100, 10 s) while the
  *     sync runs -> commit-to-confirm lag p50/p99 against the polling interval.
  * BENCH_SYNC_BROKER_ERL_ARGS: Erlang VM flags for the broker (appended to its defaults, which on
- * RabbitMQ 3.10 already include `+sbwt none +sbwtdcpu none +sbwtdio none`: no busy waiting).
+ * RabbitMQ 3.10 already include `+sbwt none +sbwtdcpu none +sbwtdio none`: no busy waiting). Default
+ * `-rabbit classic_queue_default_version 2`: classic queues v2, the only classic queue storage of
+ * RabbitMQ 4.x (4.0 removed v1, its release notes) and the recommended one since 3.13; Debian's 3.10
+ * still creates v1 queues. `BENCH_SYNC_BROKER_ERL_ARGS=` (empty) measures the 3.10 defaults.
  * CPU is counted for this bench's own broker and PostgreSQL (their process trees), not for other
  * brokers or databases on the machine. Run alone with `node --import tsx bench/sync.ts`.
  */
@@ -33,7 +36,8 @@ const MESSAGE_PER = process.env['BENCH_SYNC_MESSAGE_PER'] === 'Batch' ? 'Batch' 
 const IN_FLIGHT = Number(process.env['BENCH_SYNC_IN_FLIGHT'] ?? 4);
 /** The destination's MessageHeaders, one throughput run each: BENCH_SYNC_HEADERS=1 (default only), 0 (false only), both (default). */
 const HEADERS: readonly boolean[] = process.env['BENCH_SYNC_HEADERS'] === '1' ? [true] : process.env['BENCH_SYNC_HEADERS'] === '0' ? [false] : [true, false];
-const BROKER_ERL_ARGS = process.env['BENCH_SYNC_BROKER_ERL_ARGS'] ?? '';
+const CQ_V2 = '-rabbit classic_queue_default_version 2';
+const BROKER_ERL_ARGS = process.env['BENCH_SYNC_BROKER_ERL_ARGS'] ?? CQ_V2;
 /** BENCH_SYNC_LAG=0: the throughput part only. */
 const LAG = process.env['BENCH_SYNC_LAG'] !== '0';
 
@@ -79,7 +83,8 @@ export async function runSyncBench(): Promise<void> {
   const [db, rabbit] = await Promise.all([startPostgres(), startRabbit(BROKER_ERL_ARGS ? { erlArgs: BROKER_ERL_ARGS } : {})]);
   try {
     await installOutbox(db.url);
-    console.log(`  broker ${BROKER_ERL_ARGS ? `with ${BROKER_ERL_ARGS}` : 'defaults'}`);
+    const queues = BROKER_ERL_ARGS === CQ_V2 ? ' (classic queues v2, as every RabbitMQ 4.x; BENCH_SYNC_BROKER_ERL_ARGS= for the 3.10 defaults, v1)' : '';
+    console.log(`  broker ${BROKER_ERL_ARGS ? `with ${BROKER_ERL_ARGS}${queues}` : 'defaults (on 3.10: classic queues v1)'}`);
     for (const [i, headers] of HEADERS.entries()) await runVariant(db, rabbit, headers, LAG && i === 0);
   } finally {
     await Promise.all([db.stop(), rabbit.stop()]);

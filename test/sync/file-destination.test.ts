@@ -63,4 +63,17 @@ describe('sync to files', () => {
     });
     await until('version 4 stored', () => sync.service.state.get('staging', 'Products')?.version === 4);
   });
+
+  it('the example function answers json built by json_agg (not a jsonb document), with the same records: every column, and only the key of a delete', async () => {
+    const answer = await sql(db.url, `SELECT pg_typeof(r)::text AS type, r::text AS text FROM sync."ProductChanges"('{"fromVersion": 0}') r`);
+    expect(answer.rows[0].type).toBe('json');
+    const doc = JSON.parse(answer.rows[0].text as string) as { Metadata: unknown; Data: Record<string, unknown>[] };
+    expect(doc.Metadata).toEqual({ Sync: { Version: 4, Type: 'Diff', ReasonCode: 0 } });
+    const keys = (r: Record<string, unknown>) => Object.keys(r).sort();
+    expect(doc.Data.map((r) => r['$version'])).toEqual([1, 2, 3, 4]);
+    expect(keys(doc.Data[0]!)).toEqual(['$operation', '$version', 'CategoryId', 'ChangedAt', 'CreatedAt', 'ProductId', 'ProductName', 'Sku', 'UnitPrice', 'UnitsInStock']);
+    expect(doc.Data[3]).toEqual({ $operation: 'D', $version: 4, ChangedAt: expect.any(String), ProductId: expect.any(Number) });
+    const empty = await sql(db.url, `SELECT r::text AS text FROM sync."ProductChanges"('{"fromVersion": 4}') r`);
+    expect(JSON.parse(empty.rows[0].text as string)).toEqual({ Metadata: { Sync: { Version: 4, Type: 'Diff', ReasonCode: 0 } }, Data: [] });
+  });
 });

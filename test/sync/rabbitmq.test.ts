@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import amqp, { type ChannelModel } from 'amqplib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishFrames, rawPublisher } from '../../runtime/sync/destinations/rabbitmq-frames.js';
+import { PublishBatch, rawPublisher } from '../../runtime/sync/destinations/rabbitmq-frames.js';
 import { corkEachWriteRound } from '../../runtime/sync/destinations/rabbitmq-writes.js';
 import { startSync, type RunningSync } from '../../runtime/sync/run.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
@@ -155,13 +155,34 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
       const start = (await until('initial state', () => sync.service.state.get('staging', 'Products'))).version + 1;
       const [a, b] = await insertProducts(db.url, 2, 'BARE-');
       await sql(db.url, `DELETE FROM inventory."Products" WHERE "ProductId" = $1`, [a]);
-      await until('3 messages', () => received.length >= 3);
+      await until('3 messages', () => received.length >= 3, 5000);
       expect(received.map((r) => [r.id, r.operation, r.body['ProductId'], r.body['$version'], r.persistent, r.headers])).toEqual([
         [`staging/Products/${start}`, 'I', a, start, true, []],
         [`staging/Products/${start + 1}`, 'I', b, start + 1, true, []],
         [`staging/Products/${start + 2}`, 'D', a, start + 2, true, []],
       ]);
       await until('state advanced', () => sync.service.state.get('staging', 'Products')?.version === start + 2);
+    } finally {
+      await sync.close();
+    }
+  });
+
+  it('ExchangeType direct with a Queue: the queue is bound with each routing key as filled in (per operation here), so every change reaches it', async () => {
+    const received = await consume('direct-products');
+    const destination = { ...rabbitDestination('direct-products'), ExchangeType: 'direct', RoutingKey: '{environment}.{object}.{operation}' };
+    const root = await projectWith({ staging: pgEnvironment(db.url, [destination]) }, { Health: { Enabled: false } });
+    const sync = await startSync({ root, logLevel: 'silent' });
+    try {
+      const start = (await until('initial state', () => sync.service.state.get('staging', 'Products'))).version + 1;
+      const [a, b] = await insertProducts(db.url, 2, 'DIRECT-');
+      await sql(db.url, `DELETE FROM inventory."Products" WHERE "ProductId" = $1`, [a]);
+      await until('state advanced', () => sync.service.state.get('staging', 'Products')?.version === start + 2);
+      await until('3 messages', () => received.length >= 3, 5000);
+      expect(received.map((r) => [r.id, r.operation, r.body['ProductId']])).toEqual([
+        [`staging/Products/${start}`, 'I', a],
+        [`staging/Products/${start + 1}`, 'I', b],
+        [`staging/Products/${start + 2}`, 'D', a],
+      ]);
     } finally {
       await sync.close();
     }
@@ -266,34 +287,41 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
     expect(received.map((r) => r.id)).toEqual([...range(0, 999).map((i) => `false/${i}`), ...range(0, 999).map((i) => `true/${i}`)]);
   });
 
-  it('messages encoded by rabbitmq-frames.ts: the raw publisher exists on the installed amqplib, 1,000 persistent messages are confirmed and arrive in order with their properties; a closed channel refuses', async () => {
-    const received = await consume('raw-products');
+  it('messages encoded by rabbitmq-frames.ts: the raw publisher exists on the installed amqplib; a batch encoded by PublishBatch, 1,000 persistent messages in two writes onto the channel, each confirmed, arriving in order with their properties; a closed channel refuses', async () => {
+    const received = await consume('encoded-products');
     const model = await amqp.connect(rabbit.url);
     try {
       const channel = await model.createConfirmChannel();
-      await channel.assertQueue('raw-products', { durable: true });
+      await channel.assertQueue('encoded-products', { durable: true });
       const raw = rawPublisher(channel);
       expect(raw, 'amqplib confirm channel has the expected shape').not.toBeNull();
-      const confirms: Promise<void>[] = [];
+      const batch = new PublishBatch(raw!.channel, raw!.frameMax);
       for (let i = 0; i < 1000; i++) {
-        const version = 1000 + i;
+        const version = 5000 + i;
+        const operation = i % 3 === 2 ? 'D' : 'U';
         const properties = {
           contentType: 'application/json',
-          headers: [['x-wharf-environment', 'raw'], ['x-wharf-object', 'Products'], ['x-wharf-version', version], ['x-wharf-operation', 'I']] as const,
-          messageId: `raw/Products/${version}`,
+          headers: [['x-wharf-environment', 'encoded'], ['x-wharf-object', 'Products'], ['x-wharf-version', version], ['x-wharf-operation', operation]] as const,
+          messageId: `encoded/Products/${version}`,
           timestamp: 1_764_157_500,
-          type: 'I',
+          type: operation,
         };
-        const frames = publishFrames(raw!.channel, '', 'raw-products', properties, JSON.stringify({ $version: version, pad: 'x'.repeat(200) }), raw!.frameMax);
-        confirms.push(new Promise((resolve, reject) => expect(raw!.publish(frames!, (error) => (error ? reject(error) : resolve()))).toBe(true)));
+        expect(batch.add('', 'encoded-products', properties, JSON.stringify({ $version: version, name: 'Größe ✓', pad: 'x'.repeat(200) }))).toBe(true);
       }
-      await Promise.all(confirms);
+      const { chunks, count } = batch.take();
+      expect(count).toBe(1000);
+      expect(chunks.length, 'buffers of 256 KiB: about 420 kB of frames in two').toBeLessThanOrEqual(2);
+      let confirmed = 0;
+      let refused: Error | null = null;
+      expect(raw!.publishMany(chunks, count, (error) => (error ? (refused = error) : confirmed++))).toBe(true);
+      await until('1,000 confirms', () => confirmed === 1000 || refused);
+      expect(refused).toBeNull();
       await until('1,000 messages', () => received.length >= 1000);
-      expect(received.map((r) => [r.id, r.version, r.operation, r.body['$version'], r.persistent, r.headers.length])).toEqual(
-        range(1000, 1999).map((v) => [`raw/Products/${v}`, v, 'I', v, true, 4]),
+      expect(received.map((r) => [r.id, r.version, r.operation, r.body['$version'], r.body['name'], r.persistent, r.headers.length])).toEqual(
+        range(5000, 5999).map((v) => [`encoded/Products/${v}`, v, (v - 5000) % 3 === 2 ? 'D' : 'U', v, 'Größe ✓', true, 4]),
       );
       await channel.close();
-      expect(raw!.publish(Buffer.alloc(0), () => undefined), 'nothing is written on a closed channel').toBe(false);
+      expect(raw!.publishMany([Buffer.alloc(0)], 1, () => undefined), 'nothing is written on a closed channel').toBe(false);
     } finally {
       await model.close();
     }

@@ -1,8 +1,8 @@
-/** publishFrames writes, byte for byte, what the installed amqplib writes for the same publish. */
+/** PublishBatch writes, byte for byte, what the installed amqplib writes for the same publishes. */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { publishFrames, type PublishProperties } from './rabbitmq-frames.js';
+import { PublishBatch, type PublishProperties } from './rabbitmq-frames.js';
 
 const require = createRequire(import.meta.url);
 const amqplibDir = path.dirname(require.resolve('amqplib'));
@@ -49,7 +49,16 @@ const properties = (version: string | number, withHeaders = true): PublishProper
 });
 const record = JSON.stringify({ $operation: 'U', $version: 42, ProductId: 7, Sku: 'A-1', ProductName: 'Größe ✓ 🚢', UnitPrice: 9.99 });
 
-describe('publishFrames', () => {
+/** One publish alone through PublishBatch: its frames, or null when it refuses it. */
+function publishFrames(channel: number, exchange: string, routingKey: string, props: PublishProperties, body: string, frameMax: number): Buffer | null {
+  const batch = new PublishBatch(channel, frameMax);
+  if (!batch.add(exchange, routingKey, props, body)) return null;
+  const { chunks, count } = batch.take();
+  expect(count).toBe(1);
+  return Buffer.concat(chunks);
+}
+
+describe('one publish', () => {
   it.each([
     ['a change with the four headers', 1, 'wharf.sync', 'prod.Products', properties(42), record],
     ['an 8-bit version', 3, 'x', 'k', properties(5), record],
@@ -77,5 +86,58 @@ describe('publishFrames', () => {
     expect(publishFrames(1, 'x', 'k', { ...properties(1), messageId: 'm'.repeat(256) }, record, 131_072)).toBeNull();
     expect(publishFrames(1, 'x', 'k', { ...properties(1), headers: [['h'.repeat(256), 1]] }, record, 131_072)).toBeNull();
     expect(publishFrames(1, 'x', 'k', { ...properties(1), timestamp: 1.5 }, record, 131_072)).toBeNull();
+  });
+});
+
+describe('PublishBatch', () => {
+  const cases = [
+    ['wharf.sync', 'prod.Products', properties(42), record],
+    ['wharf.sync', 'prod.Products.D', { ...properties(43), type: 'D' }, '{"$operation":"D","$version":43,"ProductId":7}'],
+    ['wharf.sync', 'prod.Products', properties(300), record],
+    ['wharf.sync', 'prod.Products', properties(70_000), record],
+    ['wharf.sync', 'prod.Products', properties(2 ** 40 + 3), record],
+    ['wharf.sync', 'prod.Products', properties(-5_000), record],
+    ['wharf.sync', 'prod.Products', properties(1.5), record],
+    ['wharf.sync', 'prod.Products.U', properties('17.3'), record],
+    ['wharf.sync', 'prod.Products', properties(44, false), record],
+    ['wharf.ünï', 'prød.Prödücts', { ...properties(1), messageId: 'prød/Prödücts/1', headers: [['x-wharf-object', 'Prödücts ✓']] as const }, record],
+    ['wharf.sync', 'prod.Products', { ...properties(1), timestamp: 2 ** 40 + 5 }, record],
+    ['wharf.sync', 'prod.Products', properties(2), ''],
+    ['wharf.sync', 'prod.Products', properties(3), JSON.stringify({ pad: 'é'.repeat(50_000) })],
+  ] as const;
+
+  it('a run of publishes: the bytes of amqplib for each, back to back, over several buffers when they fill up', () => {
+    const batch = new PublishBatch(5, 131_072);
+    const expected: Buffer[] = [];
+    for (let round = 0; round < 4; round++) {
+      for (const [exchange, routingKey, props, body] of cases) {
+        expect(batch.add(exchange, routingKey, props, body)).toBe(true);
+        expected.push(amqplibFrames(5, exchange, routingKey, props, body));
+      }
+    }
+    const { chunks, count } = batch.take();
+    expect(count).toBe(4 * cases.length);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(Buffer.concat(chunks).equals(Buffer.concat(expected))).toBe(true);
+    expect(batch.take()).toEqual({ chunks: [], count: 0 });
+    // After a take the next publishes follow in the same buffer, apart from the ones taken.
+    expect(batch.add('x', 'k', properties(7), record)).toBe(true);
+    expect(Buffer.concat(batch.take().chunks).equals(amqplibFrames(5, 'x', 'k', properties(7), record))).toBe(true);
+  });
+
+  it('refuses, appending nothing, what it leaves to amqplib, and goes on after it', () => {
+    const batch = new PublishBatch(1, 4096);
+    expect(batch.add('x', 'k', properties(1), record)).toBe(true);
+    expect(batch.add('x', 'k', properties(1), 'a'.repeat(4089))).toBe(false);
+    expect(batch.add('x', 'k', properties(1), 'é'.repeat(2045))).toBe(false);
+    expect(batch.add('x'.repeat(256), 'k', properties(1), record)).toBe(false);
+    expect(batch.add('x', 'k', { ...properties(1), messageId: 'm'.repeat(256) }, record)).toBe(false);
+    expect(batch.add('x', 'k', { ...properties(1), messageId: 'é'.repeat(128) }, record)).toBe(false);
+    expect(batch.add('x', 'k', { ...properties(1), headers: [['h'.repeat(256), 1]] }, record)).toBe(false);
+    expect(batch.add('x', 'k', { ...properties(1), timestamp: 1.5 }, record)).toBe(false);
+    expect(batch.add('x', 'k', properties(2), 'a'.repeat(4088))).toBe(true);
+    const { chunks, count } = batch.take();
+    expect(count).toBe(2);
+    expect(Buffer.concat(chunks).equals(Buffer.concat([amqplibFrames(1, 'x', 'k', properties(1), record), amqplibFrames(1, 'x', 'k', properties(2), 'a'.repeat(4088))]))).toBe(true);
   });
 });

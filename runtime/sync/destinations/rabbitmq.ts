@@ -15,13 +15,17 @@ import { batchJson, changeId, type Batch } from './batch.js';
 import { fillTemplate, type SentBatch, type SyncDestination } from './destination.js';
 import type { SyncLog } from '../engine/log.js';
 import { corkEachWriteRound } from './rabbitmq-writes.js';
-import { publishFrames, rawPublisher, type PublishProperties, type RawPublisher } from './rabbitmq-frames.js';
+import { PublishBatch, rawPublisher, type PublishProperties, type RawPublisher } from './rabbitmq-frames.js';
 
 interface Open {
   readonly connection: ChannelModel;
   readonly channel: ConfirmChannel;
   /** Per-change messages encoded by rabbitmq-frames.ts (null: all through amqplib's publish). */
   readonly raw: RawPublisher | null;
+  /** The encoder of `raw`'s channel: a batch's messages leave in one write. */
+  readonly frames: PublishBatch | null;
+  /** Direct exchange with a queue: the routing keys the queue is bound with on this connection. */
+  readonly bound: Set<string>;
 }
 
 export const CONNECT_TIMEOUT_MS = 5000;
@@ -44,11 +48,12 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
       await channel.assertExchange(config.exchange, config.exchangeType, { durable: true });
       if (config.queue) {
         await channel.assertQueue(config.queue, { durable: true });
-        // topic: every change of the exchange; direct: the routing key as written; fanout: all.
-        const binding = config.exchangeType === 'topic' ? '#' : config.exchangeType === 'direct' ? config.routingKey : '';
-        await channel.bindQueue(config.queue, config.exchange, binding);
+        // topic: every change of the exchange; fanout: all; direct: each routing key the
+        // destination fills in, bound before its first message (bindings()).
+        if (config.exchangeType !== 'direct') await channel.bindQueue(config.queue, config.exchange, config.exchangeType === 'topic' ? '#' : '');
       }
-      return { connection, channel, raw: rawPublisher(channel) };
+      const raw = rawPublisher(channel);
+      return { connection, channel, raw, frames: raw && new PublishBatch(raw.channel, raw.frameMax), bound: new Set() };
     } catch (error) {
       await connection.close().catch(() => undefined);
       throw error;
@@ -76,6 +81,22 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
   }
 
   /**
+   * Direct exchange with a queue: binds the queue with each routing key of the batch it is not bound
+   * with yet (the key is a template, so the binding cannot be made once at connect: a binding with
+   * the unfilled template routed nothing to the queue, and the broker confirms unroutable messages).
+   */
+  async function bindings(via: Open, batch: Batch): Promise<void> {
+    if (config.exchangeType !== 'direct' || !config.queue) return;
+    const operations = config.messagePer === 'Batch' ? ['batch'] : new Set(batch.records.map((r) => String(r['$operation'] ?? 'U')));
+    for (const operation of operations) {
+      const key = route(batch.environment, batch.object, operation);
+      if (via.bound.has(key)) continue;
+      await via.channel.bindQueue(config.queue, config.exchange, key);
+      via.bound.add(key);
+    }
+  }
+
+  /**
    * Publishes every message of the batch (in order, on the one confirm channel; behind an
    * unconfirmed `after`, on that batch's channel or not at all) and resolves once they are
    * written; `accepted` resolves when the broker confirmed all of them and rejects at the first
@@ -84,6 +105,7 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
   async function send(batch: Batch, after?: SentBatch): Promise<SentBatch> {
     const via = await channel();
     if (after && !after.confirmed && after.via !== via) throw new Error('the connection was re-opened while an earlier batch awaited its confirms');
+    await bindings(via, batch);
     const ch = via.channel;
     let resolve!: () => void;
     let reject!: (error: Error) => void;
@@ -125,7 +147,14 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
     } else {
       const texts = batch.recordJson;
       const prefix = changeId(environment, object, '');
-      const { raw } = via;
+      const { raw, frames } = via;
+      /** Writes what `frames` holds onto the channel (before anything goes through amqplib's publish, so the order stays). */
+      const flush = (): void => {
+        if (!raw || !frames || frames.count === 0) return;
+        const { chunks, count } = frames.take();
+        if (!raw.publishMany(chunks, count, confirm)) throw new Error('Channel closed');
+      };
+      frames?.take(); // whatever an earlier send left when it threw midway is never sent
       /** Routing keys of this batch by operation (one object: no template lookup per message). */
       const routingKeys = new Map<string, string>();
       for (let i = 0; i < batch.records.length; i++) {
@@ -149,8 +178,8 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
           timestamp,
           type: operation,
         };
-        const frames = raw && publishFrames(raw.channel, config.exchange, routingKey, properties, text, raw.frameMax);
-        if (frames && raw?.publish(frames, confirm)) continue;
+        if (frames?.add(config.exchange, routingKey, properties, text)) continue;
+        flush();
         ch.publish(
           config.exchange,
           routingKey,
@@ -159,6 +188,7 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
           confirm,
         );
       }
+      flush();
     }
     if (unconfirmed === 0) {
       sent.confirmed = true;

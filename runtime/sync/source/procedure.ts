@@ -1,6 +1,6 @@
 /**
  * Calls a tracked object's procedure: PostgreSQL/PGlite `SELECT schema.fn($1::jsonb)` (a
- * function returning jsonb), SQL Server `EXEC schema.proc @Json = @p1` (a procedure returning one
+ * function returning json, jsonb or text), SQL Server `EXEC schema.proc @Json = @p1` (a procedure returning one
  * JSON document, possibly split over rows by FOR JSON). The name comes from the validated config
  * (identifier pattern) and is quoted part by part; the argument is always a parameter.
  */

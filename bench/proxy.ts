@@ -100,6 +100,7 @@ export async function wharfProcess(
   settings: Record<string, unknown> = {},
   environments: Record<string, Record<string, string>> = { demo: { Provider: 'embedded' } },
   cleanup: () => Promise<void> = async () => undefined,
+  nodeArgs: readonly string[] = [],
 ): Promise<ChildServer & { token: string }> {
   const project = await proxyProject(origin, fallback, settings, environments);
   const app = await buildServer({ generatedDir: project.generatedDir, environmentsDir: project.environmentsDir, dataDir: path.join(project.root, 'data'), logger: false });
@@ -108,7 +109,7 @@ export async function wharfProcess(
   const { buildRuntime, DIST_MAIN } = (await import(pathToFileURL(path.join(import.meta.dirname, '..', 'scripts', 'runtime-dist.mjs')).href)) as { buildRuntime(): Promise<unknown>; DIST_MAIN: string };
   await buildRuntime();
   const port = await freePort();
-  const child = spawn(process.execPath, [DIST_MAIN, '--root', project.root, '--port', String(port), '--host', '127.0.0.1'], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [...nodeArgs, DIST_MAIN, '--root', project.root, '--port', String(port), '--host', '127.0.0.1'], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   const close = async (): Promise<void> => {
     await stopChild(child);

@@ -16,7 +16,7 @@ const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|E
 export function providerUnreachable(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 6 && current !== null && current !== undefined; depth++) {
-    if (typeof Response !== 'undefined' && current instanceof Response) return current.status >= 500;
+    if (current instanceof Response) return current.status >= 500;
     if (typeof current !== 'object') return false;
     const e = current as { name?: unknown; message?: unknown; code?: unknown; status?: unknown; cause?: unknown };
     if (e.name === 'TimeoutError' || e.name === 'AbortError') return true;

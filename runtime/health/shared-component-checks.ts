@@ -73,6 +73,11 @@ export function redisCheck(link: RedisLink): HealthCheck {
 
 /** The JWT provider's key set (Auth:Jwt:*): probed at every health run. */
 export function identityProviderCheck(issuer: string, keys: Pick<RemoteKeySet, 'probe' | 'cached'>, now: () => number = Date.now): HealthCheck {
+  /** What is cached: the number of keys and, once fetched, their age. */
+  const cached = (): Record<string, unknown> => {
+    const { keys: count, fetchedAt } = keys.cached;
+    return { issuer: safe(issuer), keys: count, ...(fetchedAt === null ? {} : { keysAge: `${Math.round((now() - fetchedAt) / 1000)} seconds` }) };
+  };
   return {
     name: 'IdentityProvider',
     tags: ['auth', 'jwt'],
@@ -81,25 +86,12 @@ export function identityProviderCheck(issuer: string, keys: Pick<RemoteKeySet, '
       try {
         await keys.probe();
       } catch (error) {
-        const { keys: count, fetchedAt } = keys.cached;
-        return fetchedAt === null
-          ? {
-              status: 'Degraded',
-              description: "The identity provider's signing keys could not be fetched: JWT bearer tokens are answered 503 (Wharf tokens work)",
-              data: { issuer: safe(issuer), keys: 0, error: safe(causeMessage(error)) },
-            }
-          : {
-              status: 'Degraded',
-              description: 'The identity provider is not answering: JWTs are verified with the keys cached earlier (a rotation is not seen until it answers)',
-              data: { issuer: safe(issuer), keys: count, keysAge: `${Math.round((now() - fetchedAt) / 1000)} seconds`, error: safe(causeMessage(error)) },
-            };
+        const data = { ...cached(), error: safe(causeMessage(error)) };
+        return keys.cached.fetchedAt === null
+          ? { status: 'Degraded', description: "The identity provider's signing keys could not be fetched: JWT bearer tokens are answered 503 (Wharf tokens work)", data }
+          : { status: 'Degraded', description: 'The identity provider is not answering: JWTs are verified with the keys cached earlier (a rotation is not seen until it answers)', data };
       }
-      const { keys: count, fetchedAt } = keys.cached;
-      return {
-        status: 'Healthy',
-        description: "The identity provider answers with its signing keys",
-        data: { issuer: safe(issuer), keys: count, ...(fetchedAt === null ? {} : { keysAge: `${Math.round((now() - fetchedAt) / 1000)} seconds` }), responseTime: formatDuration(performance.now() - started) },
-      };
+      return { status: 'Healthy', description: 'The identity provider answers with its signing keys', data: { ...cached(), responseTime: formatDuration(performance.now() - started) } };
     },
   };
 }

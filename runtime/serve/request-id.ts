@@ -33,7 +33,6 @@ function refill(): void {
       text[at + OFFSETS[i]! + 1] = HEX[byte & 0x0f]!;
     }
   }
-  random.fill(0); // the random bytes are not kept beside their text
   next = 0;
   blocks += 1;
 }

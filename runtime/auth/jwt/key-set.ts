@@ -81,9 +81,7 @@ export class RemoteKeySet {
       await this.refresh();
       return;
     }
-    const url = this.jwksUrl ?? (this.jwksUrl = await this.discover());
-    const jwks = (await fetchJson(url, this.options.timeoutMs)) as JSONWebKeySet;
-    if (!jwks || !Array.isArray(jwks.keys)) throw new Error(`${url} is not a JSON Web Key Set`);
+    await this.fetchKeySet();
   }
 
   /** One fetch at a time; failures keep the keys already cached. */
@@ -97,9 +95,7 @@ export class RemoteKeySet {
   private async load(): Promise<void> {
     this.lastAttempt = this.now();
     try {
-      const url = this.jwksUrl ?? (this.jwksUrl = await this.discover());
-      const jwks = (await fetchJson(url, this.options.timeoutMs)) as JSONWebKeySet;
-      if (!jwks || !Array.isArray(jwks.keys)) throw new Error(`${url} is not a JSON Web Key Set`);
+      const jwks = await this.fetchKeySet();
       this.local = createLocalJWKSet(jwks);
       this.keyCount = jwks.keys.length;
       this.fetchedAt = this.now();
@@ -108,6 +104,14 @@ export class RemoteKeySet {
       this.options.onError?.('JWT: fetching the provider keys failed (cached keys stay in use)', error);
       if (this.local === null) throw new JwksUnavailable('The provider keys could not be fetched', { cause: error });
     }
+  }
+
+  /** The provider's key set (discovering its URL the first time), each request within timeoutMs. */
+  private async fetchKeySet(): Promise<JSONWebKeySet> {
+    const url = this.jwksUrl ?? (this.jwksUrl = await this.discover());
+    const jwks = (await fetchJson(url, this.options.timeoutMs)) as JSONWebKeySet;
+    if (!jwks || !Array.isArray(jwks.keys)) throw new Error(`${url} is not a JSON Web Key Set`);
+    return jwks;
   }
 
   private async discover(): Promise<string> {

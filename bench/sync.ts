@@ -17,7 +17,7 @@
  * CPU is counted for this bench's own broker and PostgreSQL (their process trees), not for other
  * brokers or databases on the machine. Run alone with `node --import tsx bench/sync.ts`.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import amqp from 'amqplib';
 import pg from 'pg';
@@ -26,7 +26,7 @@ import { startSync, type RunningSync } from '../runtime/sync/run.js';
 import { processCpuMicros, processTreeCpuMicros } from './process-cpu.js';
 import { recordTarget } from './targets.js';
 import { startPostgres, type TestPostgres } from '../test/setup/postgres.js';
-import { startRabbit, type TestRabbit } from '../test/setup/rabbitmq.js';
+import { brokerPid, startRabbit, type TestRabbit } from '../test/setup/rabbitmq.js';
 import { installOutbox, pgEnvironment, projectWith } from '../test/sync/sync-fixture.js';
 
 const ROWS = Number(process.env['BENCH_SYNC_ROWS'] ?? 100_000);
@@ -40,20 +40,6 @@ const CQ_V2 = '-rabbit classic_queue_default_version 2';
 const BROKER_ERL_ARGS = process.env['BENCH_SYNC_BROKER_ERL_ARGS'] ?? CQ_V2;
 /** BENCH_SYNC_LAG=0: the throughput part only. */
 const LAG = process.env['BENCH_SYNC_LAG'] !== '0';
-
-/** The Erlang VM of the test broker on `port` (started with RABBITMQ_NODE_PORT=<port>, test/setup/rabbitmq.ts). */
-function brokerPid(port: number): number {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (!readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('beam.smp')) continue;
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`RABBITMQ_NODE_PORT=${port}`)) return Number(entry);
-    } catch {
-      // ended meanwhile
-    }
-  }
-  throw new Error(`no beam.smp for the broker on port ${port}`);
-}
 
 /** The postmaster of the database `client` is connected to: the parent of its backend. */
 async function postmasterPid(client: pg.Client): Promise<number> {

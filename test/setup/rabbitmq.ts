@@ -10,7 +10,7 @@
  * root the Debian wrapper runs the broker as user `rabbitmq`, so the data dir is chowned to it.
  */
 import { execFile as execFileCb, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -118,4 +118,18 @@ export async function startRabbit(options: RabbitOptions = {}): Promise<TestRabb
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The Erlang VM of the test broker on `port` (started with RABBITMQ_NODE_PORT=<port>): to freeze it (SIGSTOP) or count its CPU. */
+export function brokerPid(port: number): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('beam.smp')) continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`RABBITMQ_NODE_PORT=${port}`)) return Number(entry);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  throw new Error(`no beam.smp for the broker on port ${port}`);
 }

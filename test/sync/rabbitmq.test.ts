@@ -14,10 +14,11 @@ import amqp, { type ChannelModel } from 'amqplib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublishBatch, rawPublisher } from '../../runtime/sync/destinations/rabbitmq-frames.js';
+import { DEFAULT_HEARTBEAT_SECONDS, withDefaultHeartbeat } from '../../runtime/sync/destinations/rabbitmq.js';
 import { corkEachWriteRound } from '../../runtime/sync/destinations/rabbitmq-writes.js';
 import { startSync, type RunningSync } from '../../runtime/sync/run.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
-import { rabbitAvailable, startRabbit, type TestRabbit } from '../setup/rabbitmq.js';
+import { brokerPid, rabbitAvailable, startRabbit, type TestRabbit } from '../setup/rabbitmq.js';
 import { insertProducts, installOutbox, pgEnvironment, projectWith, sql, until } from './sync-fixture.js';
 
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -253,6 +254,44 @@ describe.skipIf(!rabbitAvailable)('sync to RabbitMQ', () => {
       await sync.close();
     }
   }, 300_000);
+
+  it('broker frozen (SIGSTOP) while changes are on their way: the connection is given up within the default heartbeat, and after SIGCONT every change arrives, in order', async () => {
+    expect(withDefaultHeartbeat(rabbit.url)).toBe(`${rabbit.url}?heartbeat=${DEFAULT_HEARTBEAT_SECONDS}`);
+    expect(withDefaultHeartbeat(`${rabbit.url}/?heartbeat=3`)).toBe(`${rabbit.url}/?heartbeat=3`); // the Url's own wins
+    const received = await consume('frozen-products');
+    const root = await projectWith(
+      { staging: pgEnvironment(db.url, [rabbitDestination('frozen-products')], { MaxRecordsPerBatch: 50, RetryCount: 100, RetryDelaySeconds: 1 }) },
+      { Health: { Enabled: false } },
+    );
+    const log = new PassThrough();
+    const lines: string[] = [];
+    log.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n')));
+    const sync = await startSync({ root, logLevel: 'warn', logStream: log });
+    const pid = brokerPid(rabbit.port);
+    let frozen = false;
+    try {
+      const start = (await until('initial state', () => sync.service.state.get('staging', 'Products'))).version + 1;
+      await insertProducts(db.url, 100, 'BEFORE-FREEZE-');
+      await until('the first changes', () => new Set(received.map((r) => r.id)).size >= 100, 60_000);
+      process.kill(pid, 'SIGSTOP');
+      frozen = true;
+      const stoppedAt = Date.now();
+      await insertProducts(db.url, 100, 'FROZEN-');
+      // without a heartbeat of its own the sync would wait for the broker's 60 s ones (two to three of them)
+      await until('a refused delivery', () => lines.some((l) => l.includes('"event":"sync.delivery_failed"')), 3 * DEFAULT_HEARTBEAT_SECONDS * 1000 + 15_000);
+      expect(Date.now() - stoppedAt).toBeLessThan(3 * DEFAULT_HEARTBEAT_SECONDS * 1000 + 15_000);
+      expect(sync.service.state.get('staging', 'Products')?.version).toBeLessThan(start + 199);
+      process.kill(pid, 'SIGCONT');
+      frozen = false;
+      await until('every change delivered', () => new Set(received.map((r) => r.id)).size >= 200, 120_000);
+      expect(deduplicated(received)).toEqual(range(start, start + 199));
+      await until('state caught up', () => sync.service.state.get('staging', 'Products')?.version === start + 199, 60_000);
+      expect(sync.service.deadLetters.list()).toEqual([]);
+    } finally {
+      if (frozen) process.kill(pid, 'SIGCONT');
+      await sync.close();
+    }
+  }, 240_000);
 
   it("amqplib's writer corked per round: 1,000 published messages leave in far fewer socket writes, all confirmed and received in order", async () => {
     const received = await consume('cork-products');

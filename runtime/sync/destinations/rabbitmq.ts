@@ -29,12 +29,27 @@ interface Open {
 }
 
 export const CONNECT_TIMEOUT_MS = 5000;
+/**
+ * AMQP heartbeat when the Url names none (`?heartbeat=`): amqplib otherwise takes the broker's 60 s
+ * and gives up on a frozen broker only after two to three of them, so a batch would wait for its
+ * confirms that long. With 10 s the connection closes 20 to 30 s after the broker stops answering;
+ * the unconfirmed batches are refused and retried (docs/sync.md, RabbitMQ).
+ */
+export const DEFAULT_HEARTBEAT_SECONDS = 10;
+
+/** The Url with `heartbeat=DEFAULT_HEARTBEAT_SECONDS` added when it has no heartbeat of its own. */
+export function withDefaultHeartbeat(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.searchParams.has('heartbeat')) return url;
+  parsed.searchParams.set('heartbeat', String(DEFAULT_HEARTBEAT_SECONDS));
+  return parsed.href;
+}
 
 export function createRabbitMqDestination(config: RabbitMqDestination, log: SyncLog): SyncDestination {
   let open: Promise<Open> | null = null;
 
   async function connect(): Promise<Open> {
-    const connection = await amqp.connect(config.url, { timeout: CONNECT_TIMEOUT_MS });
+    const connection = await amqp.connect(withDefaultHeartbeat(config.url), { timeout: CONNECT_TIMEOUT_MS });
     corkEachWriteRound(connection);
     const drop = (): void => {
       open = null;

@@ -142,11 +142,26 @@ function line(name: string, r: LoadResult & { cpuUsPerRequest: number }): string
 }
 
 export async function runProxyBench(): Promise<void> {
-  const upstream = await startUpstream();
-  const standby = await startUpstream();
-  const bare = await bareForwarderProcess(upstream.origin);
-  const gw = await wharfProcess(upstream.origin, standby.origin);
-  const workers = BENCH_WORKERS === null ? null : await wharfWorkers(upstream.origin, standby.origin);
+  const stops: (() => unknown)[] = [];
+  /** Remembers what started, so that a failure further on still stops it (no server outlives the bench). */
+  const started = <T extends { close(): unknown }>(server: T): T => {
+    stops.push(() => server.close());
+    return server;
+  };
+  try {
+    const upstream = started(await startUpstream());
+    const standby = started(await startUpstream());
+    const bare = started(await bareForwarderProcess(upstream.origin));
+    const gw = started(await wharfProcess(upstream.origin, standby.origin));
+    const workers = BENCH_WORKERS === null ? null : started(await wharfWorkers(upstream.origin, standby.origin));
+    await measure(bare, gw, workers);
+  } finally {
+    for (const stop of stops.reverse()) await stop();
+  }
+}
+
+/** The rounds over every case, the ratios and the targets. */
+async function measure(bare: ChildServer, gw: ChildServer & { token: string }, workers: (ChildServer & { token: string }) | null): Promise<void> {
   const auth = { authorization: `Bearer ${gw.token}` };
   /** Throughput, plus the CPU time of the server's process (primary and workers) per request: steadier than req/s on a busy machine. */
   const run = async (url: string, headers: Record<string, string>, pid: number) => {
@@ -169,33 +184,25 @@ export async function runProxyBench(): Promise<void> {
     pids.set(workersCase, workers.pid);
   }
   const best = new Map<string, LoadResult & { cpuUsPerRequest: number }>();
-  try {
-    console.log(`${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} interleaved rounds (best kept), small body ${SMALL.length} B, large body ${LARGE.length} B; wharf: compiled runtime in its own process, token auth + rate limiting on, cache off, logging info; forwarder: its own process; cpu = the server process's own`);
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const [name, url, headers] of cases) {
-        const result = await run(url, headers, pids.get(name)!);
-        console.log(line(`${name} #${round}`, result));
-        if ((best.get(name)?.rps ?? -1) < result.rps) best.set(name, result);
-      }
+  console.log(`${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} interleaved rounds (best kept), small body ${SMALL.length} B, large body ${LARGE.length} B; wharf: compiled runtime in its own process, token auth + rate limiting on, cache off, logging info; forwarder: its own process; cpu = the server process's own`);
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [name, url, headers] of cases) {
+      const result = await run(url, headers, pids.get(name)!);
+      console.log(line(`${name} #${round}`, result));
+      if ((best.get(name)?.rps ?? -1) < result.rps) best.set(name, result);
     }
-    const rps = (name: string) => best.get(name)!.rps;
-    const small = rps('wharf proxy, small') / rps('bare undici forwarder, small');
-    const smallP99 = best.get('wharf proxy, small')!.p99 / Math.max(best.get('bare undici forwarder, small')!.p99, 1);
-    console.log(`ratio small  wharf/bare: ${small.toFixed(2)} (target >= 0.85), p99 ratio ${smallP99.toFixed(2)}`);
-    recordTarget({ bench: 'proxy', what: 'small vs bare undici forwarder', figure: `${small.toFixed(2)}x`, target: '>= 0.85x', met: small >= 0.85 });
-    recordTarget({ bench: 'proxy', what: '1 MB vs bare undici forwarder', figure: `${(rps('wharf proxy, 1 MB') / rps('bare undici forwarder, 1 MB')).toFixed(2)}x`, target: '>= 0.8x', met: rps('wharf proxy, 1 MB') / rps('bare undici forwarder, 1 MB') >= 0.8 });
-    console.log(`ratio 1 MB   wharf/bare: ${(rps('wharf proxy, 1 MB') / rps('bare undici forwarder, 1 MB')).toFixed(2)} (target >= 0.8)`);
-    const cpu = (name: string) => best.get(name)!.cpuUsPerRequest;
-    console.log(`cpu per request wharf/bare: small ${(cpu('wharf proxy, small') / cpu('bare undici forwarder, small')).toFixed(2)}x, 1 MB ${(cpu('wharf proxy, 1 MB') / cpu('bare undici forwarder, 1 MB')).toFixed(2)}x; retry configured vs not: ${(cpu('wharf proxy + retry/fallback, small') / cpu('wharf proxy, small')).toFixed(2)}x`);
-    if (workersCase) console.log(`${workersCase}: ${(rps(workersCase) / rps('bare undici forwarder, small')).toFixed(2)}x the bare forwarder, cpu ${(cpu(workersCase) / cpu('bare undici forwarder, small')).toFixed(2)}x (own process, rate limits in Redis: compare BENCH_WORKERS=1 with 2)`);
-    console.log(`retry/fallback configured, not triggered: ${((1 - rps('wharf proxy + retry/fallback, small') / rps('wharf proxy, small')) * 100).toFixed(1)} % slower (target < 5 %)`);
-  } finally {
-    await gw.close();
-    await workers?.close();
-    await bare.close();
-    upstream.close();
-    standby.close();
   }
+  const rps = (name: string) => best.get(name)!.rps;
+  const small = rps('wharf proxy, small') / rps('bare undici forwarder, small');
+  const smallP99 = best.get('wharf proxy, small')!.p99 / Math.max(best.get('bare undici forwarder, small')!.p99, 1);
+  console.log(`ratio small  wharf/bare: ${small.toFixed(2)} (target >= 0.85), p99 ratio ${smallP99.toFixed(2)}`);
+  recordTarget({ bench: 'proxy', what: 'small vs bare undici forwarder', figure: `${small.toFixed(2)}x`, target: '>= 0.85x', met: small >= 0.85 });
+  recordTarget({ bench: 'proxy', what: '1 MB vs bare undici forwarder', figure: `${(rps('wharf proxy, 1 MB') / rps('bare undici forwarder, 1 MB')).toFixed(2)}x`, target: '>= 0.8x', met: rps('wharf proxy, 1 MB') / rps('bare undici forwarder, 1 MB') >= 0.8 });
+  console.log(`ratio 1 MB   wharf/bare: ${(rps('wharf proxy, 1 MB') / rps('bare undici forwarder, 1 MB')).toFixed(2)} (target >= 0.8)`);
+  const cpu = (name: string) => best.get(name)!.cpuUsPerRequest;
+  console.log(`cpu per request wharf/bare: small ${(cpu('wharf proxy, small') / cpu('bare undici forwarder, small')).toFixed(2)}x, 1 MB ${(cpu('wharf proxy, 1 MB') / cpu('bare undici forwarder, 1 MB')).toFixed(2)}x; retry configured vs not: ${(cpu('wharf proxy + retry/fallback, small') / cpu('wharf proxy, small')).toFixed(2)}x`);
+  if (workersCase) console.log(`${workersCase}: ${(rps(workersCase) / rps('bare undici forwarder, small')).toFixed(2)}x the bare forwarder, cpu ${(cpu(workersCase) / cpu('bare undici forwarder, small')).toFixed(2)}x (own process, rate limits in Redis: compare BENCH_WORKERS=1 with 2)`);
+  console.log(`retry/fallback configured, not triggered: ${((1 - rps('wharf proxy + retry/fallback, small') / rps('wharf proxy, small')) * 100).toFixed(1)} % slower (target < 5 %)`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await runProxyBench();

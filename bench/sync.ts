@@ -14,6 +14,11 @@
  * `-rabbit classic_queue_default_version 2`: classic queues v2, the only classic queue storage of
  * RabbitMQ 4.x (4.0 removed v1, its release notes) and the recommended one since 3.13; Debian's 3.10
  * still creates v1 queues. `BENCH_SYNC_BROKER_ERL_ARGS=` (empty) measures the 3.10 defaults.
+ * BENCH_SYNC_LAZY (default 1): a `queue-mode: lazy` policy on the bench's queues. RabbitMQ 3.12 and
+ * later ignore queue-mode and always run classic queues that way (messages go to disk, only a few
+ * stay in memory: the RabbitMQ docs' "Lazy Queues" page); 3.10 keeps a backlog in the queue
+ * process's memory unless a policy says lazy, and pays for it in garbage collection per message.
+ * BENCH_SYNC_LAZY=0 measures 3.10's default mode.
  * CPU is counted for this bench's own broker and PostgreSQL (their process trees), not for other
  * brokers or databases on the machine. Run alone with `node --import tsx bench/sync.ts`.
  */
@@ -38,6 +43,7 @@ const IN_FLIGHT = Number(process.env['BENCH_SYNC_IN_FLIGHT'] ?? 4);
 const HEADERS: readonly boolean[] = process.env['BENCH_SYNC_HEADERS'] === '1' ? [true] : process.env['BENCH_SYNC_HEADERS'] === '0' ? [false] : [true, false];
 const CQ_V2 = '-rabbit classic_queue_default_version 2';
 const BROKER_ERL_ARGS = process.env['BENCH_SYNC_BROKER_ERL_ARGS'] ?? CQ_V2;
+const LAZY_QUEUES = process.env['BENCH_SYNC_LAZY'] !== '0';
 /** BENCH_SYNC_LAG=0: the throughput part only. */
 const LAG = process.env['BENCH_SYNC_LAG'] !== '0';
 
@@ -71,6 +77,10 @@ export async function runSyncBench(): Promise<void> {
     await installOutbox(db.url);
     const queues = BROKER_ERL_ARGS === CQ_V2 ? ' (classic queues v2, as every RabbitMQ 4.x; BENCH_SYNC_BROKER_ERL_ARGS= for the 3.10 defaults, v1)' : '';
     console.log(`  broker ${BROKER_ERL_ARGS ? `with ${BROKER_ERL_ARGS}${queues}` : 'defaults (on 3.10: classic queues v1)'}`);
+    if (LAZY_QUEUES) {
+      await rabbit.ctl('set_policy', 'wharf-bench-lazy', '^bench\\.', '{"queue-mode":"lazy"}', '--apply-to', 'queues');
+      console.log('  policy queue-mode lazy on the bench queues: how RabbitMQ 3.12 and later run every classic queue (BENCH_SYNC_LAZY=0: 3.10\'s default mode)');
+    }
     for (const [i, headers] of HEADERS.entries()) await runVariant(db, rabbit, headers, LAG && i === 0);
   } finally {
     await Promise.all([db.stop(), rabbit.stop()]);

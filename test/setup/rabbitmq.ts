@@ -31,6 +31,8 @@ export interface TestRabbit {
   halt(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** `rabbitmqctl -n <this node> ...args` (bench/sync.ts: a policy); its stdout. */
+  ctl(...args: string[]): Promise<string>;
 }
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -117,6 +119,7 @@ export async function startRabbit(options: RabbitOptions = {}): Promise<TestRabb
       await halt();
       await rm(dir, { recursive: true, force: true });
     },
+    ctl: async (...args) => (await ctl(...args)).stdout,
   };
 }
 

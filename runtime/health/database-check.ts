@@ -7,8 +7,6 @@
 import type { SqlDriver } from '../sql/drivers/driver.js';
 import { createSqlDriver } from '../sql/drivers/factory.js';
 import type { SqlDrivers } from '../sql/drivers/factory.js';
-import type { Settings } from '../settings/load-settings.js';
-import { isEnvironmentAllowed } from '../settings/load-settings.js';
 import type { EnvironmentConfig } from '../settings/environments.js';
 import type { HealthCheck } from './health-check.js';
 import { formatDuration } from './health-check.js';
@@ -44,12 +42,12 @@ function safeMessage(error: unknown, env: EnvironmentConfig): string {
   return env.connectionString && message.includes(env.connectionString) ? 'connection failed' : message;
 }
 
-export function databaseCheck(settings: Settings, drivers: () => SqlDrivers | null, timeoutMs: number): HealthCheck {
+/** `envs`: the allowed environments (the health area's slice). */
+export function databaseCheck(envs: readonly EnvironmentConfig[], drivers: () => SqlDrivers | null, timeoutMs: number): HealthCheck {
   return {
     name: 'Database',
     tags: ['database', 'sql'],
     async run() {
-      const envs = [...settings.environments.values()].filter((env) => isEnvironmentAllowed(settings, env.name));
       if (envs.length === 0) return { status: 'Healthy', description: 'No database environments are configured', data: { connectionString: 'Not configured' } };
       const results = await Promise.all(
         envs.map(async (env) => {

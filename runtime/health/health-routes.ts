@@ -19,7 +19,8 @@ import type { Area, GatewayFolders } from '../areas/area.js';
 import type { AccessRuntime } from '../auth/access-runtime.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import type { RouteTableHolder } from '../routing/route-table-holder.js';
-import type { Settings } from '../settings/load-settings.js';
+import { isEnvironmentAllowed, type Settings } from '../settings/load-settings.js';
+import type { EnvironmentConfig } from '../settings/environments.js';
 import type { SqlDrivers } from '../sql/drivers/factory.js';
 import { liveRoute } from './live.js';
 import { readyRoute } from './ready.js';
@@ -49,15 +50,12 @@ const statusCode = (report: HealthReport): number => (report.status === 'Unhealt
  * PostgreSQL: then data/ may never exist), the Files storage roots when there are Files endpoints,
  * and environments/ (console edits of settings and environments).
  */
-function writtenFolders(settings: HealthAreaSettings, routes: RouteTableHolder): string[] {
-  const { folders: dirs, settings: all } = settings;
-  const folders = [dirs.environmentsDir];
-  // from the settings: a caller-built access runtime may not carry them
-  const store = readTokenStoreSettings(all.server.source, dirs.dataDir);
-  if (store.provider === 'Sqlite') folders.push(path.dirname(store.file));
+function writtenFolders(slice: HealthAreaSettings, routes: RouteTableHolder): string[] {
+  const folders = [slice.folders.environmentsDir];
+  if (slice.tokenStoreFile !== null) folders.push(path.dirname(slice.tokenStoreFile));
   const files = routes.current.endpoints.filter((endpoint) => endpoint.kind === 'files');
   if (files.length > 0) {
-    folders.push(readFileStorageSettings(all.server.source, dirs.dataDir).storageDirectory);
+    folders.push(slice.fileStorageDirectory);
     for (const endpoint of files) if (endpoint.kind === 'files' && endpoint.model.storageDirectory) folders.push(endpoint.model.storageDirectory);
   }
   return folders;
@@ -65,9 +63,26 @@ function writtenFolders(settings: HealthAreaSettings, routes: RouteTableHolder):
 
 export interface HealthAreaSettings {
   readonly health: HealthSettings;
-  /** The environments the database checks open (as loaded at start), the token store and Files settings. */
-  readonly settings: Settings;
+  /** The allowed environments, as loaded at start: what the Database and DatabaseSchema checks open. */
+  readonly environments: readonly EnvironmentConfig[];
+  /** The SQLite token store's file (a folder the disk check watches); null with the store on PostgreSQL. */
+  readonly tokenStoreFile: string | null;
+  /** FileStorage:StorageDirectory as resolved (watched when there are Files endpoints). */
+  readonly fileStorageDirectory: string;
   readonly folders: GatewayFolders;
+}
+
+/** The health area's slice: its own settings and the few facts of other areas its checks need. */
+export function healthSlice(settings: Settings, folders: GatewayFolders): HealthAreaSettings {
+  // from the settings, not the access runtime: a caller-built one (tests) may not carry them
+  const store = readTokenStoreSettings(settings.server.source, folders.dataDir);
+  return {
+    health: readHealthSettings(settings.server),
+    environments: [...settings.environments.values()].filter((env) => isEnvironmentAllowed(settings, env.name)),
+    tokenStoreFile: store.provider === 'Sqlite' ? store.file : null,
+    fileStorageDirectory: readFileStorageSettings(settings.server.source, folders.dataDir).storageDirectory,
+    folders,
+  };
 }
 
 export interface HealthInfra {
@@ -86,7 +101,7 @@ export interface HealthArea {
 
 export const healthArea: Area<HealthAreaSettings, HealthInfra, HealthArea> = {
   name: 'health',
-  slice: (settings, folders) => ({ health: readHealthSettings(settings.server), settings, folders }),
+  slice: healthSlice,
   async register(app, context) {
     await app.register(liveRoute);
     const readiness = await readyRoute(app);
@@ -95,14 +110,14 @@ export const healthArea: Area<HealthAreaSettings, HealthInfra, HealthArea> = {
 };
 
 export async function healthRoutes(app: FastifyInstance, slice: HealthAreaSettings, routes: RouteTableHolder, infra: HealthInfra): Promise<HealthMonitor> {
-  const { health: settings, settings: all, folders } = slice;
+  const { health: settings, environments, folders } = slice;
   const drivers = (): SqlDrivers | null => infra.sql;
   // a caller-built access runtime (tests) may have no store and no Redis link
   const store = infra.access.store as TokenStore | undefined;
   const checks = settings.enabled
     ? [
-        databaseCheck(all, drivers, settings.databaseTimeoutMs),
-        ...(hasDbSnapshot(folders.generatedDir) ? [schemaDriftCheck(all, folders.generatedDir, drivers, settings.databaseTimeoutMs, app.log)] : []),
+        databaseCheck(environments, drivers, settings.databaseTimeoutMs),
+        ...(hasDbSnapshot(folders.generatedDir) ? [schemaDriftCheck(environments, folders.generatedDir, drivers, settings.databaseTimeoutMs, app.log)] : []),
         diskCheck(() => writtenFolders(slice, routes), settings.diskWarningPercent, settings.diskCriticalPercent),
         proxyCheck(routes, infra.upstream, settings.proxyTimeoutMs, settings.skipProxy),
         ...(store && store.kind !== 'sqlite' ? [tokenStoreCheck(store)] : []),

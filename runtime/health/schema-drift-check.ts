@@ -14,7 +14,6 @@ import { readCatalogue } from '../sql/catalogue.js';
 import type { SqlDriver } from '../sql/drivers/driver.js';
 import { createSqlDriver, type SqlDrivers } from '../sql/drivers/factory.js';
 import type { EnvironmentConfig } from '../settings/environments.js';
-import { isEnvironmentAllowed, type Settings } from '../settings/load-settings.js';
 import type { HealthCheck } from './health-check.js';
 import { withTimeout } from './database-check.js';
 
@@ -55,7 +54,7 @@ async function driftOf(env: EnvironmentConfig, snapshot: DbSnapshot, drivers: ()
   return withTimeout(run(), timeoutMs);
 }
 
-export function schemaDriftCheck(settings: Settings, generatedDir: string, drivers: () => SqlDrivers | null, timeoutMs: number, log: DriftLog): HealthCheck {
+export function schemaDriftCheck(envs: readonly EnvironmentConfig[], generatedDir: string, drivers: () => SqlDrivers | null, timeoutMs: number, log: DriftLog): HealthCheck {
   /** Per environment, the drift last logged (each new set is logged once). */
   const logged = new Map<string, string>();
   return {
@@ -64,7 +63,6 @@ export function schemaDriftCheck(settings: Settings, generatedDir: string, drive
     async run() {
       const snapshot = await readSnapshot(generatedDir);
       if (!snapshot) return { status: 'Healthy', description: 'No database snapshot is committed (wharf db pull)', data: {} };
-      const envs = [...settings.environments.values()].filter((env) => isEnvironmentAllowed(settings, env.name));
       const environments: Record<string, unknown> = {};
       const drifted: string[] = [];
       for (const env of envs) {

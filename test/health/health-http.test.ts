@@ -174,6 +174,26 @@ describe('a failing upstream degrades, a failing database or full disk is unheal
     }
   });
 
+  it('an environment outside Environment:AllowedEnvironments is not probed: its database being down changes nothing', async () => {
+    const server = await createTestServer({
+      generated: { endpoints: [] },
+      handlers: ECHO_HANDLERS,
+      environments: { main: { Provider: 'postgres', ConnectionString: postgres.url }, retired: { Provider: 'postgres', ConnectionString: `postgres://app:pw@127.0.0.1:${closedPort}/x` } },
+      serverSettings: { Environment: { ServerName: 'health', AllowedEnvironments: ['main'] }, WebUi: { SeedPassword: 'seed-password-1' } },
+      env: { HEALTHCHECK_DISK_WARNING: '0', HEALTHCHECK_DISK_CRITICAL: '0' },
+    });
+    try {
+      const details = await server.inject({ method: 'GET', url: '/health/details' });
+      expect(details.statusCode).toBe(200);
+      const body = details.json() as { checks: { name: string; status: string; data: { environments?: Record<string, unknown> } }[] };
+      const database = body.checks.find((check) => check.name === 'Database')!;
+      expect(database.status).toBe('Healthy');
+      expect(Object.keys(database.data.environments ?? {})).toEqual(['main']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a request during a slow background refresh gets the cached report at once', async () => {
     const server = await healthServer({}, [{ routePath: 'Up/Slow', url: `${base}/slow` }]);
     try {

@@ -134,7 +134,8 @@ export function listOptionReads(): number {
 function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, isFunction: boolean): Promise<SqlReadResult> {
   const pageSize = deps.pageSize ?? ODATA_LIMITS.defaultTop;
   // a RowFilter binds the caller's claims: such a read is never kept, so never found either
-  const text = req.method === 'GET' && !isFunction && !deps.rowFilter && req.queryText !== undefined && req.queryText.length <= MAX_QUERY_TEXT ? req.queryText : null;
+  const given = req.method === 'GET' && !isFunction && !deps.rowFilter ? req.queryText : undefined;
+  const text = given !== undefined && given.length <= MAX_QUERY_TEXT ? given : null;
   if (text !== null) {
     const known = listReadsByText.find(endpoint, deps.compiler, text);
     if (known !== undefined && known.pageSize === pageSize) return runList(endpoint, req, deps, isFunction, known.read, pageSize);

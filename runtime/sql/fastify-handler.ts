@@ -55,6 +55,13 @@ class ReadRequest implements SqlReadRequest {
   get endpointPath(): string {
     return endpointPath(this.url, this.segments.length);
   }
+
+  /** GET: the query string fastify parsed `query` from (QUERY takes its options from the body). */
+  get queryText(): string | undefined {
+    if (this.method !== 'GET') return undefined;
+    const q = this.url.indexOf('?');
+    return q < 0 ? '' : this.url.slice(q + 1);
+  }
 }
 
 const resolvers = new WeakMap<RouteTable, (id: string) => SqlEndpoint | undefined>();

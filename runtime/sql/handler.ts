@@ -25,7 +25,7 @@ import type { RawOptions } from './odata/options.js';
 import { dbColumn, keyLiteral, type TypedValue } from './plan.js';
 import { optionsFromQueryBody, optionsFromQueryString } from './read-request.js';
 import { parseRecordKey } from './record-key.js';
-import { byIdReads, listReads, withKey, type CompiledRead } from './query-cache.js';
+import { byIdReads, listReads, listReadsByText, MAX_QUERY_TEXT, withKey, type CompiledRead } from './query-cache.js';
 import { applyTransforms, hasTransforms } from '../transforms/response-transforms.js';
 
 export interface SqlReadRequest {
@@ -38,6 +38,11 @@ export interface SqlReadRequest {
   readonly query: Readonly<Record<string, unknown>>;
   /** QUERY only: the parsed JSON body. */
   readonly body?: unknown;
+  /**
+   * GET: the query string as received (after `?`, '' without one), from which `query` was parsed;
+   * lists seen before are found by it. Absent: the options are always read from `query`.
+   */
+  readonly queryText?: string;
 }
 
 /** A read's 200: its body and headers. */
@@ -51,11 +56,20 @@ export interface SqlReadDeps extends ReadContext {
   readonly compiler: SqlCompiler;
 }
 
-export async function handleSqlRead(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps): Promise<SqlReadResult> {
-  const isFunction = isFunctionEndpoint(endpoint);
-  if (!isFunction && req.segments.length === 1 && req.method !== 'QUERY') return readOne(endpoint, req, deps);
-  if (!isFunction && req.segments.length > 0) throw new WharfError('SQL_NOT_FOUND', { reason: 'Not found' });
-  return readList(endpoint, req, deps, isFunction);
+/**
+ * Not an async function (issue 30: an async wrapper adopting the read's promise cost a promise and
+ * two turns of the microtask queue per read): a client error found before the database is asked
+ * comes back as a rejected promise, as it did from the async function.
+ */
+export function handleSqlRead(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps): Promise<SqlReadResult> {
+  try {
+    const isFunction = isFunctionEndpoint(endpoint);
+    if (!isFunction && req.segments.length === 1 && req.method !== 'QUERY') return readOne(endpoint, req, deps);
+    if (!isFunction && req.segments.length > 0) throw new WharfError('SQL_NOT_FOUND', { reason: 'Not found' });
+    return readList(endpoint, req, deps, isFunction);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 function keyPart(x: string | undefined): string {
@@ -105,10 +119,29 @@ function parseJsonColumns(rows: Row[], columns: readonly string[]): void {
   }
 }
 
-/** Not an async function: parse/plan/compile (cached) synchronously, then one `.then` on the database. */
+let optionReads = 0;
+
+/** How many list reads worked out their options from the request (tests: a repeated GET does not). */
+export function listOptionReads(): number {
+  return optionReads;
+}
+
+/**
+ * Not an async function: parse/plan/compile (cached) synchronously, then one `.then` on the
+ * database. A GET list seen before (same query string, endpoint and dialect) takes its compiled
+ * read from listReadsByText without reading its options again.
+ */
 function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, isFunction: boolean): Promise<SqlReadResult> {
-  const raw: RawOptions = req.method === 'QUERY' ? optionsFromQueryBody(req.body, req.query) : optionsFromQueryString(req.query);
   const pageSize = deps.pageSize ?? ODATA_LIMITS.defaultTop;
+  // a RowFilter binds the caller's claims: such a read is never kept, so never found either
+  const given = req.method === 'GET' && !isFunction && !deps.rowFilter ? req.queryText : undefined;
+  const text = given !== undefined && given.length <= MAX_QUERY_TEXT ? given : null;
+  if (text !== null) {
+    const known = listReadsByText.find(endpoint, deps.compiler, text);
+    if (known !== undefined && known.pageSize === pageSize) return runList(endpoint, req, deps, isFunction, known.read, pageSize);
+  }
+  optionReads += 1;
+  const raw: RawOptions = req.method === 'QUERY' ? optionsFromQueryBody(req.body, req.query) : optionsFromQueryString(req.query);
   if (raw.apply !== undefined) return aggregateList(endpoint, req, deps, raw, isFunction);
   if (raw.skiptoken !== undefined) {
     if (!keysetMode(endpoint)) throw new WharfError('SQL_BAD_REQUEST', { reason: '$skiptoken is only accepted by endpoints with "Paging": "Keyset"' });
@@ -120,6 +153,12 @@ function readList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps,
   const compiled: CompiledRead = isFunction || deps.rowFilter || raw.skiptoken !== undefined
     ? compileRead(endpoint, request, deps.compiler, deps)
     : listReads.get(endpoint, deps.compiler, optionsKey(raw, pageSize), () => compileRead(endpoint, request, deps.compiler, deps));
+  if (text !== null && raw.skiptoken === undefined) listReadsByText.keep(endpoint, deps.compiler, text, { pageSize, read: compiled });
+  return runList(endpoint, req, deps, isFunction, compiled, pageSize);
+}
+
+/** The compiled list read against the database, then its response. */
+function runList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, isFunction: boolean, compiled: CompiledRead, pageSize: number): Promise<SqlReadResult> {
   const { list, count } = compiled;
   const valueError = (error: unknown): never => {
     if (error instanceof SqlDriverError && error.kind === 'value') {

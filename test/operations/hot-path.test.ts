@@ -13,6 +13,14 @@ import { requestIdCounts } from '../../runtime/serve/request-id.js';
 import { createTestServer, type TestServer } from '../../runtime/testing/test-server.js';
 import { proxy, proxyServer } from '../proxy/proxy-server.js';
 import { startUpstream, type Upstream } from '../proxy/upstream-server.js';
+import { freePort } from '../setup/free-port.js';
+import { startPostgres, type TestPostgres } from '../setup/postgres.js';
+import { startSqlTestServer, type SqlTestServer } from '../sql/http-server.js';
+import { listOptionReads } from '../../runtime/sql/handler.js';
+import { listReadsByText, MAX_ENTRIES, MAX_QUERY_TEXT } from '../../runtime/sql/query-cache.js';
+import { compilerFor } from '../../runtime/sql/compile/dialect.js';
+import { gatewayOf } from '../../runtime/gateway-handle.js';
+import type { SqlEndpoint } from '../../runtime/contract/model.js';
 
 /**
  * Measured, with no margin (inject's own promises included): 27 when this test was written; 13 since
@@ -146,5 +154,61 @@ describe('hot path of one proxied request', () => {
     // (the request log's line: test/operations/request-log.test.ts and the metrics tests)
     expect((await gateway.inject({ method: 'GET', url: '/api/demo/Small' })).statusCode).toBe(200);
     expect(gateway.app.requestGate.inFlight, "requests left in the gate's list").toBe(0);
+  });
+});
+
+/**
+ * The same guards for a SQL list read on a real PostgreSQL (the bench's list request, bench/sql.ts;
+ * token auth + rate limiting on, response cache off; inject's own promises included). Measured, with
+ * no margin: 14 promises before issue 30's SQL list round, 12 since handleSqlRead returns the read's
+ * promise instead of adopting it in an async function. A repeated GET list takes its compiled read
+ * by its query string (runtime/sql/query-cache.ts listReadsByText): its OData options are not read
+ * again.
+ */
+const SQL_LIST_PROMISE_BUDGET = 12;
+
+describe('hot path of one SQL list read', () => {
+  let pg: TestPostgres;
+  let sql: SqlTestServer;
+  const LIST = '/api/pg/Inventory/Products?$select=ProductId,Name,Price&$filter=Price%20gt%20100%20and%20CategoryId%20eq%203&$orderby=Price%20desc&$top=50';
+  beforeAll(async () => {
+    pg = await startPostgres();
+    sql = await startSqlTestServer(pg.url, await freePort(), { environments: ['pg'], rateLimiting: true });
+  }, 180_000);
+  afterAll(async () => {
+    await sql?.close();
+    await pg?.stop();
+  });
+  const get = (url = LIST) => sql.app.inject({ method: 'GET', url, headers: { authorization: sql.authorization } });
+
+  it('stays within its promise budget', async () => {
+    for (let i = 0; i < 5; i += 1) expect((await get()).statusCode).toBe(200);
+    const { count, counts } = await requestPromises(get);
+    expect(count, `promises per request: ${counts.join(', ')}`).toBeLessThanOrEqual(SQL_LIST_PROMISE_BUDGET);
+  });
+
+  it('reads the OData options of a repeated list request once, not per request', async () => {
+    expect((await get()).statusCode).toBe(200);
+    const before = listOptionReads();
+    for (let i = 0; i < 3; i += 1) expect((await get()).statusCode).toBe(200);
+    expect(listOptionReads() - before, 'option reads of three repeated requests').toBe(0);
+    // another query string is read once, then found as well
+    const other = `${LIST.replace('$top=50', '$top=49')}`;
+    for (let i = 0; i < 3; i += 1) expect((await get(other)).statusCode).toBe(200);
+    expect(listOptionReads() - before).toBe(1);
+  });
+
+  it('keeps at most MAX_ENTRIES query strings per endpoint, and none longer than MAX_QUERY_TEXT', async () => {
+    const model = gatewayOf(sql.app).routes.current.resolve(['Inventory', 'Products'])?.endpoint.model as SqlEndpoint;
+    expect(model).toBeDefined();
+    const compiler = compilerFor('postgres');
+    for (let i = 0; i < MAX_ENTRIES + 20; i += 1) expect((await get(`/api/pg/Inventory/Products?$top=${i + 1}&$select=ProductId`)).statusCode).toBe(200);
+    expect(listReadsByText.size(model, compiler)).toBe(MAX_ENTRIES);
+    // a long query string (a filter of many alternatives) is read every time, never kept
+    const long = `/api/pg/Inventory/Products?$select=ProductId&$filter=${Array.from({ length: 200 }, (_, i) => `ProductId%20eq%20${i + 1}`).join('%20or%20')}`;
+    expect(long.length).toBeGreaterThan(MAX_QUERY_TEXT);
+    const before = listOptionReads();
+    for (let i = 0; i < 2; i += 1) expect((await get(long)).statusCode).toBe(200);
+    expect(listOptionReads() - before).toBe(2);
   });
 });

@@ -17,6 +17,7 @@ import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { ROOT } from './fixtures.js';
 import { startSqlTestServer, type SqlTestServer } from './http-server.js';
 import { gatewayOf } from '../../runtime/gateway-handle.js';
+import { listOptionReads } from '../../runtime/sql/handler.js';
 
 const AUDIENCE = 'http://wharf.test/api';
 const MSSQL_URL = process.env['MSSQL_URL'];
@@ -69,6 +70,7 @@ beforeAll(async () => {
   const scopes: Record<string, string> = { customer7: 'orders.read', customer7text: 'orders.read', noclaim: 'orders.read read', admin: 'orders.admin' };
   for (const [client, scope] of Object.entries(scopes)) tokens[client] = await idp.token(client, scope);
   tokens['Hamburg'] = (await gatewayOf(server.app).access.tokens.create({ username: 'Hamburg', allowedScopes: 'warehouses' })).token;
+  tokens['Rotterdam'] = (await gatewayOf(server.app).access.tokens.create({ username: 'Rotterdam', allowedScopes: 'warehouses' })).token;
   tokens['reader'] = (await gatewayOf(server.app).access.tokens.create({ username: 'reader', allowedScopes: 'read' })).token;
   tokens['all'] = (await gatewayOf(server.app).access.tokens.create({ username: 'all', allowedScopes: '*' })).token;
   // start both databases (the embedded one initialises for a while) before the timed tests
@@ -126,6 +128,20 @@ describe.each(ENVIRONMENTS)('Authorization rules on %s', (env) => {
     // $expand into a target without rules works on the filtered rows
     const expanded = await call('GET', `${orders}?$expand=Customer&$top=2`, 'customer7');
     expect((expanded.json() as { value: { Customer: { CustomerId: number } }[] }).value.map((row) => row.Customer.CustomerId)).toEqual([7, 7]);
+  });
+
+  it('the same list URL from two callers: each gets its own RowFilter, never the other\'s compiled read (issue 30: lists are kept by query string)', async () => {
+    // the response cache is on in this server: a query string of its own per round keeps it out of the way
+    for (let round = 0; round < 3; round++) {
+      for (const city of ['Hamburg', 'Rotterdam', 'Hamburg']) {
+        const before = listOptionReads();
+        const response = await call('GET', `${houses}?$select=City&$orderby=City&$top=${50 + round}`, city);
+        expect(response.statusCode).toBe(200);
+        expect((response.json() as { value: { City: string }[] }).value.map((row) => row.City)).toEqual([city]);
+        // a read with a RowFilter is compiled for its caller every time, never found by its query string
+        expect(listOptionReads() - before, 'option reads of a RowFilter read').toBe(1);
+      }
+    }
   });
 
   it('no customer_id claim: no rows, never all rows; QUERY too; never another caller\'s cached answer', async () => {

@@ -38,13 +38,14 @@ export interface BuildCacheEntry {
  * SHA-256 over the sorted files of `folders` under `root` (relative path + NUL + bytes), read in
  * parallel; with `sources`, also hashSources' digest of those of the folders (read once for both).
  */
-async function hashFolders(root: string, folders: readonly string[], sources: readonly string[] = []): Promise<{ digest: string; sources: string }> {
+async function hashFolders(root: string, folders: readonly string[], sources: readonly string[] = []): Promise<{ digest: string; sources: string; bytes: ReadonlyMap<string, Buffer> }> {
   const files = (await Promise.all([...folders].sort().map(async (f) => (await listFiles(path.join(root, f))).map((rel) => `${f}/${rel}`)))).flat();
   // Synchronous reads: for thousands of small files in the page cache, ~10x faster than fs/promises.
   const read: [string, Buffer][] = files.map((rel) => [rel, readFileSync(path.join(root, rel))]);
   const digests = read.map(([, bytes]) => sha256(bytes));
   const ofSources = read.filter(([rel]) => sources.includes(rel.slice(0, rel.indexOf('/'))));
-  return { digest: sha256(files.map((rel, i) => `${rel}\0${digests[i]}`).join('\n')), sources: hashSourceFiles(ofSources) };
+  const bytes = new Map(read.map(([rel, data]) => [path.join(root, rel), data] as const));
+  return { digest: sha256(files.map((rel, i) => `${rel}\0${digests[i]}`).join('\n')), sources: hashSourceFiles(ofSources), bytes };
 }
 
 const statKey = (file: string): string | null => {
@@ -98,13 +99,14 @@ function environmentInputs(root: string): string {
 }
 
 /**
- * The key over every input of a build of `root`, and the manifest's source hash (hashSources of
- * endpoints/ and schemas/), from the same reads: compile() need not read and hash them again.
+ * The key over every input of a build of `root`, the manifest's source hash (hashSources of
+ * endpoints/ and schemas/) and the bytes read (by absolute path), from the same reads: compile()
+ * need not read and hash them again, and compiles exactly the bytes the key was made of.
  */
-export async function buildKey(root: string, options: { docs: boolean }): Promise<{ key: string; sourceHash: string }> {
+export async function buildKey(root: string, options: { docs: boolean }): Promise<{ key: string; sourceHash: string; sourceBytes: ReadonlyMap<string, Buffer> }> {
   const read = await hashFolders(root, options.docs ? ['endpoints', 'schemas', 'docs'] : ['endpoints', 'schemas'], SOURCE_FOLDERS);
   const key = sha256(`${CACHE_VERSION}\0${await toolKey()}\0${read.digest}\0${environmentInputs(root)}\0docs=${options.docs}`);
-  return { key, sourceHash: read.sources };
+  return { key, sourceHash: read.sources, sourceBytes: read.bytes };
 }
 
 /** The build's memory: `<root>/.wharf` (git-ignored). */

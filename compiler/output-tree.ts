@@ -61,7 +61,12 @@ export async function diffOutputs(
   const changed: string[] = [];
   const missing: string[] = [];
   const wanted = new Set(files.map((f) => f.path));
+  // one listing up front: a file it does not hold is missing without an open that fails (a full
+  // build into an empty generated/ tried ~1,000 of them; on a slow file system each costs)
+  const present = await listFiles(dir);
+  const onDisk = new Set(present);
   const states = await mapLimited(files, async (f) => {
+    if (!onDisk.has(f.path)) return 'missing';
     if (sameOnDisk && (await sameOnDisk(f))) return 'same';
     const current = await readIfExists(path.join(dir, f.path));
     if (current === null) return 'missing';
@@ -71,7 +76,7 @@ export async function diffOutputs(
     if (states[i] === 'missing') missing.push(f.path);
     else if (states[i] === 'changed') changed.push(f.path);
   });
-  const stale = (await listFiles(dir)).filter((p) => owned(p) && !wanted.has(p));
+  const stale = present.filter((p) => owned(p) && !wanted.has(p));
   return { changed: changed.sort(), missing: missing.sort(), stale };
 }
 

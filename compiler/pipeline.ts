@@ -56,6 +56,12 @@ export interface CompileOptions {
   readonly toolHash?: string;
   /** hashSources of SOURCE_FOLDERS when the caller read them already (`wharf build`: buildKey); default: hashed here. */
   readonly sourceHash?: string;
+  /**
+   * The bytes of the files the caller read already, by absolute path (`wharf build`: buildKey): an
+   * entity.json found there is not read again (on a slow file system an open costs far more than
+   * the parse). Default: every entity.json is read here.
+   */
+  readonly sourceBytes?: ReadonlyMap<string, Buffer>;
 }
 
 export interface CompileResult {
@@ -85,7 +91,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const found = await discover(root);
   diagnostics.push(...found.diagnostics);
 
-  const { contexts, diagnostics: parsedDiagnostics } = await parseAndIdentify(found.entities, async (source) => readFileSync(source.absolutePath, 'utf8'));
+  const known = options.sourceBytes;
+  const { contexts, diagnostics: parsedDiagnostics } = await parseAndIdentify(found.entities, async (source) => known?.get(source.absolutePath)?.toString('utf8') ?? readFileSync(source.absolutePath, 'utf8'));
   diagnostics.push(...parsedDiagnostics);
   const blockedIpRanges = await readBlockedIpRanges(root);
   const cache = options.cacheDir !== undefined && options.toolHash !== undefined ? { dir: options.cacheDir, tool: options.toolHash } : null;

@@ -63,4 +63,12 @@ describe('diffOutputs', () => {
       { path: 'c.json', content: Buffer.from('3') },
     ], all))).toBe(true);
   });
+
+  it('a file absent from the folder is missing even when the record of the last write vouches for it', async () => {
+    await writeOutputs(dir, [{ path: 'a.json', content: '1' }], all);
+    await rm(path.join(dir, 'a.json'));
+    // a record that (wrongly) vouches for every file: the listing, not the record, says what is there
+    const report = await diffOutputs(dir, [{ path: 'a.json', content: '1' }], all, async () => true);
+    expect(report).toEqual({ changed: [], missing: ['a.json'], stale: [] });
+  });
 });

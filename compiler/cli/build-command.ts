@@ -33,7 +33,7 @@ export async function runBuild(root: string, print: Printer, docs?: boolean): Pr
   const started = performance.now();
   const options = { root, ...(docs === false ? { docs } : {}) };
   const scope = buildScope(options);
-  const { key, sourceHash } = await buildKey(root, { docs: scope.withDocs });
+  const { key, sourceHash, sourceBytes } = await buildKey(root, { docs: scope.withDocs });
   const cache = await readBuildCache(root);
   if (cache?.key === key && (await outputsIntact(generatedDir(root), cache, scope.owns))) {
     for (const line of cache.diagnostics) print.err(line);
@@ -43,7 +43,7 @@ export async function runBuild(root: string, print: Printer, docs?: boolean): Pr
   }
   // loaded only when there is work: the compiler's dependencies (esbuild, ajv, json-schema-to-typescript) take a while to load
   const { compile } = await import('../pipeline.js');
-  const result = await compile({ ...options, cacheDir: cacheDir(root), toolHash: await toolKey(), sourceHash });
+  const result = await compile({ ...options, cacheDir: cacheDir(root), toolHash: await toolKey(), sourceHash, sourceBytes });
   printDiagnostics(result.diagnostics, print);
   if (!result.outputs) {
     print.err('Build failed: nothing was written to generated/.');

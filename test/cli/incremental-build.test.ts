@@ -236,3 +236,17 @@ describe('incremental build', () => {
     expect(await tree(project.root)).toEqual(before);
   });
 });
+
+describe('the bytes buildKey read are the bytes compiled', () => {
+  it('an entity.json given in sourceBytes is compiled from those bytes, not read again from disk', async () => {
+    const { compile } = await import('../../compiler/pipeline.js');
+    const onDisk = await compile({ root: project.root, docs: false, consoleUi: false });
+    expect(onDisk.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const [file] = (await listFiles(path.join(project.root, 'endpoints'))).filter((f) => f.endsWith('entity.json'));
+    const absolute = path.join(project.root, 'endpoints', file!);
+    // what the key was made of differs from the disk now: the compile must see the key's bytes
+    const given = await compile({ root: project.root, docs: false, consoleUi: false, sourceBytes: new Map([[absolute, Buffer.from('{ not json')]]) });
+    expect(given.outputs).toBeNull();
+    expect(given.diagnostics.some((d) => d.severity === 'error' && d.file === `endpoints/${file}`)).toBe(true);
+  });
+});

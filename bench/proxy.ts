@@ -11,6 +11,9 @@
  * default 8) per measurement, BENCH_ROUNDS (default 3).
  * BENCH_WORKERS=N adds a row: the same small case served with Server:Workers N, rate limits in
  * Redis and tokens in PostgreSQL (bench/workers.ts); its CPU is the server's primary and workers.
+ * Where Wharf's CPU goes (docs/performance.md): `GET /health/live` of the same process (no token, no
+ * upstream), and a second `wharf start` with the per-request features off (MINIMAL: rate limiting,
+ * the `info` request line, metrics; the token is still checked) for the small case and /health/live.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -137,6 +140,9 @@ async function wharfWorkers(origin: string, fallback: string): Promise<ChildServ
   return server;
 }
 
+/** The per-request features the "minimal" rows turn off. */
+const MINIMAL = { RateLimiting: { Enabled: false }, Logging: { MinLevel: 'warn' }, Metrics: { Enabled: false } };
+
 function line(name: string, r: LoadResult & { cpuUsPerRequest: number }): string {
   return `${name.padEnd(38)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ${r.mbPerSecond.toFixed(1).padStart(7)} MB/s  cpu ${r.cpuUsPerRequest.toFixed(0).padStart(6)} µs/req  errors ${r.errors}`;
 }
@@ -153,15 +159,16 @@ export async function runProxyBench(): Promise<void> {
     const standby = started(await startUpstream());
     const bare = started(await bareForwarderProcess(upstream.origin));
     const gw = started(await wharfProcess(upstream.origin, standby.origin));
+    const minimal = started(await wharfProcess(upstream.origin, standby.origin, MINIMAL));
     const workers = BENCH_WORKERS === null ? null : started(await wharfWorkers(upstream.origin, standby.origin));
-    await measure(bare, gw, workers);
+    await measure(bare, gw, minimal, workers);
   } finally {
     for (const stop of stops.reverse()) await stop();
   }
 }
 
 /** The rounds over every case, the ratios and the targets. */
-async function measure(bare: ChildServer, gw: ChildServer & { token: string }, workers: (ChildServer & { token: string }) | null): Promise<void> {
+async function measure(bare: ChildServer, gw: ChildServer & { token: string }, minimal: ChildServer & { token: string }, workers: (ChildServer & { token: string }) | null): Promise<void> {
   const auth = { authorization: `Bearer ${gw.token}` };
   /** Throughput, plus the CPU time of the server's process (primary and workers) per request: steadier than req/s on a busy machine. */
   const run = async (url: string, headers: Record<string, string>, pid: number) => {
@@ -176,9 +183,12 @@ async function measure(bare: ChildServer, gw: ChildServer & { token: string }, w
     ['wharf proxy + retry/fallback, small', `${gw.url}/api/demo/SmallRetry`, auth],
     ['bare undici forwarder, 1 MB', `${bare.url}/large`, {}],
     ['wharf proxy, 1 MB', `${gw.url}/api/demo/Large`, auth],
+    ['wharf GET /health/live', `${gw.url}/health/live`, {}],
+    ['minimal wharf proxy, small', `${minimal.url}/api/demo/Small`, { authorization: `Bearer ${minimal.token}` }],
+    ['minimal wharf GET /health/live', `${minimal.url}/health/live`, {}],
   ];
   const workersCase = workers ? `wharf start, Server:Workers ${BENCH_WORKERS}, small` : null;
-  const pids = new Map<string, number>(cases.map(([name]) => [name, name.startsWith('bare') ? bare.pid : gw.pid]));
+  const pids = new Map<string, number>(cases.map(([name]) => [name, name.startsWith('bare') ? bare.pid : name.startsWith('minimal') ? minimal.pid : gw.pid]));
   if (workers && workersCase) {
     cases.splice(2, 0, [workersCase, `${workers.url}/api/demo/Small`, { authorization: `Bearer ${workers.token}` }]);
     pids.set(workersCase, workers.pid);
@@ -202,6 +212,10 @@ async function measure(bare: ChildServer, gw: ChildServer & { token: string }, w
   const cpu = (name: string) => best.get(name)!.cpuUsPerRequest;
   console.log(`cpu per request wharf/bare: small ${(cpu('wharf proxy, small') / cpu('bare undici forwarder, small')).toFixed(2)}x, 1 MB ${(cpu('wharf proxy, 1 MB') / cpu('bare undici forwarder, 1 MB')).toFixed(2)}x; retry configured vs not: ${(cpu('wharf proxy + retry/fallback, small') / cpu('wharf proxy, small')).toFixed(2)}x`);
   if (workersCase) console.log(`${workersCase}: ${(rps(workersCase) / rps('bare undici forwarder, small')).toFixed(2)}x the bare forwarder, cpu ${(cpu(workersCase) / cpu('bare undici forwarder, small')).toFixed(2)}x (own process, rate limits in Redis: compare BENCH_WORKERS=1 with 2)`);
+  console.log(
+    `where Wharf's CPU goes (µs per request): /health/live ${cpu('wharf GET /health/live').toFixed(0)}, small ${cpu('wharf proxy, small').toFixed(0)}; ` +
+      `minimal (${JSON.stringify(MINIMAL)}): /health/live ${cpu('minimal wharf GET /health/live').toFixed(0)}, small ${cpu('minimal wharf proxy, small').toFixed(0)}; forwarder ${cpu('bare undici forwarder, small').toFixed(0)}`,
+  );
   console.log(`retry/fallback configured, not triggered: ${((1 - rps('wharf proxy + retry/fallback, small') / rps('wharf proxy, small')) * 100).toFixed(1)} % slower (target < 5 %)`);
 }
 

@@ -2,7 +2,7 @@
  * Structural guards on one object's delivery pipeline (counts, never times): a procedure that
  * serves pages of versioned changes from memory, a pipelining destination (send()) that confirms
  * each batch a moment after it was sent, and one without send(). The real PostgreSQL -> RabbitMQ
- * path, broker restarts and kill -9 are in test/sync/rabbitmq.test.ts.
+ * path is in test/sync/rabbitmq.test.ts, broker restarts, freezes and kill -9 in rabbitmq-faults.test.ts.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -7,7 +7,7 @@
  * Anything else keeps the gateway's body ({success:false, error, traceId} for a 500).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
+import { errorResponseFor, sendErrorResponse, withErrorStatus } from '../errors/error-handler.js';
 import type { ErrorResponse } from '../errors/to-response.js';
 import { WharfError } from '../errors/wharf-error.js';
 
@@ -66,9 +66,7 @@ export function answerConsoleError(error: Error, request: FastifyRequest, reply:
   const known = error instanceof WharfError ? error : response.internal ? null : new WharfError('CONSOLE_BAD_REQUEST', { reason: response.body.error });
   const body = known && known.status === response.status ? consoleBody(known, request) : known && response.status === 400 ? { error: response.body.error } : null;
   if (!body) return sendErrorResponse(reply, response);
-  reply.code(response.status);
-  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
-  return reply.type('application/json; charset=utf-8').send(body);
+  return withErrorStatus(reply, response).type('application/json; charset=utf-8').send(body);
 }
 
 /** Installs the console error handler on the /ui/api scope. */

@@ -7,6 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { escapeHtml } from '../docs-site/escape.js';
+import { withErrorStatus } from '../errors/error-handler.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { answerConsoleError, loggedConsoleError } from './console-errors.js';
 
@@ -52,9 +53,7 @@ export function answerSignInError(error: Error, request: FastifyRequest, reply: 
   if (!wantsPage(request)) return answerConsoleError(error, request, reply);
   const response = loggedConsoleError(error, request);
   const message = error instanceof WharfError && error.status === response.status ? error.message : response.body.error;
-  reply.code(response.status);
-  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
-  reply.header('cache-control', 'no-store');
+  withErrorStatus(reply, response).header('cache-control', 'no-store');
   reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
   return reply.type('text/html; charset=utf-8').send(page(response.status, message, response.internal ? String(response.body.traceId ?? '') : null));
 }

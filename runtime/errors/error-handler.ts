@@ -9,11 +9,15 @@ import type { ErrorResponse } from './to-response.js';
 import { WharfError } from './wharf-error.js';
 import { noteRequestError } from '../logging/request-log.js';
 
-export function sendErrorResponse(reply: FastifyReply, response: ErrorResponse): FastifyReply {
+/** The error response's status and headers on `reply` (Retry-After, WWW-Authenticate, ...), its body not yet sent. */
+export function withErrorStatus(reply: FastifyReply, response: ErrorResponse): FastifyReply {
   reply.code(response.status);
   for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
-  reply.header('content-type', 'application/json; charset=utf-8');
-  return reply.send(response.body);
+  return reply;
+}
+
+export function sendErrorResponse(reply: FastifyReply, response: ErrorResponse): FastifyReply {
+  return withErrorStatus(reply, response).header('content-type', 'application/json; charset=utf-8').send(response.body);
 }
 
 export function errorResponseFor(request: FastifyRequest, error: unknown): ErrorResponse {

@@ -14,6 +14,9 @@
  * Where Wharf's CPU goes (docs/performance.md): `GET /health/live` of the same process (no token, no
  * upstream), and a second `wharf start` with the per-request features off (MINIMAL: rate limiting,
  * the `info` request line, metrics; the token is still checked) for the small case and /health/live.
+ * For comparison only (not the target): a hand-written forwarder with the same per-request duties
+ * (bench/duty-forwarder.ts: token hash check, rate limits and their headers, request id, one info
+ * line, header rules, X-Forwarded-*, ETag, a per-route count) on the small case.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -79,16 +82,16 @@ interface ChildServer {
   close(): Promise<void>;
 }
 
-/** The forwarder in its own process (bench/bare-forwarder.ts). */
-async function bareForwarderProcess(origin: string): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'bare-forwarder.ts'), origin], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** A forwarder in its own process (bench/bare-forwarder.ts, bench/duty-forwarder.ts with the token it accepts). */
+async function forwarderProcess(script: string, ...args: string[]): Promise<ChildServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
     });
-    child.once('exit', (code) => reject(new Error(`the bare forwarder exited (${code})`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
   });
   return { url, pid: child.pid!, close: () => stopChild(child) };
 }
@@ -157,18 +160,19 @@ export async function runProxyBench(): Promise<void> {
   try {
     const upstream = started(await startUpstream());
     const standby = started(await startUpstream());
-    const bare = started(await bareForwarderProcess(upstream.origin));
+    const bare = started(await forwarderProcess('bare-forwarder.ts', upstream.origin));
     const gw = started(await wharfProcess(upstream.origin, standby.origin));
+    const duty = started(await forwarderProcess('duty-forwarder.ts', upstream.origin, gw.token));
     const minimal = started(await wharfProcess(upstream.origin, standby.origin, MINIMAL));
     const workers = BENCH_WORKERS === null ? null : started(await wharfWorkers(upstream.origin, standby.origin));
-    await measure(bare, gw, minimal, workers);
+    await measure(bare, duty, gw, minimal, workers);
   } finally {
     for (const stop of stops.reverse()) await stop();
   }
 }
 
 /** The rounds over every case, the ratios and the targets. */
-async function measure(bare: ChildServer, gw: ChildServer & { token: string }, minimal: ChildServer & { token: string }, workers: (ChildServer & { token: string }) | null): Promise<void> {
+async function measure(bare: ChildServer, duty: ChildServer, gw: ChildServer & { token: string }, minimal: ChildServer & { token: string }, workers: (ChildServer & { token: string }) | null): Promise<void> {
   const auth = { authorization: `Bearer ${gw.token}` };
   /** Throughput, plus the CPU time of the server's process (primary and workers) per request: steadier than req/s on a busy machine. */
   const run = async (url: string, headers: Record<string, string>, pid: number) => {
@@ -180,6 +184,7 @@ async function measure(bare: ChildServer, gw: ChildServer & { token: string }, m
   const cases: [string, string, Record<string, string>][] = [
     ['bare undici forwarder, small', `${bare.url}/small`, {}],
     ['wharf proxy, small', `${gw.url}/api/demo/Small`, auth],
+    ['duty forwarder (same duties), small', `${duty.url}/small`, auth],
     ['wharf proxy + retry/fallback, small', `${gw.url}/api/demo/SmallRetry`, auth],
     ['bare undici forwarder, 1 MB', `${bare.url}/large`, {}],
     ['wharf proxy, 1 MB', `${gw.url}/api/demo/Large`, auth],
@@ -188,7 +193,7 @@ async function measure(bare: ChildServer, gw: ChildServer & { token: string }, m
     ['minimal wharf GET /health/live', `${minimal.url}/health/live`, {}],
   ];
   const workersCase = workers ? `wharf start, Server:Workers ${BENCH_WORKERS}, small` : null;
-  const pids = new Map<string, number>(cases.map(([name]) => [name, name.startsWith('bare') ? bare.pid : name.startsWith('minimal') ? minimal.pid : gw.pid]));
+  const pids = new Map<string, number>(cases.map(([name]) => [name, name.startsWith('bare') ? bare.pid : name.startsWith('duty') ? duty.pid : name.startsWith('minimal') ? minimal.pid : gw.pid]));
   if (workers && workersCase) {
     cases.splice(2, 0, [workersCase, `${workers.url}/api/demo/Small`, { authorization: `Bearer ${workers.token}` }]);
     pids.set(workersCase, workers.pid);
@@ -210,6 +215,11 @@ async function measure(bare: ChildServer, gw: ChildServer & { token: string }, m
   recordTarget({ bench: 'proxy', what: '1 MB vs bare undici forwarder', figure: `${(rps('wharf proxy, 1 MB') / rps('bare undici forwarder, 1 MB')).toFixed(2)}x`, target: '>= 0.8x', met: rps('wharf proxy, 1 MB') / rps('bare undici forwarder, 1 MB') >= 0.8 });
   console.log(`ratio 1 MB   wharf/bare: ${(rps('wharf proxy, 1 MB') / rps('bare undici forwarder, 1 MB')).toFixed(2)} (target >= 0.8)`);
   const cpu = (name: string) => best.get(name)!.cpuUsPerRequest;
+  const duties = 'duty forwarder (same duties), small';
+  console.log(
+    `for comparison, not the target: wharf/forwarder with the same duties (bench/duty-forwarder.ts): small ${(rps('wharf proxy, small') / rps(duties)).toFixed(2)}x req/s, ` +
+      `p99 ${(best.get('wharf proxy, small')!.p99 / Math.max(best.get(duties)!.p99, 1)).toFixed(2)}x, cpu ${(cpu('wharf proxy, small') / cpu(duties)).toFixed(2)}x (its cpu ${cpu(duties).toFixed(0)} µs/req)`,
+  );
   console.log(`cpu per request wharf/bare: small ${(cpu('wharf proxy, small') / cpu('bare undici forwarder, small')).toFixed(2)}x, 1 MB ${(cpu('wharf proxy, 1 MB') / cpu('bare undici forwarder, 1 MB')).toFixed(2)}x; retry configured vs not: ${(cpu('wharf proxy + retry/fallback, small') / cpu('wharf proxy, small')).toFixed(2)}x`);
   if (workersCase) console.log(`${workersCase}: ${(rps(workersCase) / rps('bare undici forwarder, small')).toFixed(2)}x the bare forwarder, cpu ${(cpu(workersCase) / cpu('bare undici forwarder, small')).toFixed(2)}x (own process, rate limits in Redis: compare BENCH_WORKERS=1 with 2)`);
   console.log(

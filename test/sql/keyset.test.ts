@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mssqlCompiler } from '../../runtime/sql/compile/dialects/mssql.js';
 import { postgresCompiler } from '../../runtime/sql/compile/dialects/postgres.js';
 import { keysetPlan, takeKeysetValues } from '../../runtime/sql/keyset.js';
-import { SkipTokenSealer, type KeysetValue } from '../../runtime/sql/keyset-token.js';
+import { SEALED_KEPT, SkipTokenSealer, type KeysetValue } from '../../runtime/sql/keyset-token.js';
 import type { OrderColumn, ReadPlan } from '../../runtime/sql/plan.js';
 import { showParams } from './compile-case.js';
 import { openTestDatabases, type TestDatabases } from './databases.js';
@@ -88,6 +88,29 @@ describe('$skiptoken', () => {
     expect(bytes).not.toContain('[12.5,"x",null,77]');
     expect(bytes).not.toContain('"x"');
     expect(token).not.toContain(Buffer.from('[12.5,"x",null,77]').toString('base64url').slice(0, 12));
+  });
+
+  it('gives a page read again the token sealed the first time, without encrypting again', () => {
+    const own = new SkipTokenSealer('a test secret of at least thirty-two characters');
+    const binding = 'sql:Inventory/ProductPages\u0000Price desc';
+    const first = own.seal([12.5, 77], binding);
+    expect(own.seal([12.5, 77], binding)).toBe(first);
+    expect(own.encryptions).toBe(1);
+    // other values, or the same values for another binding (even one that would run into them), are sealed anew
+    const others = [own.seal([12.5, 78], binding), own.seal([12.5, 77], `${binding} `), own.seal([77], `${binding}[12.5,`)];
+    expect(own.encryptions).toBe(4);
+    expect(new Set([first, ...others]).size).toBe(4);
+    expect(own.open(others[1]!, `${binding} `, 2)).toEqual([12.5, 77]);
+    expect(own.open(others[2]!, `${binding}[12.5,`, 1)).toEqual([77]);
+  });
+
+  it('keeps at most SEALED_KEPT tokens, and a token made after the map started again still opens', () => {
+    const own = new SkipTokenSealer('');
+    for (let i = 0; i <= SEALED_KEPT; i++) own.seal([i], 'b');
+    expect(own.encryptions).toBe(SEALED_KEPT + 1);
+    const again = own.seal([0], 'b'); // dropped when the map started again: sealed anew
+    expect(own.encryptions).toBe(SEALED_KEPT + 2);
+    expect(own.open(again, 'b', 1)).toEqual([0]);
   });
 });
 

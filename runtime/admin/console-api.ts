@@ -91,8 +91,7 @@ export const consoleArea: Area<ConsoleAreaSettings, ConsoleInfra, ConsoleRuntime
 /** `routes`: the route table in force (its `current` changes on reload). */
 export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSettings, infra: ConsoleInfra, routes: RouteTableHolder): Promise<ConsoleRuntime> {
   const { gateway, health } = infra;
-  const { environmentsDir } = slice;
-  const { console: settings, methods, store: storeSettings } = slice;
+  const { console: settings, methods, store: storeSettings, environmentsDir } = slice;
   const logStoreError = (message: string, error: unknown): void => app.log.error({ err: error }, message);
   const store = await openAccountStore(storeSettings, logStoreError);
   app.addHook('onClose', () => store.close());

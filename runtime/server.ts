@@ -15,6 +15,7 @@
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { consoleArea } from './admin/console-api.js';
+import type { ConsoleGateway } from './admin/console-gateway.js';
 import { LogRing } from './admin/log-ring.js';
 import { apiArea } from './api/api-area.js';
 import { areaMounter, type GatewayFolders } from './areas/area.js';
@@ -48,7 +49,7 @@ import { SettingsStore } from './settings/settings-store.js';
 import { sqlArea } from './sql/register.js';
 import { staticArea } from './static/register.js';
 import { webhookArea } from './webhook/register.js';
-import { createWharfRuntime } from './wharf-runtime.js';
+import { createWharfRuntime, type WharfRuntime } from './wharf-runtime.js';
 
 export type { LoggerOptions } from './logging/logger-options.js';
 
@@ -90,6 +91,21 @@ async function openAccess(app: FastifyInstance, settings: Settings, dataDir: str
   }
   app.addHook('onClose', () => access.close());
   return access;
+}
+
+/** The console's view of the gateway: the settings in force through a function (replaceEnvironments swaps them), the rest as the gateway has it. */
+function consoleGateway(gateway: WharfRuntime): ConsoleGateway {
+  return {
+    settings: () => gateway.settings,
+    replaceEnvironments: (environments, environment) => gateway.replaceEnvironments(environments, environment),
+    forgetEnvironment: async (name) => {
+      await gateway.sql?.forget(name);
+    },
+    onReloaded: (listener) => gateway.onReloaded(listener),
+    logs: gateway.logs,
+    liveSettings: gateway.liveSettings,
+    access: gateway.access,
+  };
 }
 
 export async function buildServer(options: BuildServerOptions = {}): Promise<FastifyInstance> {
@@ -150,7 +166,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Fas
     reload: reloader.reload,
     onReloaded: reloader.onReloaded,
   });
-  const consoleState = await mount(consoleArea, { gateway, health, traffic: metrics?.traffic ?? null, lifecycle: { gate, readiness } });
+  const consoleState = await mount(consoleArea, { gateway: consoleGateway(gateway), health, traffic: metrics?.traffic ?? null, lifecycle: { gate, readiness } });
   await mount(referenceArea, { access });
   // 5. the data API last: every hook it relies on is installed.
   await mount(apiArea, { settings: () => gateway.settings, handlers, stages: withAccessStages(options.stages ?? API_STAGES, access.cache) });

@@ -1,9 +1,10 @@
 /**
- * The running gateway as the console sees it (settings in force, the route table, the handlers, the
- * shared access runtime, the log ring, the SQL drivers, reload): handed explicitly to the console
- * area (it shows and edits all of these) by buildServer, and to tests and the composition roots
- * through runtime/gateway-handle.ts. Its own module, so the console's routes import the type
- * without importing server.ts, which registers them. No fastify decoration carries it.
+ * The running gateway (settings in force, the route table, the handlers, the shared access runtime,
+ * the log ring, the SQL drivers, reload), for tests and the composition roots through
+ * runtime/gateway-handle.ts. Areas are not handed it: buildServer (runtime/server.ts) gives each its
+ * slice; the console gets its narrow view over this one (runtime/admin/console-gateway.ts). Its own
+ * module, so gateway-handle.ts imports the type without importing server.ts. No fastify decoration
+ * carries it.
  */
 import type { LogRing } from './admin/log-ring.js';
 import type { AccessRuntime } from './auth/access-runtime.js';

@@ -14,10 +14,10 @@
 import { BlockList, isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { bearerToken } from '../auth/authorize.js';
-import type { AccessRuntime } from '../auth/access-runtime.js';
 import { WharfError } from '../errors/wharf-error.js';
 import type { ClientAddress } from '../traffic/client-ip.js';
 import type { AccountRow, Role } from './account-store.js';
+import type { ConsoleAccess } from './console-gateway.js';
 import { AUTH_COOKIE, CSRF_COOKIE, readCookies } from './cookies.js';
 import type { SessionService } from './sessions.js';
 
@@ -72,7 +72,7 @@ export function denied(reason: string): WharfError {
   return new WharfError('CONSOLE_ACCESS_DENIED', { reason });
 }
 
-export function consoleContext(request: FastifyRequest, access: AccessRuntime): ConsoleRequestContext {
+export function consoleContext(request: FastifyRequest, access: Pick<ConsoleAccess, 'control'>): ConsoleRequestContext {
   if (request.wharfConsole) return request.wharfConsole;
   const client = access.control.clientIp.resolve(request.raw.socket.remoteAddress, request.headers['x-forwarded-for']);
   request.wharfConsole = { client, clientIp: client.ip, actor: null };
@@ -80,7 +80,7 @@ export function consoleContext(request: FastifyRequest, access: AccessRuntime): 
 }
 
 export interface ConsoleGuardOptions {
-  readonly access: AccessRuntime;
+  readonly access: Pick<ConsoleAccess, 'control'>;
   readonly sessions: SessionService;
   readonly publicOrigins: () => readonly string[];
 }

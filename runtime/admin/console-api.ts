@@ -3,15 +3,17 @@
  * Opens the account store beside the token store, creates the first administrator when there is
  * no account, and registers sign-in, data, token, settings, environments, logs and event routes
  * behind the console guard (console-access.ts). Errors use the console's bodies (console-errors.ts).
- * It is handed the gateway (it shows and edits its settings, environments, tokens and logs), the
- * health monitor (it forwards its changes as `health` events) and the traffic history (charts).
+ * It is handed its view of the gateway (console-gateway.ts: the settings in force and the change of
+ * environments, tokens and rate limiter, the live settings store, the log ring, reload events), the
+ * health monitor (it forwards its changes as `health` events) and the traffic history (charts); the
+ * route table comes with the area's context, the folders with its settings slice.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Area } from '../areas/area.js';
+import type { RouteTableHolder } from '../routing/route-table-holder.js';
 import { readTokenStoreSettings, type TokenStoreSettings } from '../auth/store/open-store.js';
 import type { HealthMonitor } from '../health/health-monitor.js';
 import type { TrafficHistory } from '../metrics/traffic-history.js';
-import type { WharfRuntime } from '../wharf-runtime.js';
 import { environmentNames } from '../settings/load-settings.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { MemoryCounterStore } from '../traffic/counter-store.js';
@@ -27,6 +29,7 @@ import { authRoutes } from './auth-routes.js';
 import { oidcRoutes } from './oidc-routes.js';
 import { readSignInMethods, type SignInMethods } from './oidc-settings.js';
 import { openAccountStore } from './open-account-store.js';
+import type { ConsoleGateway } from './console-gateway.js';
 import type { ConsoleRuntime } from './console-runtime.js';
 import { SessionService } from './sessions.js';
 import { SignInLimiter } from './sign-in-limiter.js';
@@ -52,12 +55,14 @@ export interface ConsoleAreaSettings {
   readonly store: TokenStoreSettings;
   readonly redisKeyPrefix: string;
   readonly sseHeartbeatMs: number;
-  /** The console app's files are served from beside generated/ (console-ui-routes.ts). */
+  /** The console app's files are served from beside generated/ (console-ui-routes.ts); POST /validate reads it. */
   readonly generatedDir: string;
+  /** settings.json, the console's settings.overrides.json and one folder per environment (the settings and environments routes write there). */
+  readonly environmentsDir: string;
 }
 
 export interface ConsoleInfra {
-  readonly gateway: WharfRuntime;
+  readonly gateway: ConsoleGateway;
   readonly health: HealthMonitor;
   /** The last hour of traffic; null when Metrics:Enabled is false. */
   readonly traffic: TrafficHistory | null;
@@ -74,17 +79,19 @@ export const consoleArea: Area<ConsoleAreaSettings, ConsoleInfra, ConsoleRuntime
     redisKeyPrefix: readRedisSettings(all.server.source).keyPrefix,
     sseHeartbeatMs: all.server.source.int('WebUi:SseHeartbeatSeconds') * 1000,
     generatedDir: folders.generatedDir,
+    environmentsDir: folders.environmentsDir,
   }),
-  async register(app, { settings, infra }) {
-    const state = await consoleApi(app, settings, infra);
+  async register(app, { settings, infra, endpoints }) {
+    const state = await consoleApi(app, settings, infra, endpoints);
     await app.register(consoleUiRoutes, { generatedDir: settings.generatedDir });
     return state;
   },
 };
 
-export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSettings, infra: ConsoleInfra): Promise<ConsoleRuntime> {
-  const { gateway: runtime, health } = infra;
-  const { console: settings, methods, store: storeSettings } = slice;
+/** `routes`: the route table in force (its `current` changes on reload). */
+export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSettings, infra: ConsoleInfra, routes: RouteTableHolder): Promise<ConsoleRuntime> {
+  const { gateway, health } = infra;
+  const { console: settings, methods, store: storeSettings, environmentsDir } = slice;
   const logStoreError = (message: string, error: unknown): void => app.log.error({ err: error }, message);
   const store = await openAccountStore(storeSettings, logStoreError);
   app.addHook('onClose', () => store.close());
@@ -95,25 +102,25 @@ export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSetting
   if (storeSettings.provider === 'Postgres') {
     const settingsStore = await PostgresConsoleSettingsStore.open(storeSettings, logStoreError);
     app.addHook('onClose', () => settingsStore.close());
-    const shared = new SharedConsoleSettings(settingsStore, { app, runtime });
+    const shared = new SharedConsoleSettings(settingsStore, { app, gateway, environmentsDir });
     state.shared = shared;
     await shared.refresh();
     events.subscribe((event) => {
       if (event.name === 'settings_changed' || event.name === 'environments_changed') void shared.refresh();
     });
-    if (!runtime.access.redis) {
+    if (!gateway.access.redis) {
       const poll = setInterval(() => void shared.refresh(), SHARED_SETTINGS_POLL_MS);
       poll.unref();
       app.addHook('onClose', async () => clearInterval(poll));
     }
   }
-  if (runtime.access.redis) {
-    const stop = await events.shareOver(runtime.access.redis, slice.redisKeyPrefix);
+  if (gateway.access.redis) {
+    const stop = await events.shareOver(gateway.access.redis, slice.redisKeyPrefix);
     app.addHook('onClose', async () => stop());
   }
 
   // live settings changed from the console (here or on another instance): the console's own
-  runtime.liveSettings.subscribe((change) => {
+  gateway.liveSettings.subscribe((change) => {
     const secure = change.get('WebUi:SecureCookies');
     const origins = change.get('WebUi:PublicOrigins');
     state.settings = {
@@ -128,7 +135,7 @@ export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSetting
 
   // endpoint_reload: after every successful reload of generated/ on this instance, one event per endpoint
   // type; only this instance's streams get it (the others announce their own reloads).
-  runtime.onReloaded((table) => {
+  gateway.onReloaded((table) => {
     const counts = new Map<string, number>();
     for (const endpoint of table.endpoints) counts.set(endpoint.kind, (counts.get(endpoint.kind) ?? 0) + 1);
     for (const [type, count] of [...counts].sort()) events.local('endpoint_reload', { type, count });
@@ -181,7 +188,7 @@ export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSetting
     scope.setNotFoundHandler((request) => {
       throw notFound(`No console route ${request.method} ${request.url.split('?')[0]}`);
     });
-    const guardOptions: ConsoleGuardOptions = { access: runtime.access, sessions, publicOrigins: () => state.settings.publicOrigins };
+    const guardOptions: ConsoleGuardOptions = { access: gateway.access, sessions, publicOrigins: () => state.settings.publicOrigins };
     scope.addHook('onRequest', async (request) => {
       await admitConsoleRequest(request, guardOptions);
     });
@@ -189,7 +196,7 @@ export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSetting
     const authOptions = {
       ...guardOptions,
       accounts,
-      limiter: new SignInLimiter(runtime.access.control.limiter?.store ?? new MemoryCounterStore(), {
+      limiter: new SignInLimiter(gateway.access.control.limiter?.store ?? new MemoryCounterStore(), {
         attemptsPerIp: settings.signInAttemptsPerIp,
         windowSeconds: settings.signInWindowSeconds,
       }),
@@ -203,21 +210,21 @@ export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSetting
       guarded.addHook('onRequest', async (request) => {
         await guard(request);
       });
-      tokenRoutes(guarded, { tokens: runtime.access.control.tokens, events, environments: () => environmentNames(runtime.settings) });
-      overviewRoutes(guarded, { runtime, console: state });
-      settingsRoutes(guarded, { runtime, console: state });
-      logsRoute(guarded, runtime.logs);
-      validateRoute(guarded, { generatedDir: runtime.generatedDir });
+      tokenRoutes(guarded, { tokens: gateway.access.control.tokens, events, environments: () => environmentNames(gateway.settings()) });
+      overviewRoutes(guarded, { gateway, routes, console: state });
+      settingsRoutes(guarded, { gateway, environmentsDir, console: state });
+      logsRoute(guarded, gateway.logs);
+      validateRoute(guarded, { generatedDir: slice.generatedDir });
       eventsRoute(guarded, {
         events,
         heartbeatMs: slice.sseHeartbeatMs,
         currentHealth: async () => (await health.current()).status,
         lifecycle: infra.lifecycle,
       });
-      environmentRoutes(guarded, { runtime, console: state });
-      trafficRoute(guarded, infra.traffic, events, runtime.access.redis ? { link: runtime.access.redis, keyPrefix: slice.redisKeyPrefix } : null);
+      environmentRoutes(guarded, { gateway, environmentsDir, console: state });
+      trafficRoute(guarded, infra.traffic, events, gateway.access.redis ? { link: gateway.access.redis, keyPrefix: slice.redisKeyPrefix } : null);
     });
-    sessionRoutes(scope, guard, { health, routes: runtime.routes });
+    sessionRoutes(scope, guard, { health, routes });
     },
     { prefix: CONSOLE_PREFIX },
   );

@@ -14,12 +14,12 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { WharfRuntime } from '../wharf-runtime.js';
 import { DATABASE_PROVIDERS, loadEnvironments, parseEnvironment } from '../settings/environments.js';
 import type { EnvironmentMap } from '../settings/environments.js';
 import { overridesPath, readOverrides, setByPath } from '../settings/overrides-file.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { writeFileAtomic } from './atomic-file.js';
+import type { ConsoleGateway } from './console-gateway.js';
 import type { ConsoleRuntime } from './console-runtime.js';
 import { badRequest } from './console-errors.js';
 
@@ -27,12 +27,14 @@ export const MASKED_CONNECTION_STRING = '<CONNECTION_STRING>';
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface EnvironmentRouteOptions {
-  readonly runtime: WharfRuntime;
+  readonly gateway: Pick<ConsoleGateway, 'settings' | 'replaceEnvironments' | 'forgetEnvironment'>;
+  /** Where environments/<name>/settings.json and settings.overrides.json are written. */
+  readonly environmentsDir: string;
   readonly console: ConsoleRuntime;
 }
 
-function view(runtime: WharfRuntime) {
-  const { server, environments } = runtime.settings;
+function view(gateway: Pick<ConsoleGateway, 'settings'>) {
+  const { server, environments } = gateway.settings();
   const listed: Record<string, { provider: string; connection_string: string }> = {};
   for (const env of environments.values()) listed[env.name] = { provider: env.provider, connection_string: MASKED_CONNECTION_STRING };
   return {
@@ -85,11 +87,11 @@ async function planEnvironment(dir: string, name: string, patch: unknown, existi
 }
 
 export function environmentRoutes(app: FastifyInstance, options: EnvironmentRouteOptions): void {
-  const { runtime } = options;
+  const { gateway } = options;
 
   app.get('/environments', async () => {
     await options.console.shared?.refresh();
-    return view(runtime);
+    return view(gateway);
   });
 
   app.patch('/environments', async (request) => {
@@ -105,9 +107,9 @@ export function environmentRoutes(app: FastifyInstance, options: EnvironmentRout
     }
     const patches = body['environments'] ?? {};
     if (!isObject(patches)) throw badRequest('environments must be an object of environment name to settings', 'environments');
-    const dir = runtime.environmentsDir;
+    const dir = options.environmentsDir;
     const writes: [string, string][] = [];
-    for (const [name, patch] of Object.entries(patches)) writes.push(await planEnvironment(dir, name, patch, runtime.settings.environments));
+    for (const [name, patch] of Object.entries(patches)) writes.push(await planEnvironment(dir, name, patch, gateway.settings().environments));
 
     const shared = options.console.shared;
     if (shared) {
@@ -129,14 +131,14 @@ export function environmentRoutes(app: FastifyInstance, options: EnvironmentRout
       await writeFileAtomic(overridesPath(dir), `${JSON.stringify(overrides, null, 2)}\n`);
     }
     const loaded = await loadEnvironments(dir);
-    runtime.replaceEnvironments(loaded, {
+    gateway.replaceEnvironments(loaded, {
       ...(allowed !== undefined ? { allowedEnvironments: allowed as string[] } : {}),
       ...(serverName !== undefined ? { serverName: serverName as string } : {}),
     });
-    for (const name of Object.keys(patches)) await runtime.sql?.forget(name);
+    for (const name of Object.keys(patches)) await gateway.forgetEnvironment(name);
     const changed = Object.keys(patches);
     request.log.info({ environments: changed, by: request.wharfConsole?.actor?.username }, 'environments changed from the console');
     options.console.events.emit('environments_changed', { environments: changed });
-    return view(runtime);
+    return view(gateway);
   });
 }

@@ -7,7 +7,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { EndpointModel } from '../contract/model.js';
-import type { WharfRuntime } from '../wharf-runtime.js';
+import type { RouteTableHolder } from '../routing/route-table-holder.js';
+import type { ConsoleGateway } from './console-gateway.js';
 import type { ConsoleRuntime } from './console-runtime.js';
 import { versionWithBuild } from '../serve/package-version.js';
 import { environmentNames } from '../settings/load-settings.js';
@@ -66,18 +67,21 @@ export function listingItem(model: EndpointModel): Record<string, unknown> {
 }
 
 export interface OverviewRouteOptions {
-  readonly runtime: WharfRuntime;
+  /** The settings in force (environments, server name). */
+  readonly gateway: Pick<ConsoleGateway, 'settings'>;
+  /** The route table in force (`current` changes on reload). */
+  readonly routes: RouteTableHolder;
   readonly console: ConsoleRuntime;
 }
 
 export function overviewRoutes(app: FastifyInstance, options: OverviewRouteOptions): void {
-  const { runtime } = options;
+  const { gateway, routes } = options;
 
   app.get('/overview', async () => {
-    const table = runtime.routes.current;
+    const table = routes.current;
     const endpoints: Record<ListingKey, number> = { sql: 0, proxy: 0, static: 0, files: 0, webhooks: 0 };
     for (const endpoint of table.endpoints) endpoints[listingKey(endpoint.model)] += 1;
-    const settings = runtime.settings;
+    const settings = gateway.settings();
     return {
       version: versionWithBuild(table.sourceHash),
       uptime_seconds: Math.floor((Date.now() - options.console.startedAt) / 1000),
@@ -89,7 +93,7 @@ export function overviewRoutes(app: FastifyInstance, options: OverviewRouteOptio
 
   app.get('/endpoints', async () => {
     const listing: Record<ListingKey, Record<string, unknown>[]> = { sql: [], proxy: [], static: [], files: [], webhooks: [] };
-    const models = runtime.routes.current.endpoints.map((endpoint) => endpoint.model);
+    const models = routes.current.endpoints.map((endpoint) => endpoint.model);
     for (const model of [...models].sort((a, b) => a.routePath.localeCompare(b.routePath))) {
       listing[listingKey(model)].push(listingItem(model));
     }

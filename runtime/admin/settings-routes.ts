@@ -12,9 +12,9 @@
 import { BlockList, isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readLandingPage } from '../landing/landing-page.js';
-import type { WharfRuntime } from '../wharf-runtime.js';
 import { mergeSettings, overridesPath, readOverrides, setByPath } from '../settings/overrides-file.js';
 import { writeFileAtomic } from './atomic-file.js';
+import type { ConsoleGateway } from './console-gateway.js';
 import type { ConsoleRuntime } from './console-runtime.js';
 import { consoleReachable, requestOrigin } from './console-access.js';
 import { badRequest } from './console-errors.js';
@@ -22,14 +22,17 @@ import { effectiveSettings } from './effective-settings.js';
 import { checkValue, findWritable, WRITABLE_SETTINGS } from './writable-settings.js';
 
 export interface SettingsRouteOptions {
-  readonly runtime: WharfRuntime;
+  readonly gateway: Pick<ConsoleGateway, 'settings' | 'access' | 'liveSettings'>;
+  /** Where settings.overrides.json is read and written. */
+  readonly environmentsDir: string;
   readonly console: ConsoleRuntime;
 }
 
 function dump(app: FastifyInstance, request: FastifyRequest, options: SettingsRouteOptions, accounts: number, overrides: unknown) {
-  const { runtime, console: state } = options;
-  const access = runtime.access.settings;
-  const server = runtime.settings.server;
+  const { gateway, console: state } = options;
+  const access = gateway.access.settings;
+  const settings = gateway.settings();
+  const server = settings.server;
   const client = request.wharfConsole!.client;
   const forwarded = access.forwardedHeaders;
   return {
@@ -80,7 +83,7 @@ function dump(app: FastifyInstance, request: FastifyRequest, options: SettingsRo
       ...(setting.maxLength !== undefined ? { max_length: setting.maxLength } : {}),
     })),
     // beside the spec's groups: each writable key's value in force and where it came from
-    effective: effectiveSettings(app, runtime, state, overrides),
+    effective: effectiveSettings({ settings, console: state.settings, logLevel: app.log.level }, overrides),
   };
 }
 
@@ -110,7 +113,7 @@ function checkLockout(request: FastifyRequest, options: SettingsRouteOptions, va
       'WebUi:PublicOrigins',
     );
   }
-  const forwarded = options.runtime.access.settings.forwardedHeaders;
+  const forwarded = options.gateway.access.settings.forwardedHeaders;
   for (const key of ['ForwardedHeaders:KnownProxies', 'ForwardedHeaders:KnownNetworks'] as const) {
     if (!values.has(key) || !client.forwarded) continue;
     const proxies = (values.get('ForwardedHeaders:KnownProxies') as string[] | undefined) ?? forwarded.knownProxies;
@@ -125,11 +128,11 @@ function checkLockout(request: FastifyRequest, options: SettingsRouteOptions, va
 }
 
 export function settingsRoutes(app: FastifyInstance, options: SettingsRouteOptions): void {
-  const { runtime, console: state } = options;
+  const { gateway, environmentsDir, console: state } = options;
 
   app.get('/settings', async (request) => {
     await state.shared?.refresh(); // what another instance saved (never throws; a store that is down keeps the last values)
-    return dump(app, request, options, (await state.accounts.list()).length, await readOverrides(runtime.environmentsDir));
+    return dump(app, request, options, (await state.accounts.list()).length, await readOverrides(environmentsDir));
   });
 
   app.put('/settings', async (request) => {
@@ -146,7 +149,7 @@ export function settingsRoutes(app: FastifyInstance, options: SettingsRouteOptio
       restartRequired ||= setting.requiresRestart;
     }
     if (values.size === 0) throw badRequest('No settings given');
-    const pooling = runtime.settings.server.sqlPooling;
+    const pooling = gateway.settings().server.sqlPooling;
     const min = (values.get('SqlConnectionPooling:MinPoolSize') as number | undefined) ?? pooling.minPoolSize;
     const max = (values.get('SqlConnectionPooling:MaxPoolSize') as number | undefined) ?? pooling.maxPoolSize;
     if (min > max) throw badRequest('The minimum pool size cannot exceed the maximum', 'SqlConnectionPooling:MinPoolSize');
@@ -154,12 +157,12 @@ export function settingsRoutes(app: FastifyInstance, options: SettingsRouteOptio
 
     // the shared store first (every instance applies it from there); down: 503, nothing changed anywhere
     await state.shared?.update({ settings: values });
-    const overrides = await readOverrides(runtime.environmentsDir);
+    const overrides = await readOverrides(environmentsDir);
     const next = mergeSettings({}, overrides) as Record<string, unknown>;
     for (const [key, value] of values) setByPath(next, key, value);
-    await writeFileAtomic(overridesPath(runtime.environmentsDir), `${JSON.stringify(next, null, 2)}\n`);
+    await writeFileAtomic(overridesPath(environmentsDir), `${JSON.stringify(next, null, 2)}\n`);
 
-    runtime.liveSettings.update(values); // the areas that apply a live setting subscribe to it
+    gateway.liveSettings.update(values); // the areas that apply a live setting subscribe to it
     request.log.info({ keys: [...values.keys()], restartRequired, by: request.wharfConsole?.actor?.username }, 'settings changed from the console');
     state.events.emit('settings_changed', { keys: [...values.keys()], restart_required: restartRequired });
     return { ok: true, restart_required: restartRequired };

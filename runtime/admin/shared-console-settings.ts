@@ -16,11 +16,11 @@
  * force; one warning line is logged until it answers again.
  */
 import type { FastifyInstance } from 'fastify';
-import type { WharfRuntime } from '../wharf-runtime.js';
 import { loadEnvironments } from '../settings/environments.js';
 import { writeSharedCache } from '../settings/shared-overrides.js';
 import type { ConsoleSettingsChange, ConsoleSettingsSnapshot, PostgresConsoleSettingsStore } from '../settings/shared-overrides.js';
 import { setByVariable } from '../settings/settings-store.js';
+import type { ConsoleGateway } from './console-gateway.js';
 
 /** Without Redis, how often an instance reads the store for changes made on another one. */
 export const SHARED_SETTINGS_POLL_MS = 5000;
@@ -28,7 +28,9 @@ export const SHARED_SETTINGS_POLL_MS = 5000;
 /** The parts of the running instance a change is applied to. */
 export interface SharedSettingsTarget {
   readonly app: FastifyInstance;
-  readonly runtime: WharfRuntime;
+  readonly gateway: Pick<ConsoleGateway, 'settings' | 'replaceEnvironments' | 'forgetEnvironment' | 'liveSettings'>;
+  /** This instance's environments/: the files the store's entries are written to. */
+  readonly environmentsDir: string;
 }
 
 export class SharedConsoleSettings {
@@ -71,19 +73,18 @@ export class SharedConsoleSettings {
   }
 
   private async apply(snapshot: ConsoleSettingsSnapshot): Promise<void> {
-    const { app, runtime } = this.target;
-    const dir = runtime.environmentsDir;
+    const { app, gateway, environmentsDir: dir } = this.target;
     const changed = await writeSharedCache(dir, snapshot);
 
-    runtime.liveSettings.update(Object.entries(snapshot.settings));
-    const allowed = setByVariable(runtime.settings.server.source, 'Environment:AllowedEnvironments')
+    gateway.liveSettings.update(Object.entries(snapshot.settings));
+    const allowed = setByVariable(gateway.settings().server.source, 'Environment:AllowedEnvironments')
       ? undefined
       : Object.entries(snapshot.settings).find(([name]) => name.toLowerCase() === 'environment:allowedenvironments')?.[1];
-    const current = runtime.settings.server.environment.allowedEnvironments;
+    const current = gateway.settings().server.environment.allowedEnvironments;
     const allowedChanged = Array.isArray(allowed) && JSON.stringify(allowed) !== JSON.stringify(current);
     if (changed.length > 0 || allowedChanged) {
-      runtime.replaceEnvironments(await loadEnvironments(dir), allowedChanged ? { allowedEnvironments: allowed as string[] } : {});
-      for (const name of changed) await runtime.sql?.forget(name);
+      gateway.replaceEnvironments(await loadEnvironments(dir), allowedChanged ? { allowedEnvironments: allowed as string[] } : {});
+      for (const name of changed) await gateway.forgetEnvironment(name);
       app.log.info({ environments: changed }, 'environments changed on another instance applied');
     }
   }

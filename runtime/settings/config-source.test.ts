@@ -70,6 +70,30 @@ describe('ConfigSource', () => {
     expect(source({ HEALTHCHECK_CACHE_TIME: '20', HealthChecks__CacheTimeSeconds: '40' }, file).int('HealthChecks:CacheTimeSeconds')).toBe(40);
   });
 
+  it.each([
+    ['a file value', {}, 'RateLimiting:IpLimit', 100, 'file'],
+    ['a key in another case', {}, 'ratelimiting:iplimit', 100, 'file'],
+    ['the registry default', {}, 'RateLimiting:IpWindow', 60, null],
+    ['a `__` variable over the file', { RateLimiting__IpLimit: '7' }, 'RateLimiting:IpLimit', 7, 'environment'],
+    ['a legacy variable', { HEALTHCHECK_CACHE_TIME: '20' }, 'HealthChecks:CacheTimeSeconds', 20, 'environment'],
+    ['a list from the file, by its items', {}, 'Environment:AllowedEnvironments', ['demo', 'test'], 'file'],
+    ['a list item from a variable counts by the first item', { Environment__AllowedEnvironments__1: 'qa' }, 'Environment:AllowedEnvironments', ['demo', 'qa'], 'file'],
+    ['a comma list from a variable', { ForwardedHeaders__KnownProxies: '10.0.0.1, 10.0.0.2' }, 'ForwardedHeaders:KnownProxies', ['10.0.0.1', '10.0.0.2'], 'environment'],
+    ['an empty list', {}, 'Logging:Sinks', [], 'file'],
+    ['an absent list', {}, 'ForwardedHeaders:KnownNetworks', [], null],
+  ] as const)('read() and origin(): %s', (_name, env, key, value, origin) => {
+    expect(source(env).read(key)).toEqual(value);
+    expect(source(env).origin(key)).toBe(origin);
+  });
+
+  it('read() gives what the typed getter gives for every registered key', () => {
+    const loaded = source({ RateLimiting__TokenWindow: '30', Environment__AllowedEnvironments: 'a,b' });
+    expect(loaded.read('RateLimiting:TokenWindow')).toBe(loaded.int('RateLimiting:TokenWindow'));
+    expect(loaded.read('Caching:Provider')).toBe(loaded.choice('Caching:Provider', ['Memory', 'Redis']));
+    expect(loaded.read('Environment:AllowedEnvironments')).toEqual(loaded.stringList('Environment:AllowedEnvironments'));
+    expect(() => loaded.read('Caching:Missing')).toThrow("Setting 'Caching:Missing' is read but not registered in schemas/settings.schema.json");
+  });
+
   it('reading a key that is not registered throws (a setting added without its registry entry)', () => {
     expect(() => source().int('Caching:Missing')).toThrow("Setting 'Caching:Missing' is read but not registered in schemas/settings.schema.json");
   });

@@ -117,11 +117,32 @@ export class ConfigSource {
     return [...this.entries.values()].sort((a, b) => a.key.localeCompare(b.key));
   }
 
+  /**
+   * Where the loaded value of `key` comes from: `environment` (a `__` or legacy variable), `file`
+   * (the settings file, with the console's overrides laid over it) or null (absent: the default).
+   * A list given item by item counts by its first item.
+   */
+  origin(key: string): 'environment' | 'file' | null {
+    const lower = key.toLowerCase();
+    const entry = this.entry(key) ?? this.all().find((e) => e.key.toLowerCase().startsWith(`${lower}:`));
+    if (!entry) return null;
+    return entry.source.startsWith('environment variable') ? 'environment' : 'file';
+  }
+
+  /**
+   * The value of any registered key as its typed getter gives it (the checked value, else the
+   * registry's default): for code that goes over the registry rather than naming one key.
+   */
+  read(key: string): unknown {
+    const spec = settingSpec(key, this.file);
+    const lower = spec.key.toLowerCase();
+    return this.values.has(lower) ? this.values.get(lower) : spec.default;
+  }
+
   private value(key: string, type: SettingSpec['type']): unknown {
     const spec = settingSpec(key, this.file);
     if (spec.type !== type) throw new Error(`Setting '${spec.key}' is registered as ${spec.type}, read as ${type}`);
-    const lower = spec.key.toLowerCase();
-    return this.values.has(lower) ? this.values.get(lower) : spec.default;
+    return this.read(spec.key);
   }
 
   string(key: string): string {
@@ -175,9 +196,7 @@ export class ConfigSource {
    * which replaces the list. The registry's default (null or a list) when the key is absent.
    */
   stringList(key: string): readonly string[] | null {
-    const spec = settingSpec(key, this.file);
-    if (spec.type !== 'list') throw new Error(`Setting '${spec.key}' is registered as ${spec.type}, read as list`);
-    return (this.values.has(spec.key.toLowerCase()) ? this.values.get(spec.key.toLowerCase()) : spec.default) as readonly string[] | null;
+    return this.value(key, 'list') as readonly string[] | null;
   }
 
   /** A map setting (free keys, e.g. Docs:Themes): keys as written, null when absent. */

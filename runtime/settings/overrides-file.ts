@@ -59,3 +59,15 @@ export function setByPath(target: Json, key: string, value: unknown): void {
   const name = Object.keys(node).find((existing) => existing.toLowerCase() === last.toLowerCase()) ?? last;
   node[name] = value;
 }
+
+/** Reads a colon-path key in a nested object, matching names case-insensitively; `found` false when a part is missing. */
+export function getByPath(tree: unknown, key: string): { readonly found: boolean; readonly value: unknown } {
+  let node = tree;
+  for (const part of key.split(':')) {
+    if (!isObject(node)) return { found: false, value: undefined };
+    const name = Object.keys(node).find((existing) => existing.toLowerCase() === part.toLowerCase());
+    if (name === undefined) return { found: false, value: undefined };
+    node = node[name];
+  }
+  return { found: true, value: node };
+}

@@ -33,8 +33,7 @@ export type SettingsListener = (change: SettingsChange) => void;
 
 /** Whether a `__` environment variable sets `key` (for a list, any `key:<n>`). */
 export function setByVariable(source: ConfigSource, key: string): boolean {
-  const entry = source.entry(key) ?? source.all().find((e) => e.key.toLowerCase().startsWith(`${key.toLowerCase()}:`));
-  return entry?.source.startsWith('environment variable') ?? false;
+  return source.origin(key) === 'environment';
 }
 
 export class SettingsStore {

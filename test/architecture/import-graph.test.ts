@@ -11,6 +11,8 @@
  *   compiler/model/config.ts is generated/types/config.ts, read-only).
  * - runtime/health/ publishes status changes (HealthMonitor.onChange) and the console subscribes:
  *   health neither imports runtime/admin/ nor names the console.
+ * - runtime/admin/ (the console) is handed its view of the gateway (runtime/admin/console-gateway.ts)
+ *   and imports neither runtime/wharf-runtime.ts, server.ts nor gateway-handle.ts.
  * - no service locator (issue 24 item 2): areas are handed their dependencies by runtime/server.ts;
  *   runtime/gateway-handle.ts (gatewayOf(app)) is imported only by tests and the composition roots
  *   in GATEWAY_HANDLE_USERS, and no module decorates the fastify instance with a `wharf*` field.
@@ -203,6 +205,13 @@ describe('import graph', () => {
     expect(health.filter((e) => e.to.startsWith('runtime/admin/')).map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
     const naming = [...new Set(health.map((e) => e.from))].filter((file) => readFileSync(path.join(ROOT, file), 'utf8').includes('wharfConsole'));
     expect(naming, 'runtime/health/ files that reach into the console (publish through HealthMonitor.onChange instead)').toEqual([]);
+  });
+
+  it('the console is handed its slice: runtime/admin/ imports neither the gateway object (wharf-runtime.ts) nor server.ts', () => {
+    const whole = ['runtime/wharf-runtime.js', 'runtime/server.js', 'runtime/gateway-handle.js'];
+    const admin = edges('runtime').filter((e) => e.from.startsWith('runtime/admin/') && !isTest(e.from));
+    expect(admin.some((e) => e.to === 'runtime/admin/console-gateway.js'), 'the console states what it uses of the gateway in console-gateway.ts').toBe(true);
+    expect(admin.filter((e) => whole.includes(e.to)).map((e) => `${e.from} -> ${e.to}`), 'hand the console what it uses through ConsoleGateway (runtime/admin/console-gateway.ts)').toEqual([]);
   });
 
   it('no service locator: gatewayOf(app) only in tests and the named composition roots, no `wharf*` instance decoration', () => {

@@ -2,7 +2,8 @@
  * Cache policy: which requests are looked up, which responses are stored, what a write invalidates.
  *  - reads: GET, HEAD (looked up as GET, never stored) and QUERY on SQL, Proxy and Static endpoints,
  *    when Caching:Enabled and the endpoint's duration (cacheDurationSeconds, else the default) > 0;
- *  - stored: status 200, a string/Buffer body, no Set-Cookie, no `Cache-Control: no-store|private`;
+ *  - stored: status 200, a string/Buffer body, no Set-Cookie, no `Cache-Control: no-store|private`,
+ *    no `Vary` naming a request header the key does not cover (varyIsKeyed);
  *  - a successful write (POST, PUT, PATCH, MERGE, DELETE; status < 400) invalidates the endpoint
  *    (and, for a Composite, the Proxy endpoints its steps call) on every instance sharing the store.
  */
@@ -37,6 +38,27 @@ export type CacheableEndpoint = Pick<EndpointModel, 'id' | 'kind'> & {
   readonly cacheDurationSeconds?: number | null;
   readonly steps?: readonly { readonly targetId: string }[];
 };
+
+/**
+ * Request headers a stored answer may vary by: Accept is part of the key, an upstream is always
+ * asked for `Accept-Encoding: identity`, and CORS answers Origin per request (its `Vary: Origin`,
+ * Access-Control-* never stored).
+ */
+const KEYED_VARY = new Set(['accept', 'accept-encoding', 'origin']);
+
+/**
+ * False when `Vary` names `*` or a request header outside the key (Cookie, Accept-Language, a
+ * tenant header a Proxy endpoint forwards): that answer belongs to its caller and is never stored
+ * (RFC 9111 §4.1), so it is never replayed to another one.
+ */
+export function varyIsKeyed(vary: unknown): boolean {
+  if (vary === undefined) return true;
+  const text = Array.isArray(vary) ? vary.join(',') : String(vary);
+  return text.split(',').every((name) => {
+    const lower = name.trim().toLowerCase();
+    return lower === '' || KEYED_VARY.has(lower);
+  });
+}
 
 /** A miss being filled: what the response must be stored under. */
 export interface PendingRead {
@@ -95,6 +117,7 @@ export class ResponseCache {
   ): Promise<CachedResponse | null> {
     if (!pending.storable || status !== 200 || headers['set-cookie'] !== undefined) return null;
     if (/no-store|private/i.test(String(headers['cache-control'] ?? ''))) return null;
+    if (!varyIsKeyed(headers['vary'])) return null;
     const kept: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
       const lower = name.toLowerCase();

@@ -168,6 +168,11 @@ export const ERROR_REGISTRY = {
   SQL_BODY_NOT_OBJECT: { area: 'sql', status: 400, message: 'Request body must be a JSON object' },
   SQL_KEY_REQUIRED: { area: 'sql', status: 400, message: 'ID field is required for this operation' },
   SQL_KEY_MISMATCH: { area: 'sql', status: 400, message: 'The {keyName} in the body does not match the key in the URL' },
+  SQL_KEY_AMBIGUOUS: {
+    area: 'sql',
+    status: 400,
+    message: 'The record key is given more than once: give it once, in the path, as ?id= or (DELETE) as a JSON array body',
+  },
   SQL_NOTHING_TO_UPDATE: { area: 'sql', status: 400, message: 'The request body has no updatable columns' },
   SQL_OUTSIDE_ROW_FILTER: { area: 'sql', status: 422, message: 'Validation failed' },
   SQL_ROW_FILTER_BATCH: {

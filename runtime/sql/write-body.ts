@@ -88,11 +88,15 @@ function sameKey(a: TypedValue, b: TypedValue): boolean {
   return String(a.value) === String(b.value);
 }
 
-/** Key text of `?id=` (first value) when given. */
-function queryId(query: Readonly<Record<string, unknown>>): string | null {
+/**
+ * Key text of the URL: the path segment, else `?id=`; null without either. A key given twice
+ * (`?id=` repeated, or a path key and `?id=`) is a 400, never one of them picked silently.
+ */
+export function urlKeyText(pathId: string | null, query: Readonly<Record<string, unknown>>): string | null {
   const raw = query['id'];
-  const v = Array.isArray(raw) ? raw[0] : raw;
-  return typeof v === 'string' && v !== '' ? v : null;
+  const given = (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string' && v !== '');
+  if (given.length > 1 || (given.length === 1 && pathId !== null)) throw new WharfError('SQL_KEY_AMBIGUOUS');
+  return pathId ?? given[0] ?? null;
 }
 
 export interface WriteInput {
@@ -135,10 +139,12 @@ function isScalar(raw: unknown): raw is string | number | boolean {
 export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: ColumnKinds = new Map()): ValidWrite {
   const keyColumn = endpoint.primaryKey;
   const keyCol = keyColumn === null ? undefined : endpoint.columns.find((c) => c.db === keyColumn);
-  const urlId = input.pathId ?? queryId(input.query);
+  const urlId = urlKeyText(input.pathId, input.query);
   let key: TypedValue | null = urlId === null ? null : parseRecordKey(urlId);
   if (input.method === 'DELETE') {
     if (key === null) throw new WharfError('SQL_KEY_REQUIRED');
+    // a JSON array of keys is a batch only without a URL key (write-handler.ts)
+    if (Array.isArray(input.body)) throw new WharfError('SQL_KEY_AMBIGUOUS');
     return { values: [], key, keyText: urlId };
   }
   const body = input.body;

@@ -2,7 +2,7 @@
 import type { Literal, ValueFunction } from '../../odata/ast.js';
 import type { ColumnRef, ExpandPlan, FunctionArg, ObjectRef, ReadPlan } from '../../plan.js';
 import type { ProcedurePlan } from '../../write-plan.js';
-import { SqlCompiler, type CompileContext } from '../compiler.js';
+import { literalValue, SqlCompiler, type CompileContext } from '../compiler.js';
 
 export class PostgresCompiler extends SqlCompiler {
   readonly dialect = 'postgres' as const;
@@ -20,10 +20,15 @@ export class PostgresCompiler extends SqlCompiler {
     return `CAST(${column} AS text)`;
   }
 
-  /** Decimal literals are cast so that `IntColumn gt 2.5` compares numerically instead of failing. */
+  /**
+   * Decimal literals are cast so that `IntColumn gt 2.5` compares numerically instead of failing;
+   * whole numbers beyond 32 bits as bigint, since an uncast parameter takes the column's type and
+   * `IntColumn lt 3000000000` would fail as out of range instead of matching every row.
+   */
   protected override literal(lit: Exclude<Literal, { type: 'null' }>, ctx: CompileContext): string {
     const p = super.literal(lit, ctx);
-    return lit.type === 'decimal' ? `CAST(${p} AS numeric)` : p;
+    if (lit.type === 'decimal') return `CAST(${p} AS numeric)`;
+    return literalValue(lit).type === 'bigint' ? `CAST(${p} AS bigint)` : p;
   }
 
   protected pagingTail(plan: ReadPlan, ctx: CompileContext): string {

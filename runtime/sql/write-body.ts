@@ -9,10 +9,12 @@
  * (number: a JSON number or a string holding a decimal number; string, date, date-time, time, GUID:
  * a JSON string; boolean: true or false); null is left to the required rule and the database.
  * A ColumnValidation pattern is tested against every scalar's text (a number too) and refuses
- * objects and arrays outright, whether or not the kind is known.
+ * objects and arrays outright, whether or not the kind is known. A string with a lone UTF-16
+ * surrogate is refused (`<Col> must be valid Unicode`): no database stores it as sent.
  */
 import type { SqlColumn, SqlEndpoint } from '../contract/model.js';
 import { WharfError, type ErrorDetail } from '../errors/wharf-error.js';
+import { LONE_SURROGATE } from './odata/literals.js';
 import type { ColumnKinds, ValueKind } from './odata/type-check.js';
 import type { TypedValue } from './plan.js';
 import { parseRecordKey } from './record-key.js';
@@ -170,6 +172,11 @@ export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: C
     const typed = typedValue(raw);
     if (typeof typed === 'string') {
       details.push({ field: column.name, message: `${column.name} ${typed}` });
+      continue;
+    }
+    // the driver would store U+FFFD in its place: the record would not be what was sent
+    if (typeof raw === 'string' && LONE_SURROGATE.test(raw)) {
+      details.push({ field: column.name, message: `${column.name} must be valid Unicode (it contains a lone surrogate)` });
       continue;
     }
     const kind = kinds.get(column.db);

@@ -54,6 +54,11 @@ export const ERROR_REGISTRY = {
     status: 415,
     message: "Content-Type '{contentType}' is not supported.",
   },
+  REQUEST_UNSUPPORTED_ENCODING: {
+    area: 'request',
+    status: 415,
+    message: "Content-Encoding '{encoding}' is not supported.",
+  },
   REQUEST_CONTENT_LENGTH_MISMATCH: {
     area: 'request',
     status: 400,

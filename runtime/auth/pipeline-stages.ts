@@ -32,10 +32,12 @@ export function cacheStage(cache: ResponseCache): PipelineStage {
     run(state) {
       // answers of an endpoint with Authorization rules depend on the caller's claims: never cached
       if (needMatch(state).endpoint.model.authorization !== undefined) return undefined;
+      const endpoint = needMatch(state).endpoint.model;
       const answered = runCacheStage(cache, state.request, state.reply, {
         env: state.envSegment ?? '',
-        endpoint: needMatch(state).endpoint.model,
-        body: state.request.body,
+        endpoint,
+        // a Proxy forwards the body text as sent, which its upstream may read otherwise than JSON.parse does
+        body: endpoint.kind === 'proxy' ? (state.request.wharfRawBody ?? state.request.body) : state.request.body,
         build: state.routes.sourceHash,
       });
       // synchronous when the store is not involved (caching off, not a cacheable read)

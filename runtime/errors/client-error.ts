@@ -59,3 +59,18 @@ export function createClientErrorHandler(log: () => FastifyBaseLogger, maxHeader
     else socket.destroy();
   };
 }
+
+/**
+ * The HTTP server's `connect` listener: a CONNECT (a forward-proxy tunnel request) never reaches
+ * fastify, and without a listener Node drops the connection without a word. Answered 400 with the
+ * spec's body (its authority-form target is no URL of this server) and closed; nothing is tunnelled.
+ */
+export function createConnectRefusal(log: () => FastifyBaseLogger) {
+  return (_request: http.IncomingMessage, socket: Socket): void => {
+    const wharf = new WharfError('REQUEST_CONNECT_REFUSED');
+    log().info({ event: 'http.client_error', code: 'CONNECT', status: wharf.status }, wharf.message);
+    if (socket.writable) socket.end(clientErrorResponse(wharf));
+    else socket.destroy();
+  };
+}
+

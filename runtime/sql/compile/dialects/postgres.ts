@@ -4,6 +4,9 @@ import type { ColumnRef, ExpandPlan, FunctionArg, ObjectRef, ReadPlan } from '..
 import type { ProcedurePlan } from '../../write-plan.js';
 import { literalValue, SqlCompiler, type CompileContext } from '../compiler.js';
 
+/** Largest smallint: a whole-number literal beyond it may not fit the column's type uncast. */
+const SMALLINT_MAX = 32_767;
+
 export class PostgresCompiler extends SqlCompiler {
   readonly dialect = 'postgres' as const;
 
@@ -21,14 +24,16 @@ export class PostgresCompiler extends SqlCompiler {
   }
 
   /**
-   * Decimal literals are cast so that `IntColumn gt 2.5` compares numerically instead of failing;
-   * whole numbers beyond 32 bits as bigint, since an uncast parameter takes the column's type and
-   * `IntColumn lt 3000000000` would fail as out of range instead of matching every row.
+   * Decimal literals are cast so that `IntColumn gt 2.5` compares numerically instead of failing.
+   * An uncast parameter takes the column's type, so a whole number wider than the column failed as
+   * out of range (`IntColumn lt 3000000000`, `SmallintColumn eq 40000`) instead of matching rows:
+   * one beyond 16 bits is cast to integer, one beyond 32 bits to bigint.
    */
   protected override literal(lit: Exclude<Literal, { type: 'null' }>, ctx: CompileContext): string {
     const p = super.literal(lit, ctx);
     if (lit.type === 'decimal') return `CAST(${p} AS numeric)`;
-    return literalValue(lit).type === 'bigint' ? `CAST(${p} AS bigint)` : p;
+    if (lit.type !== 'int' || Math.abs(lit.value) <= SMALLINT_MAX) return p;
+    return literalValue(lit).type === 'bigint' ? `CAST(${p} AS bigint)` : `CAST(${p} AS integer)`;
   }
 
   protected pagingTail(plan: ReadPlan, ctx: CompileContext): string {

@@ -1,6 +1,6 @@
 /**
- * Validation of a SQL write before any SQL runs. Every failure of one request is collected into
- * the 422 `details` (`<Col> is required`, `<Prop> is not an allowed property`, `<Col> must be a
+ * Validation of a SQL write before any SQL runs. Every failure of one request (at most
+ * MAX_DETAILS) is collected into the 422 `details` (`<Col> is required`, `<Prop> is not an allowed property`, `<Col> must be a
  * number` and the like, `<Col> does not match the required format` or the configured message);
  * request-level problems (no body, key disagreement, no key) are a 400 with one message. Pure: the
  * column kinds come from the database catalogue read beforehand (column-types.ts).
@@ -138,6 +138,25 @@ function isScalar(raw: unknown): raw is string | number | boolean {
   return typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean';
 }
 
+/**
+ * Problems one 422 lists at most: a body of thousands of bad properties (or a batch of a thousand
+ * such rows) must not become a response many times its size, nor hold the event loop while it is
+ * built. Validation stops once more were found; a last detail says so.
+ */
+export const MAX_DETAILS = 50;
+const MORE_DETAILS: ErrorDetail = { field: 'body', message: `More than ${MAX_DETAILS} problems; only the first ${MAX_DETAILS} are listed` };
+
+/** The 422 of `details`: at most MAX_DETAILS of them, then MORE_DETAILS. */
+export function validationFailed(details: readonly ErrorDetail[]): WharfError {
+  const listed = details.length > MAX_DETAILS ? [...details.slice(0, MAX_DETAILS), MORE_DETAILS] : details;
+  return new WharfError('SQL_VALIDATION_FAILED', undefined, { details: listed });
+}
+
+/** A property name as a message shows it: at most 100 characters (it is the caller's text). */
+function shown(prop: string): string {
+  return prop.length > 100 ? `${prop.slice(0, 100)}…` : prop;
+}
+
 export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: ColumnKinds = new Map()): ValidWrite {
   const keyColumn = endpoint.primaryKey;
   const keyCol = keyColumn === null ? undefined : endpoint.columns.find((c) => c.db === keyColumn);
@@ -159,13 +178,14 @@ export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: C
   const values: ColumnValue[] = [];
   const seen = new Set<string>();
   for (const [prop, raw] of Object.entries(body)) {
+    if (details.length > MAX_DETAILS) break;
     const column = findColumn(endpoint.columns, prop);
     if (!column) {
-      details.push({ field: prop, message: `${prop} is not an allowed property` });
+      details.push({ field: shown(prop), message: `${shown(prop)} is not an allowed property` });
       continue;
     }
     if (seen.has(column.db)) {
-      details.push({ field: prop, message: `${column.name} is given more than once` });
+      details.push({ field: shown(prop), message: `${column.name} is given more than once` });
       continue;
     }
     seen.add(column.db);
@@ -192,14 +212,14 @@ export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: C
   }
   // POST and PUT carry the whole record; PATCH only what it changes (a given required column must not be blank)
   const whole = input.method === 'POST' || input.method === 'PUT';
-  for (const required of endpoint.requiredColumns) {
+  for (const required of details.length > MAX_DETAILS ? [] : endpoint.requiredColumns) {
     const name = endpoint.columns.find((c) => c.db === required)?.name ?? required;
     const given = Object.entries(body).find(([prop]) => findColumn(endpoint.columns, prop)?.db === required);
     if (given === undefined ? whole : isBlank(given[1])) {
       if (!details.some((d) => d.field === name)) details.push({ field: name, message: `${name} is required` });
     }
   }
-  if (details.length > 0) throw new WharfError('SQL_VALIDATION_FAILED', undefined, { details });
+  if (details.length > 0) throw validationFailed(details);
 
   const bodyKey = keyCol === undefined ? undefined : values.find((v) => v.column === keyCol.db)?.value;
   if (input.method !== 'POST') {

@@ -81,6 +81,14 @@ class WriteGenerator {
   }
 }
 
+function parsed(text: string): { success?: unknown; error?: unknown } | null {
+  try {
+    return JSON.parse(text) as { success?: unknown; error?: unknown };
+  } catch {
+    return null;
+  }
+}
+
 async function snapshot(env: string): Promise<unknown> {
   const get = (url: string) => server.app.inject({ method: 'GET', url: `/api/${env}/${url}`, headers: { authorization: server.authorization } });
   const orders = '$apply=aggregate(OrderId with sum as Ids,CustomerId with sum as Customers,Total with sum as Totals,Status with countdistinct as Statuses,$count as Rows)';
@@ -106,12 +114,8 @@ describe('generated hostile writes: never a 5xx, never a leak, a refusal writes 
       });
       statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
       const what = `${r.method} ${r.url} ${r.body ?? ''} -> ${res.statusCode} ${res.body.slice(0, 200)}`;
-      let json: { success?: unknown; error?: unknown } | null = null;
-      try {
-        json = JSON.parse(res.body) as typeof json;
-      } catch {
-        failures.push(`not JSON: ${what}`);
-      }
+      const json = parsed(res.body);
+      if (json === null) failures.push(`not JSON: ${what}`);
       if (res.statusCode >= 500) failures.push(what);
       else if (res.statusCode >= 400 && (json?.success !== false || typeof json.error !== 'string')) failures.push(`not the error body: ${what}`);
       if (LEAK.test(res.body)) failures.push(`leak: ${what}`);

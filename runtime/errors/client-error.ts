@@ -19,7 +19,8 @@ const PARSER_REASONS: Readonly<Record<string, string>> = {
   HPE_INVALID_VERSION: 'unsupported HTTP version.',
   HPE_CR_EXPECTED: 'bad line ending (CR without LF, or LF without CR).',
   HPE_LF_EXPECTED: 'bad line ending (CR without LF, or LF without CR).',
-  HPE_UNEXPECTED_CONTENT_LENGTH: 'Transfer-Encoding and Content-Length must not both be sent.',
+  // llhttp's code for a second Content-Length as well as for one beside Transfer-Encoding
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'Content-Length must be sent once, and never together with Transfer-Encoding.',
   HPE_INVALID_CONTENT_LENGTH: 'invalid Content-Length.',
   HPE_INVALID_TRANSFER_ENCODING: 'invalid Transfer-Encoding (only chunked, and never together with Content-Length).',
   HPE_INVALID_CHUNK_SIZE: 'invalid chunk size.',

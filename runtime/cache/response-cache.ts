@@ -2,7 +2,8 @@
  * Cache policy: which requests are looked up, which responses are stored, what a write invalidates.
  *  - reads: GET, HEAD (looked up as GET, never stored) and QUERY on SQL, Proxy and Static endpoints,
  *    when Caching:Enabled and the endpoint's duration (cacheDurationSeconds, else the default) > 0;
- *  - stored: status 200, a string/Buffer body, no Set-Cookie, no `Cache-Control: no-store|private`,
+ *  - stored: status 200, a string/Buffer body, no Set-Cookie, no `Cache-Control: no-store|private|
+ *    no-cache` (nor `Pragma: no-cache` without Cache-Control),
  *    no `Vary` naming a request header the key does not cover (varyIsKeyed);
  *  - a successful write (POST, PUT, PATCH, MERGE, DELETE; status < 400) invalidates the endpoint
  *    (and, for a Composite, the Proxy endpoints its steps call) on every instance sharing the store.
@@ -116,7 +117,10 @@ export class ResponseCache {
     etag?: string,
   ): Promise<CachedResponse | null> {
     if (!pending.storable || status !== 200 || headers['set-cookie'] !== undefined) return null;
-    if (/no-store|private/i.test(String(headers['cache-control'] ?? ''))) return null;
+    const cacheControl = headers['cache-control'];
+    // no-cache: to be used only after revalidation, which this cache never does (RFC 9111 §5.2.2.4)
+    if (/no-store|private|no-cache/i.test(String(cacheControl ?? ''))) return null;
+    if (cacheControl === undefined && /no-cache/i.test(String(headers['pragma'] ?? ''))) return null;
     if (!varyIsKeyed(headers['vary'])) return null;
     const kept: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {

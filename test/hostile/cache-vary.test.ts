@@ -4,7 +4,9 @@
  * upstream may answer each caller differently and say so only with `Vary` (Django's sessions add
  * `Vary: Cookie` and nothing else). Such an answer must never be replayed to another caller. The
  * key covers Accept; Accept-Encoding is always `identity` upstream; Origin is answered per request
- * by CORS: a `Vary` naming only those stays cacheable.
+ * by CORS: a `Vary` naming only those stays cacheable. Likewise an answer the upstream allows to be
+ * used only after revalidation (`Cache-Control: no-cache`, `Pragma: no-cache`): the gateway never
+ * revalidates, so it never stores one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxy, proxyServer } from '../proxy/proxy-server.js';
@@ -18,7 +20,8 @@ beforeAll(async () => {
   // the answer is the caller's own: its cookie, its language, its tenant header
   upstream = await startScriptedUpstream((req, res, url) => {
     const vary = url.searchParams.get('vary');
-    res.writeHead(200, { 'content-type': 'application/json', ...(vary ? { vary } : {}) });
+    const cc = url.searchParams.get('cc');
+    res.writeHead(200, { 'content-type': 'application/json', ...(vary ? { vary } : {}), ...(cc ? { 'cache-control': cc } : {}), ...(url.searchParams.has('pragma') ? { pragma: 'no-cache' } : {}) });
     res.end(JSON.stringify({ cookie: req.headers.cookie ?? null, language: req.headers['accept-language'] ?? null, tenant: req.headers['x-tenant'] ?? null }));
   });
   server = await proxyServer([proxy('Session', { url: `${upstream.origin}/me`, forwardCookies: true }, ['GET'])], {}, { caching: true });
@@ -43,6 +46,17 @@ describe('an upstream answer that varies by a request header is never replayed t
     expect(second.statusCode).toBe(200);
     expect(second.json()).not.toEqual(first.json());
     expect(second.headers['x-cache']).not.toBe('HIT');
+  });
+
+  it.each([
+    ['Cache-Control: no-cache (use only after revalidation, which the gateway never does)', 'cc=no-cache'],
+    ['Cache-Control: no-cache="Set-Cookie", max-age=60', 'cc=no-cache%3D%22Set-Cookie%22%2C%20max-age%3D60'],
+    ['Pragma: no-cache without Cache-Control', 'pragma=1'],
+  ])('%s', async (_name, query) => {
+    const first = await get(query, { cookie: 'session=alice' });
+    const second = await get(query, { cookie: 'session=bob' });
+    expect(second.headers['x-cache']).toBe('MISS');
+    expect(second.json()).not.toEqual(first.json());
   });
 
   it('a Vary naming only what the key or the gateway covers (Accept, Accept-Encoding, Origin) is still cached', async () => {

@@ -30,9 +30,9 @@ export function cacheStage(cache: ResponseCache): PipelineStage {
   return {
     name: 'cache',
     run(state) {
-      // answers of an endpoint with Authorization rules depend on the caller's claims: never cached
-      if (needMatch(state).endpoint.model.authorization !== undefined) return undefined;
       const endpoint = needMatch(state).endpoint.model;
+      // answers of an endpoint with Authorization rules depend on the caller's claims: never cached
+      if (endpoint.authorization !== undefined) return undefined;
       const answered = runCacheStage(cache, state.request, state.reply, {
         env: state.envSegment ?? '',
         endpoint,

@@ -1,9 +1,10 @@
 /**
  * The cache key of a read: everything that can change the response.
  * Environment (lower case), endpoint id, method (HEAD = GET; QUERY on its own), path, the query
- * string's pairs as received in canonical order, the build (sourceHash of generated/: a reload or deploy that changes
- * any endpoint never replays responses of the old definition), the QUERY body as canonical JSON (so different queries never share
- * an entry and key order does not matter) and the Accept header. Hashed (SHA-256) to a fixed size.
+ * string's pairs as received in canonical order, the build (sourceHash of generated/: a reload or
+ * deploy that changes any endpoint never replays responses of the old definition), the QUERY body
+ * as canonical JSON (so different queries never share an entry and key order does not matter; a
+ * Proxy's as sent) and the Accept header. Hashed (SHA-256) to a fixed size.
  */
 import { createHash } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';

@@ -74,4 +74,3 @@ export function createConnectRefusal(log: () => FastifyBaseLogger) {
     else socket.destroy();
   };
 }
-

@@ -33,6 +33,8 @@ const NOT_STORED = new Set([
   'retry-after',
   'age',
   'set-cookie',
+  // the request id the gateway sends upstream, echoed back by many upstreams: the first caller's
+  'x-request-id',
 ]);
 
 export type CacheableEndpoint = Pick<EndpointModel, 'id' | 'kind'> & {

@@ -21,7 +21,14 @@ beforeAll(async () => {
   upstream = await startScriptedUpstream((req, res, url) => {
     const vary = url.searchParams.get('vary');
     const cc = url.searchParams.get('cc');
-    res.writeHead(200, { 'content-type': 'application/json', ...(vary ? { vary } : {}), ...(cc ? { 'cache-control': cc } : {}), ...(url.searchParams.has('pragma') ? { pragma: 'no-cache' } : {}) });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      // as many upstreams do: the X-Request-Id the gateway sent, echoed
+      'x-request-id': String(req.headers['x-request-id']),
+      ...(vary ? { vary } : {}),
+      ...(cc ? { 'cache-control': cc } : {}),
+      ...(url.searchParams.has('pragma') ? { pragma: 'no-cache' } : {}),
+    });
     res.end(JSON.stringify({ cookie: req.headers.cookie ?? null, language: req.headers['accept-language'] ?? null, tenant: req.headers['x-tenant'] ?? null }));
   });
   server = await proxyServer([proxy('Session', { url: `${upstream.origin}/me`, forwardCookies: true }, ['GET'])], {}, { caching: true });
@@ -65,5 +72,8 @@ describe('an upstream answer that varies by a request header is never replayed t
     const second = await get(query, { 'x-tenant': 'a' });
     expect([first.headers['x-cache'], second.headers['x-cache']]).toEqual(['MISS', 'HIT']);
     expect(second.json()).toEqual(first.json());
+    // the first caller's request id, echoed by the upstream, is not replayed with the entry
+    expect(first.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.headers['x-request-id']).toBeUndefined();
   });
 });

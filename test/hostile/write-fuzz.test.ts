@@ -104,7 +104,7 @@ describe('generated hostile writes: never a 5xx, never a leak, a refusal writes 
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     let before = await snapshot(env as string);
-    for (let i = 0; i < 250 && failures.length < 10; i++) {
+    for (let i = 0; i < 200 && failures.length < 10; i++) {
       const r = gen.request();
       const res = await server.app.inject({
         method: r.method,
@@ -125,6 +125,6 @@ describe('generated hostile writes: never a 5xx, never a leak, a refusal writes 
     }
     expect(failures).toEqual([]);
     // the generator must get writes through, not only refusals
-    expect((statuses.get(200) ?? 0) + (statuses.get(201) ?? 0)).toBeGreaterThan(8);
+    expect((statuses.get(200) ?? 0) + (statuses.get(201) ?? 0)).toBeGreaterThan(6);
   }, 120_000);
 });

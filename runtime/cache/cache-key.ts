@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
+import { queryPairName } from '../routing/query-pair-name.js';
 
 export interface CacheKeyInput {
   readonly env: string;
@@ -24,18 +25,6 @@ export interface CacheKeyInput {
   readonly build?: string;
 }
 
-/** A parameter's name as a reader may take it (decoded, `+` as space, trimmed, any case): only for ordering. */
-function sortName(pair: string): string {
-  const raw = pair.split('=', 1)[0] as string;
-  let name = raw;
-  try {
-    name = decodeURIComponent(raw.replace(/\+/g, ' '));
-  } catch {
-    name = raw;
-  }
-  return name.trim().toLowerCase();
-}
-
 /**
  * The `&`-separated pairs exactly as received, sorted by name. Never decoded or re-encoded: two
  * spellings a reader may take differently (`%24top` and `$top`, `??x` and `?x`, invalid UTF-8 and
@@ -43,7 +32,7 @@ function sortName(pair: string): string {
  * (`Top`, `top`, `%74op`) compare equal, so such pairs keep their order (first-wins readers).
  */
 export function canonicalQuery(query: string): string {
-  const pairs = query.split('&').map((pair) => [sortName(pair), pair] as const);
+  const pairs = query.split('&').map((pair) => [queryPairName(pair), pair] as const);
   pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return pairs.map(([, pair]) => pair).join('&');
 }

@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../../runtime/testing/test-server.js';
-import { startSqlTestServer, type SqlTestServer } from '../sql/http-server.js';
+import { startEmbeddedTestServer, type SqlTestServer } from '../sql/http-server.js';
 
 let sql: SqlTestServer;
 let files: TestServer;
@@ -22,7 +22,7 @@ const COUNTRIES = [
 ];
 
 beforeAll(async () => {
-  sql = await startSqlTestServer('postgres://unused', 1, { logger: false, environments: ['demo'] });
+  sql = await startEmbeddedTestServer();
   files = await createTestServer({
     generated: {
       endpoints: [{

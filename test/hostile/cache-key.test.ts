@@ -11,14 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../runtime/testing/test-server.js';
 import { proxy, proxyServer } from '../proxy/proxy-server.js';
 import { startUpstream, type Upstream } from '../proxy/upstream-server.js';
-import { startSqlTestServer, type SqlTestServer } from '../sql/http-server.js';
+import { startEmbeddedTestServer, type SqlTestServer } from '../sql/http-server.js';
 
 let sql: SqlTestServer;
 let upstream: Upstream;
 let gateway: TestServer;
 
 beforeAll(async () => {
-  sql = await startSqlTestServer('postgres://unused', 1, { logger: false, environments: ['demo'], caching: true });
+  sql = await startEmbeddedTestServer({ caching: true });
   upstream = await startUpstream();
   gateway = await proxyServer([proxy('Echo', { url: `${upstream.origin}/echo/key` }, ['GET', 'QUERY'])], {}, { caching: true });
 }, 120_000);

@@ -8,14 +8,14 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqlTestServer, type SqlTestServer } from '../sql/http-server.js';
+import { startEmbeddedTestServer, type SqlTestServer } from '../sql/http-server.js';
 
 let server: SqlTestServer;
 const W = '/api/demo/Inventory/Warehouses';
 const HOOK = '/api/demo/Integrations/PaymentEvents/payment-failed';
 
 beforeAll(async () => {
-  server = await startSqlTestServer('postgres://unused', 1, { logger: false, environments: ['demo'] });
+  server = await startEmbeddedTestServer();
 }, 120_000);
 afterAll(async () => server?.close());
 

@@ -7,7 +7,7 @@
  * Sales/Orders through its procedure).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqlTestServer, type SqlTestServer } from '../sql/http-server.js';
+import { startEmbeddedTestServer, type SqlTestServer } from '../sql/http-server.js';
 
 let server: SqlTestServer;
 const W = '/api/demo/Inventory/Warehouses';
@@ -27,7 +27,7 @@ async function table(): Promise<unknown> {
 }
 
 beforeAll(async () => {
-  server = await startSqlTestServer('postgres://unused', 1, { logger: false, environments: ['demo'] });
+  server = await startEmbeddedTestServer();
   for (const code of ['KA-001', 'KA-002', 'KA-003']) {
     const res = await send('POST', W, { Code: code, Name: code });
     expect(res.statusCode).toBe(201);

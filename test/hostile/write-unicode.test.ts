@@ -5,13 +5,13 @@
  * batch) and through a procedure; a real pair (an emoji) is stored exactly. Embedded database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqlTestServer, type SqlTestServer } from '../sql/http-server.js';
+import { startEmbeddedTestServer, type SqlTestServer } from '../sql/http-server.js';
 
 let server: SqlTestServer;
 const W = '/api/demo/Inventory/Warehouses';
 
 beforeAll(async () => {
-  server = await startSqlTestServer('postgres://unused', 1, { logger: false, environments: ['demo'] });
+  server = await startEmbeddedTestServer();
 }, 120_000);
 afterAll(async () => server?.close());
 

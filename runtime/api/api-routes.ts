@@ -59,9 +59,10 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   app.decorateRequest('wharfEmptyJson', null);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     // a coded body (gzip from a compressing client) read as text is noise: 415 naming the coding
-    const coding = request.headers['content-encoding'];
-    if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
-      done(new WharfError('REQUEST_UNSUPPORTED_ENCODING', { encoding: coding }), undefined);
+    const header = request.headers['content-encoding'] ?? '';
+    const coding = header.trim().toLowerCase();
+    if (coding !== '' && coding !== 'identity') {
+      done(new WharfError('REQUEST_UNSUPPORTED_ENCODING', { encoding: header }), undefined);
       return;
     }
     request.wharfRawBody = body as string;

@@ -49,9 +49,11 @@ describe('a coded JSON body: 415, nothing stored', () => {
     expect(await count(W)).toBe(before);
   });
 
-  it('identity is no coding: stored', async () => {
+  it('identity, or an empty header, is no coding: stored', async () => {
     const res = await send('POST', W, body, { 'content-encoding': 'Identity' });
     expect(res.statusCode).toBe(201);
+    const empty = await send('POST', W, '{"Code":"GZ-002","Name":"plain"}', { 'content-encoding': ' ' });
+    expect(empty.statusCode).toBe(201);
   });
 });
 

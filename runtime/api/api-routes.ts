@@ -1,8 +1,9 @@
 /**
  * The data API: one catch-all route for `/api` and `/api/*` and every API method, dispatching
  * through the pipeline stages against the route table current when the request started.
- * Body parsing in this scope: JSON (our parser, precise errors), anything else as a raw Buffer
- * (the kind's handler decides what it accepts).
+ * Body parsing in this scope: JSON (our parser, precise errors; a `Content-Encoding` other than
+ * identity is a 415, the body is never read as text), anything else as a raw Buffer (the kind's
+ * handler decides what it accepts).
  */
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -57,6 +58,13 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   app.decorateRequest('wharfRawBody', null);
   app.decorateRequest('wharfEmptyJson', null);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // a coded body (gzip from a compressing client) read as text is noise: 415 naming the coding
+    const header = request.headers['content-encoding'] ?? '';
+    const coding = header.trim().toLowerCase();
+    if (coding !== '' && coding !== 'identity') {
+      done(new WharfError('REQUEST_UNSUPPORTED_ENCODING', { encoding: header }), undefined);
+      return;
+    }
     request.wharfRawBody = body as string;
     try {
       done(null, parseJsonBody(body as string, request.method.toUpperCase()));

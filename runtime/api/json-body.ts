@@ -5,7 +5,7 @@
  * keys are refused (prototype poisoning). Nesting deeper than MAX_JSON_DEPTH is refused before
  * anything parses or recurses over the text (hashing, error positions, handlers).
  */
-import { jsonErrorOffset, lineColumnAt } from '../contract/json-error-position.js';
+import { jsonErrorOffset, lineColumnAt, withoutJsonExcerpt } from '../contract/json-error-position.js';
 import { WharfError } from '../errors/wharf-error.js';
 
 const METHODS_WITH_OPTIONAL_BODY = new Set(['QUERY', 'DELETE']);
@@ -40,8 +40,7 @@ function location(text: string, position: number): string {
 
 /** Turns V8's JSON.parse message into `<what> at line L, column C`. */
 export function describeJsonError(text: string, error: Error): string {
-  const what = error.message
-    .replace(/,\s*"[\s\S]*" is not valid JSON$/, '')
+  const what = withoutJsonExcerpt(error.message)
     .replace(/\s+(?:in JSON )?at position \d+.*$/s, '')
     .replace(/^Unexpected end of JSON input$/, 'Unexpected end of input');
   const offset = what === 'Unexpected end of input' ? text.length : jsonErrorOffset(text, error.message);

@@ -30,12 +30,14 @@ export function cacheStage(cache: ResponseCache): PipelineStage {
   return {
     name: 'cache',
     run(state) {
+      const endpoint = needMatch(state).endpoint.model;
       // answers of an endpoint with Authorization rules depend on the caller's claims: never cached
-      if (needMatch(state).endpoint.model.authorization !== undefined) return undefined;
+      if (endpoint.authorization !== undefined) return undefined;
       const answered = runCacheStage(cache, state.request, state.reply, {
         env: state.envSegment ?? '',
-        endpoint: needMatch(state).endpoint.model,
-        body: state.request.body,
+        endpoint,
+        // a Proxy forwards the body text as sent, which its upstream may read otherwise than JSON.parse does
+        body: endpoint.kind === 'proxy' ? (state.request.wharfRawBody ?? state.request.body) : state.request.body,
         build: state.routes.sourceHash,
       });
       // synchronous when the store is not involved (caching off, not a cacheable read)

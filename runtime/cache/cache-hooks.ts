@@ -27,7 +27,7 @@ declare module 'fastify' {
 export interface CacheStageContext {
   readonly env: string;
   readonly endpoint: CacheableEndpoint;
-  /** Parsed QUERY body (part of the key). */
+  /** QUERY body as its reader takes it (part of the key): parsed, or a Proxy's text as sent. */
   readonly body?: unknown;
   /** sourceHash of the route table (part of the key). */
   readonly build?: string;

@@ -1,12 +1,14 @@
 /**
  * The cache key of a read: everything that can change the response.
  * Environment (lower case), endpoint id, method (HEAD = GET; QUERY on its own), path, the query
- * string in canonical order, the build (sourceHash of generated/: a reload or deploy that changes
- * any endpoint never replays responses of the old definition), the QUERY body as canonical JSON (so different queries never share
- * an entry and key order does not matter) and the Accept header. Hashed (SHA-256) to a fixed size.
+ * string's pairs as received in canonical order, the build (sourceHash of generated/: a reload or
+ * deploy that changes any endpoint never replays responses of the old definition), the QUERY body
+ * as canonical JSON (so different queries never share an entry and key order does not matter; a
+ * Proxy's as sent) and the Accept header. Hashed (SHA-256) to a fixed size.
  */
 import { createHash } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
+import { queryPairName } from '../routing/query-pair-name.js';
 
 export interface CacheKeyInput {
   readonly env: string;
@@ -16,18 +18,23 @@ export interface CacheKeyInput {
   readonly path: string;
   /** Raw query string without `?` ('' when none). */
   readonly query: string;
-  /** Parsed QUERY body; undefined for GET. */
+  /** QUERY body as its reader takes it (parsed for SQL and Static, the text as sent for a Proxy); undefined for GET. */
   readonly body?: unknown;
   readonly accept?: string | undefined;
   /** sourceHash of the route table serving the request. */
   readonly build?: string;
 }
 
-/** Parameters sorted by name (stable: repeated names keep their order), re-encoded uniformly. */
+/**
+ * The `&`-separated pairs exactly as received, sorted by name. Never decoded or re-encoded: two
+ * spellings a reader may take differently (`%24top` and `$top`, `??x` and `?x`, invalid UTF-8 and
+ * U+FFFD) must never share an entry. Stable, and names that may be one name to some reader
+ * (`Top`, `top`, `%74op`) compare equal, so such pairs keep their order (first-wins readers).
+ */
 export function canonicalQuery(query: string): string {
-  const params = [...new URLSearchParams(query)];
-  params.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return new URLSearchParams(params).toString();
+  const pairs = query.split('&').map((pair) => [queryPairName(pair), pair] as const);
+  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return pairs.map(([, pair]) => pair).join('&');
 }
 
 export function cacheKeyHash(input: CacheKeyInput): string {

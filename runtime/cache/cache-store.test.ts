@@ -52,6 +52,10 @@ describe('cache key', () => {
   const base = { env: 'dev', endpointId: 'sql:A', method: 'GET', path: '/api/dev/A', query: '' };
   it('ignores parameter order and env case, keeps everything else apart', () => {
     expect(canonicalQuery('b=2&a=1&a=0')).toBe('a=1&a=0&b=2');
+    // pairs as received, never decoded: spellings a reader may take differently stay apart
+    expect(canonicalQuery('%24top=1&$skip=0&?x=1')).toBe('$skip=0&%24top=1&?x=1');
+    expect(canonicalQuery('Top=2&b=1&top=1')).toBe('b=1&Top=2&top=1');
+    expect(cacheKeyHash({ ...base, query: '%24top=1' })).not.toBe(cacheKeyHash({ ...base, query: '$top=1' }));
     expect(cacheKeyHash({ ...base, query: '$top=1&$skip=2' })).toBe(cacheKeyHash({ ...base, query: '$skip=2&$top=1' }));
     expect(cacheKeyHash({ ...base, env: 'DEV' })).toBe(cacheKeyHash(base));
     expect(cacheKeyHash({ ...base, method: 'HEAD' })).toBe(cacheKeyHash(base));

@@ -2,7 +2,9 @@
  * Cache policy: which requests are looked up, which responses are stored, what a write invalidates.
  *  - reads: GET, HEAD (looked up as GET, never stored) and QUERY on SQL, Proxy and Static endpoints,
  *    when Caching:Enabled and the endpoint's duration (cacheDurationSeconds, else the default) > 0;
- *  - stored: status 200, a string/Buffer body, no Set-Cookie, no `Cache-Control: no-store|private`;
+ *  - stored: status 200, a string/Buffer body, no Set-Cookie, no `Cache-Control: no-store|private|
+ *    no-cache` (nor `Pragma: no-cache` without Cache-Control),
+ *    no `Vary` naming a request header the key does not cover (varyIsKeyed);
  *  - a successful write (POST, PUT, PATCH, MERGE, DELETE; status < 400) invalidates the endpoint
  *    (and, for a Composite, the Proxy endpoints its steps call) on every instance sharing the store.
  */
@@ -31,12 +33,35 @@ const NOT_STORED = new Set([
   'retry-after',
   'age',
   'set-cookie',
+  // the request id the gateway sends upstream, echoed back by many upstreams: the first caller's
+  'x-request-id',
 ]);
 
 export type CacheableEndpoint = Pick<EndpointModel, 'id' | 'kind'> & {
   readonly cacheDurationSeconds?: number | null;
   readonly steps?: readonly { readonly targetId: string }[];
 };
+
+/**
+ * Request headers a stored answer may vary by: Accept is part of the key, an upstream is always
+ * asked for `Accept-Encoding: identity`, and CORS answers Origin per request (its `Vary: Origin`,
+ * Access-Control-* never stored).
+ */
+const KEYED_VARY = new Set(['accept', 'accept-encoding', 'origin']);
+
+/**
+ * False when `Vary` names `*` or a request header outside the key (Cookie, Accept-Language, a
+ * tenant header a Proxy endpoint forwards): that answer belongs to its caller and is never stored
+ * (RFC 9111 §4.1), so it is never replayed to another one.
+ */
+export function varyIsKeyed(vary: unknown): boolean {
+  if (vary === undefined) return true;
+  const text = Array.isArray(vary) ? vary.join(',') : String(vary);
+  return text.split(',').every((name) => {
+    const lower = name.trim().toLowerCase();
+    return lower === '' || KEYED_VARY.has(lower);
+  });
+}
 
 /** A miss being filled: what the response must be stored under. */
 export interface PendingRead {
@@ -94,7 +119,11 @@ export class ResponseCache {
     etag?: string,
   ): Promise<CachedResponse | null> {
     if (!pending.storable || status !== 200 || headers['set-cookie'] !== undefined) return null;
-    if (/no-store|private/i.test(String(headers['cache-control'] ?? ''))) return null;
+    const cacheControl = headers['cache-control'];
+    // no-cache: to be used only after revalidation, which this cache never does (RFC 9111 §5.2.2.4)
+    if (/no-store|private|no-cache/i.test(String(cacheControl ?? ''))) return null;
+    if (cacheControl === undefined && /no-cache/i.test(String(headers['pragma'] ?? ''))) return null;
+    if (!varyIsKeyed(headers['vary'])) return null;
     const kept: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
       const lower = name.toLowerCase();

@@ -22,7 +22,7 @@ import { transformBody } from '../transforms/response-transforms.js';
 import { boundedMap } from './bounded-map.js';
 import { callStep } from './step-call.js';
 import { stepRequestBase } from './step-authorization.js';
-import type { StepCallResult, StepRequestBase } from './step-call.js';
+import type { StepBudget, StepCallResult, StepRequestBase } from './step-call.js';
 import { arrayLimitProblems, stepInput } from './step-input.js';
 import type { TemplateContext } from './templates.js';
 
@@ -81,6 +81,8 @@ export function createCompositeHandler(client: UpstreamClient): EndpointHandler<
     };
     const completed: string[] = [];
     const concurrency = client.settings.compositeArrayConcurrency;
+    // every step answer is kept for the final one: together at most what a Proxy answer may buffer
+    const budget: StepBudget = { remaining: client.settings.bufferLimitBytes };
     ctx.timing.start('steps');
     try {
       for (const step of ctx.endpoint.model.steps) {
@@ -94,7 +96,7 @@ export function createCompositeHandler(client: UpstreamClient): EndpointHandler<
           input.items,
           concurrency,
           async (item) => {
-            const result = await callStep(client, endpoint, step.method, item, stepRequest);
+            const result = await callStep(client, endpoint, step.method, item, stepRequest, budget);
             if (!result.ok) failed ??= result;
             return result.ok ? result.value : undefined;
           },

@@ -1,10 +1,14 @@
 /**
  * One upstream call of a step, through the same UpstreamClient as Proxy requests (the referenced
  * endpoint's Url, FallbackUrls, Retry, method rules, network policy and circuit breaker; no HTTP
- * loop back into the gateway). The body is read whole (JSON when it parses, else text).
+ * loop back into the gateway). The body is read whole (JSON when it parses, else text), within the
+ * request's budget: all step answers of one Composite request together at most
+ * Proxy:BufferLimitBytes, the limit of a buffered Proxy answer (they are all kept for the final
+ * answer); beyond it the upstream body is cut and the step fails (502). A body that breaks off
+ * half-way fails the step too (502, 504 when it stalled).
  */
 import type { ProxyEndpoint } from '../contract/model.js';
-import { failureCode } from '../proxy/failover.js';
+import { classifyError, failureCode } from '../proxy/failover.js';
 import type { AttemptFailure } from '../proxy/failover.js';
 import type { UpstreamClient, UpstreamRequest } from '../proxy/upstream-client.js';
 
@@ -25,12 +29,32 @@ export type StepRequestBase = Omit<UpstreamRequest, 'method' | 'body' | 'target'
 
 const BODYLESS = new Set(['GET', 'HEAD', 'DELETE']);
 
+/** Bytes the step answers of one Composite request may still take (starts at Proxy:BufferLimitBytes). */
+export interface StepBudget {
+  remaining: number;
+}
+
+/** The body as text, or null once it took more than the budget has left (the rest is never read). */
+async function boundedText(body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown }, budget: StepBudget): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) {
+    budget.remaining -= chunk.length;
+    if (budget.remaining < 0) {
+      body.destroy();
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export async function callStep(
   client: UpstreamClient,
   endpoint: ProxyEndpoint,
   method: string,
   item: unknown,
   base: StepRequestBase,
+  budget: StepBudget,
 ): Promise<StepCallResult> {
   const body = BODYLESS.has(method) || item === undefined ? undefined : JSON.stringify(item);
   const result = await client.exchange(endpoint, {
@@ -44,8 +68,18 @@ export async function callStep(
   if (!result.ok) {
     return { ok: false, status: FAILURE_STATUS[failureCode(result.failures)], upstreamStatus: null, failures: result.failures };
   }
-  const text = await result.response.body.text();
   const status = result.response.statusCode;
+  let text: string | null;
+  try {
+    text = await boundedText(result.response.body, budget);
+  } catch (error) {
+    // the upstream broke off (or stalled) in the middle of its body: the step failed, like a Proxy call
+    const code = classifyError(error) === 'timeout' ? 'PROXY_UPSTREAM_TIMEOUT' : 'PROXY_UPSTREAM_UNAVAILABLE';
+    return { ok: false, status: FAILURE_STATUS[code], upstreamStatus: status, failures: result.failures, upstreamBody: `the body broke off: ${String(error)}`.slice(0, 2000) };
+  }
+  if (text === null) {
+    return { ok: false, status: 502, upstreamStatus: status, failures: result.failures, upstreamBody: 'the answers of this request are larger than Proxy:BufferLimitBytes' };
+  }
   if (status >= 400) {
     return { ok: false, status: status < 500 ? status : 502, upstreamStatus: status, failures: result.failures, upstreamBody: text.slice(0, 2000) };
   }

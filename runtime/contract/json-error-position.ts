@@ -21,6 +21,15 @@ export function jsonErrorOffset(text: string, message: string): number | null {
   return at >= 0 ? at : offset;
 }
 
+/**
+ * V8's JSON.parse message without its excerpt of the text: `, "notjson" is not valid JSON`, also
+ * when shortened (`"notjson-and"... is not valid JSON`, `..."d":4, x "e"... is not valid JSON`).
+ * The excerpt is the input quoted back (binary bytes included); the position says where.
+ */
+export function withoutJsonExcerpt(message: string): string {
+  return message.replace(/,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, '');
+}
+
 /** 1-based line and column of an offset. */
 export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);

@@ -11,7 +11,7 @@
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { jsonErrorOffset, lineColumnAt } from './json-error-position.js';
+import { jsonErrorOffset, lineColumnAt, withoutJsonExcerpt } from './json-error-position.js';
 import type { StaticFormat } from './static-format.js';
 
 export { staticFormatOf, type StaticFormat } from './static-format.js';
@@ -85,7 +85,7 @@ function parseJson(text: string): StaticParseResult {
     // V8 quotes the text itself (`Unexpected token 'o', "notjson" is not valid JSON`): dropped, the
     // position says where
     const message = (error as Error).message;
-    const what = message.replace(/, "[\s\S]*" is not valid JSON$/, '').replace(/\s+(?:in JSON )?at position \d+.*$/s, '');
+    const what = withoutJsonExcerpt(message).replace(/\s+(?:in JSON )?at position \d+.*$/s, '');
     const offset = jsonErrorOffset(text, message);
     if (offset === null) return fail(`invalid JSON: ${what} (the file starts ${contentExcerpt(text)})`);
     const { line, column } = lineColumnAt(text, offset);

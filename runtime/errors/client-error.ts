@@ -19,7 +19,8 @@ const PARSER_REASONS: Readonly<Record<string, string>> = {
   HPE_INVALID_VERSION: 'unsupported HTTP version.',
   HPE_CR_EXPECTED: 'bad line ending (CR without LF, or LF without CR).',
   HPE_LF_EXPECTED: 'bad line ending (CR without LF, or LF without CR).',
-  HPE_UNEXPECTED_CONTENT_LENGTH: 'Transfer-Encoding and Content-Length must not both be sent.',
+  // llhttp's code for a second Content-Length as well as for one beside Transfer-Encoding
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'Content-Length must be sent once, and never together with Transfer-Encoding.',
   HPE_INVALID_CONTENT_LENGTH: 'invalid Content-Length.',
   HPE_INVALID_TRANSFER_ENCODING: 'invalid Transfer-Encoding (only chunked, and never together with Content-Length).',
   HPE_INVALID_CHUNK_SIZE: 'invalid chunk size.',
@@ -55,6 +56,20 @@ export function createClientErrorHandler(log: () => FastifyBaseLogger, maxHeader
     const wharf = clientErrorToWharf(error, maxHeaderSize);
     // the URL is never logged here: it may hold credentials and it is what failed to parse
     log().info({ event: 'http.client_error', code: error.code, status: wharf.status }, wharf.message);
+    if (socket.writable) socket.end(clientErrorResponse(wharf));
+    else socket.destroy();
+  };
+}
+
+/**
+ * The HTTP server's `connect` listener: a CONNECT (a forward-proxy tunnel request) never reaches
+ * fastify, and without a listener Node drops the connection without a word. Answered 400 with the
+ * spec's body (its authority-form target is no URL of this server) and closed; nothing is tunnelled.
+ */
+export function createConnectRefusal(log: () => FastifyBaseLogger) {
+  return (_request: http.IncomingMessage, socket: Socket): void => {
+    const wharf = new WharfError('REQUEST_CONNECT_REFUSED');
+    log().info({ event: 'http.client_error', code: 'CONNECT', status: wharf.status }, wharf.message);
     if (socket.writable) socket.end(clientErrorResponse(wharf));
     else socket.destroy();
   };

@@ -54,6 +54,11 @@ export const ERROR_REGISTRY = {
     status: 415,
     message: "Content-Type '{contentType}' is not supported.",
   },
+  REQUEST_UNSUPPORTED_ENCODING: {
+    area: 'request',
+    status: 415,
+    message: "Content-Encoding '{encoding}' is not supported.",
+  },
   REQUEST_CONTENT_LENGTH_MISMATCH: {
     area: 'request',
     status: 400,
@@ -73,6 +78,7 @@ export const ERROR_REGISTRY = {
     status: 431,
     message: 'Request line and headers are too large (limit {limit} bytes).',
   },
+  REQUEST_CONNECT_REFUSED: { area: 'request', status: 400, message: 'CONNECT is not supported: this server is not a forward proxy.' },
   REQUEST_TIMEOUT: { area: 'request', status: 408, message: 'The request was not received in time.' },
   REQUEST_BODY_TIMEOUT: { area: 'request', status: 408, message: 'The request body did not arrive in time.' },
 
@@ -168,6 +174,11 @@ export const ERROR_REGISTRY = {
   SQL_BODY_NOT_OBJECT: { area: 'sql', status: 400, message: 'Request body must be a JSON object' },
   SQL_KEY_REQUIRED: { area: 'sql', status: 400, message: 'ID field is required for this operation' },
   SQL_KEY_MISMATCH: { area: 'sql', status: 400, message: 'The {keyName} in the body does not match the key in the URL' },
+  SQL_KEY_AMBIGUOUS: {
+    area: 'sql',
+    status: 400,
+    message: 'The record key is given more than once: give it once, in the path, as ?id= or (DELETE) as a JSON array body',
+  },
   SQL_NOTHING_TO_UPDATE: { area: 'sql', status: 400, message: 'The request body has no updatable columns' },
   SQL_OUTSIDE_ROW_FILTER: { area: 'sql', status: 422, message: 'Validation failed' },
   SQL_ROW_FILTER_BATCH: {

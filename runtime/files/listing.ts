@@ -1,6 +1,7 @@
 /**
  * `GET …/{name}/list?prefix=&$top=&$skip=`: the files of the directory, sorted by name, in the
- * paging envelope, with X-Total-Count. $top defaults to 100 and may be at most 1000.
+ * paging envelope, with X-Total-Count. $top defaults to 100 and may be at most 1000; an option
+ * given twice is a 400.
  */
 import { WharfError } from '../errors/wharf-error.js';
 import type { StoredFile } from './file-store.js';
@@ -23,6 +24,10 @@ function integer(value: unknown, option: string, fallback: number): number {
 }
 
 export function parseListQuery(query: Readonly<Record<string, unknown>>): ListQuery {
+  // a repeated option arrives as an array: `prefix=a&prefix=b` would be read as the text `a,b`
+  for (const option of ['prefix', '$top', '$skip']) {
+    if (Array.isArray(query[option])) throw new WharfError('FILES_BAD_PAGING', { reason: `${option} given more than once` });
+  }
   const prefix = query.prefix === undefined ? '' : String(query.prefix);
   const top = integer(query.$top, '$top', DEFAULT_LIST_TOP);
   const skip = integer(query.$skip, '$skip', 0);

@@ -11,6 +11,7 @@ import type { DeletePattern } from '../contract/model.js';
 import { WharfError } from '../errors/wharf-error.js';
 import type { RouteTarget } from '../routing/route-table.js';
 import { memoByText } from '../lifecycle/text-memo.js';
+import { queryPairName } from '../routing/query-pair-name.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -30,18 +31,6 @@ function appendPath(url: URL, suffix: string): void {
   url.pathname = url.pathname.replace(/\/+$/, '') + suffix;
 }
 
-/** A parameter's name as an upstream may read it: decoded, trimmed, lower case. */
-function nameOf(pair: string): string {
-  const raw = pair.split('=')[0] ?? '';
-  let name = raw;
-  try {
-    name = decodeURIComponent(raw.replace(/\+/g, ' '));
-  } catch {
-    name = raw;
-  }
-  return name.trim().toLowerCase();
-}
-
 /** The names a client pair may set: its own, and those of its `;`-separated parts (decoded too). */
 function namesOf(pair: string): string[] {
   let decoded = pair;
@@ -50,7 +39,7 @@ function namesOf(pair: string): string[] {
   } catch {
     decoded = pair;
   }
-  return [nameOf(pair), ...decoded.split(';').map(nameOf)];
+  return [queryPairName(pair), ...decoded.split(';').map(queryPairName)];
 }
 
 /**
@@ -60,7 +49,7 @@ function namesOf(pair: string): string[] {
  */
 function mergeQuery(url: URL, clientQuery: string, extra: readonly [string, string][]): void {
   const bakedPairs = url.search.slice(1).split('&').filter((pair) => pair !== '');
-  const baked = new Set(bakedPairs.map(nameOf));
+  const baked = new Set(bakedPairs.map(queryPairName));
   const pairs = [...bakedPairs];
   for (const [name, value] of extra) {
     if (baked.has(name.trim().toLowerCase())) continue;

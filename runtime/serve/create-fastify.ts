@@ -6,7 +6,7 @@
 import fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import http from 'node:http';
-import { createClientErrorHandler } from '../errors/client-error.js';
+import { createClientErrorHandler, createConnectRefusal } from '../errors/client-error.js';
 import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
 import { filesPathRefusal } from '../files/path-refusal.js';
 import { lazyChildLoggerFactory } from '../logging/lazy-child-logger.js';
@@ -39,5 +39,7 @@ export function createFastify(limits: ServerSettings['server'], logger: FastifyS
     // Errors of Node's HTTP parser (431, 408, malformed requests): the same error body, Connection: close.
     clientErrorHandler: createClientErrorHandler((): FastifyBaseLogger => app.log, http.maxHeaderSize),
   });
+  // a CONNECT never reaches fastify: without this Node closes the connection without an answer
+  app.server.on('connect', createConnectRefusal((): FastifyBaseLogger => app.log));
   return app;
 }

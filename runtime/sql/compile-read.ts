@@ -161,7 +161,7 @@ export function compileAggregateRead(
   compiler: SqlCompiler,
   context: ReadContext,
 ): { readonly request: ApplyRequest; readonly top: number; readonly compiled: CompiledQuery } {
-  const request = parseApplyRequest(options, context.columnsByName ?? columnMap(endpoint), hiddenOf(endpoint), context.columnKinds);
+  const request = parseApplyRequest(options, context.columnsByName ?? columnMap(endpoint), hiddenOf(endpoint), endpoint.responseTransforms, context.columnKinds);
   const top = request.top ?? context.pageSize ?? ODATA_LIMITS.defaultTop;
   const plan = planAggregate({ endpoint, apply: request.apply, orderby: request.orderby, top, skip: request.skip });
   return { request, top, compiled: compiler.compileAggregate({ ...plan, where: andFilter(plan.where, context.rowFilter ?? null) }) };

@@ -1,6 +1,6 @@
 /**
- * Validation of a SQL write before any SQL runs. Every failure of one request is collected into
- * the 422 `details` (`<Col> is required`, `<Prop> is not an allowed property`, `<Col> must be a
+ * Validation of a SQL write before any SQL runs. Every failure of one request (at most
+ * MAX_DETAILS) is collected into the 422 `details` (`<Col> is required`, `<Prop> is not an allowed property`, `<Col> must be a
  * number` and the like, `<Col> does not match the required format` or the configured message);
  * request-level problems (no body, key disagreement, no key) are a 400 with one message. Pure: the
  * column kinds come from the database catalogue read beforehand (column-types.ts).
@@ -9,10 +9,12 @@
  * (number: a JSON number or a string holding a decimal number; string, date, date-time, time, GUID:
  * a JSON string; boolean: true or false); null is left to the required rule and the database.
  * A ColumnValidation pattern is tested against every scalar's text (a number too) and refuses
- * objects and arrays outright, whether or not the kind is known.
+ * objects and arrays outright, whether or not the kind is known. A string with a lone UTF-16
+ * surrogate is refused (`<Col> must be valid Unicode`): no database stores it as sent.
  */
 import type { SqlColumn, SqlEndpoint } from '../contract/model.js';
 import { WharfError, type ErrorDetail } from '../errors/wharf-error.js';
+import { LONE_SURROGATE } from './odata/literals.js';
 import type { ColumnKinds, ValueKind } from './odata/type-check.js';
 import type { TypedValue } from './plan.js';
 import { parseRecordKey } from './record-key.js';
@@ -88,11 +90,15 @@ function sameKey(a: TypedValue, b: TypedValue): boolean {
   return String(a.value) === String(b.value);
 }
 
-/** Key text of `?id=` (first value) when given. */
-function queryId(query: Readonly<Record<string, unknown>>): string | null {
+/**
+ * Key text of the URL: the path segment, else `?id=`; null without either. A key given twice
+ * (`?id=` repeated, or a path key and `?id=`) is a 400, never one of them picked silently.
+ */
+export function urlKeyText(pathId: string | null, query: Readonly<Record<string, unknown>>): string | null {
   const raw = query['id'];
-  const v = Array.isArray(raw) ? raw[0] : raw;
-  return typeof v === 'string' && v !== '' ? v : null;
+  const given = (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string' && v !== '');
+  if (given.length > 1 || (given.length === 1 && pathId !== null)) throw new WharfError('SQL_KEY_AMBIGUOUS');
+  return pathId ?? given[0] ?? null;
 }
 
 export interface WriteInput {
@@ -132,13 +138,34 @@ function isScalar(raw: unknown): raw is string | number | boolean {
   return typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean';
 }
 
+/**
+ * Problems one 422 lists at most: a body of thousands of bad properties (or a batch of a thousand
+ * such rows) must not become a response many times its size, nor hold the event loop while it is
+ * built. Validation stops once more were found; a last detail says so.
+ */
+export const MAX_DETAILS = 50;
+const MORE_DETAILS: ErrorDetail = { field: 'body', message: `More than ${MAX_DETAILS} problems; only the first ${MAX_DETAILS} are listed` };
+
+/** The 422 of `details`: at most MAX_DETAILS of them, then MORE_DETAILS. */
+export function validationFailed(details: readonly ErrorDetail[]): WharfError {
+  const listed = details.length > MAX_DETAILS ? [...details.slice(0, MAX_DETAILS), MORE_DETAILS] : details;
+  return new WharfError('SQL_VALIDATION_FAILED', undefined, { details: listed });
+}
+
+/** A property name as a message shows it: at most 100 characters (it is the caller's text). */
+function shown(prop: string): string {
+  return prop.length > 100 ? `${prop.slice(0, 100)}…` : prop;
+}
+
 export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: ColumnKinds = new Map()): ValidWrite {
   const keyColumn = endpoint.primaryKey;
   const keyCol = keyColumn === null ? undefined : endpoint.columns.find((c) => c.db === keyColumn);
-  const urlId = input.pathId ?? queryId(input.query);
+  const urlId = urlKeyText(input.pathId, input.query);
   let key: TypedValue | null = urlId === null ? null : parseRecordKey(urlId);
   if (input.method === 'DELETE') {
     if (key === null) throw new WharfError('SQL_KEY_REQUIRED');
+    // a JSON array of keys is a batch only without a URL key (write-handler.ts)
+    if (Array.isArray(input.body)) throw new WharfError('SQL_KEY_AMBIGUOUS');
     return { values: [], key, keyText: urlId };
   }
   const body = input.body;
@@ -151,19 +178,25 @@ export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: C
   const values: ColumnValue[] = [];
   const seen = new Set<string>();
   for (const [prop, raw] of Object.entries(body)) {
+    if (details.length > MAX_DETAILS) break;
     const column = findColumn(endpoint.columns, prop);
     if (!column) {
-      details.push({ field: prop, message: `${prop} is not an allowed property` });
+      details.push({ field: shown(prop), message: `${shown(prop)} is not an allowed property` });
       continue;
     }
     if (seen.has(column.db)) {
-      details.push({ field: prop, message: `${column.name} is given more than once` });
+      details.push({ field: shown(prop), message: `${column.name} is given more than once` });
       continue;
     }
     seen.add(column.db);
     const typed = typedValue(raw);
     if (typeof typed === 'string') {
       details.push({ field: column.name, message: `${column.name} ${typed}` });
+      continue;
+    }
+    // the driver would store U+FFFD in its place: the record would not be what was sent
+    if (typeof raw === 'string' && LONE_SURROGATE.test(raw)) {
+      details.push({ field: column.name, message: `${column.name} must be valid Unicode (it contains a lone surrogate)` });
       continue;
     }
     const kind = kinds.get(column.db);
@@ -179,14 +212,14 @@ export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: C
   }
   // POST and PUT carry the whole record; PATCH only what it changes (a given required column must not be blank)
   const whole = input.method === 'POST' || input.method === 'PUT';
-  for (const required of endpoint.requiredColumns) {
+  for (const required of details.length > MAX_DETAILS ? [] : endpoint.requiredColumns) {
     const name = endpoint.columns.find((c) => c.db === required)?.name ?? required;
     const given = Object.entries(body).find(([prop]) => findColumn(endpoint.columns, prop)?.db === required);
     if (given === undefined ? whole : isBlank(given[1])) {
       if (!details.some((d) => d.field === name)) details.push({ field: name, message: `${name} is required` });
     }
   }
-  if (details.length > 0) throw new WharfError('SQL_VALIDATION_FAILED', undefined, { details });
+  if (details.length > 0) throw validationFailed(details);
 
   const bodyKey = keyCol === undefined ? undefined : values.find((v) => v.column === keyCol.db)?.value;
   if (input.method !== 'POST') {

@@ -7,7 +7,7 @@
 import type { SqlEndpoint } from '../contract/model.js';
 import { rowValue, SqlDriverError, type Row } from './drivers/driver.js';
 import type { TypedValue } from './plan.js';
-import { validateWrite, type ValidWrite, type WriteInput, type WriteMethod } from './write-body.js';
+import { urlKeyText, validateWrite, type ValidWrite, type WriteInput, type WriteMethod } from './write-body.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { writeFailure } from './write-errors.js';
 import { shapeRow } from './written-row.js';
@@ -129,7 +129,8 @@ async function procedureWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid
 }
 
 export async function handleSqlWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, deps: SqlWriteDeps): Promise<SqlWriteResponse | SqlBatchResponse> {
-  if (endpoint.writeMode === 'Table' && isBatchBody(req.body) && (req.method === 'POST' || (req.method === 'DELETE' && req.pathId === null))) {
+  const keyless = req.method === 'DELETE' && urlKeyText(req.pathId, req.query) === null;
+  if (endpoint.writeMode === 'Table' && isBatchBody(req.body) && (req.method === 'POST' || keyless)) {
     // a batch is one statement without the per-row RowFilter checks: refused under a rule rather than unchecked
     if (deps.rowFilter) throw new WharfError('SQL_ROW_FILTER_BATCH');
     try {

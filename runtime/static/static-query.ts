@@ -110,7 +110,7 @@ function runStaticAggregate(
   transforms: ResponseTransforms,
   rowFilter: FilterExpr | null,
 ): StaticQueryResult {
-  const request = parseApplyRequest(raw, columns, hidden);
+  const request = parseApplyRequest(raw, columns, hidden, transforms);
   const { apply } = request;
   const order = [...request.orderby];
   for (const g of apply.groupBy) {

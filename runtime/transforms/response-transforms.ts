@@ -26,7 +26,10 @@ export function applyTransforms<T extends JsonObject>(row: T, t: ResponseTransfo
     if (t.remove.includes(key)) continue;
     const masked = t.mask.includes(key) ? MASK : value;
     const name = Object.hasOwn(t.rename, key) ? (t.rename[key] as string) : key;
-    out[name] = masked;
+    // a field named __proto__ (JSON.parse makes it an own property) stays a field: assigned, it
+    // would set the row's prototype and vanish from the answer
+    if (name === '__proto__') Object.defineProperty(out, name, { value: masked, enumerable: true, writable: true, configurable: true });
+    else out[name] = masked;
   }
   return out;
 }

@@ -59,6 +59,10 @@ const cases: Array<[string, string | Buffer, number, string]> = [
   ['not HTTP at all', 'hello\r\n\r\n', 400, 'Malformed HTTP request: unknown HTTP method.'],
   ['HTTP/1.1 without Host', 'GET /api/demo/Inventory/Items HTTP/1.1\r\nAuthorization: Bearer x\r\n\r\n', 400, 'Malformed HTTP request: the Host header is missing (HTTP/1.1 requires it).'],
   ['HTTP/1.1 without Host, to a route that is not the API', 'GET /health/live HTTP/1.1\r\n\r\n', 400, 'Malformed HTTP request: the Host header is missing (HTTP/1.1 requires it).'],
+  ['Content-Length twice (request smuggling)', `POST /api/demo/Inventory/Items HTTP/1.1\r\n${H}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{} `, 400, 'Malformed HTTP request: Content-Length must be sent once, and never together with Transfer-Encoding.'],
+  // Node drops a CONNECT nobody listens for without a word
+  ['CONNECT to an address (a forward-proxy tunnel)', `CONNECT 127.0.0.1:5432 HTTP/1.1\r\n${H}\r\n`, 400, 'CONNECT is not supported: this server is not a forward proxy.'],
+  ['CONNECT to an API path', `CONNECT /api/demo/Inventory/Items HTTP/1.1\r\n${H}\r\n`, 400, 'CONNECT is not supported: this server is not a forward proxy.'],
 ];
 
 describe('requests the HTTP parser refuses', () => {

@@ -105,3 +105,8 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
     },
   };
 }
+
+/** A server with only the embedded demo database (`demo`, PGlite): no PostgreSQL to start. */
+export function startEmbeddedTestServer(options: Omit<SqlTestServerOptions, 'environments'> = {}): Promise<SqlTestServer> {
+  return startSqlTestServer('postgres://unused', 1, { logger: false, ...options, environments: ['demo'] });
+}

@@ -32,7 +32,7 @@ const literalCases: Array<[string, { filter: FilterExpr; postgres: string; mssql
   ['guid', { filter: { kind: 'compare', op: 'ne', left: { kind: 'member', name: 'G', column: 'G' }, right: { kind: 'literal', type: 'guid', value: '0f8fad5b-d9cb-469f-a165-70867728950e' } },
     postgres: '"G" <> $1', mssql: '[G] <> @p1', params: ['guid:0f8fad5b-d9cb-469f-a165-70867728950e'] }],
   ['bigint', { filter: { kind: 'compare', op: 'ge', left: { kind: 'member', name: 'N', column: 'N' }, right: { kind: 'literal', type: 'int', value: 3_000_000_000 } },
-    postgres: '"N" >= $1', mssql: '[N] >= @p1', params: ['bigint:3000000000'] }],
+    postgres: '"N" >= CAST($1 AS bigint)', mssql: '[N] >= @p1', params: ['bigint:3000000000'] }],
   ['null on the left', { filter: { kind: 'compare', op: 'eq', left: { kind: 'literal', type: 'null', value: null }, right: { kind: 'member', name: 'N', column: 'N' } },
     postgres: '"N" IS NULL', mssql: '[N] IS NULL', params: [] }],
   ['LIKE escape', { filter: { kind: 'match', fn: 'endswith', operand: { kind: 'member', name: 'S', column: 'S' }, pattern: "a%b_c[d]\\'" },

@@ -7,7 +7,7 @@
  *   aggs       := agg (',' agg)* ;  agg := member 'with' method 'as' alias | '$count' 'as' alias
  * filter() transformations come first, one groupby/aggregate last. Members are checked against the
  * allow-list; masked or removed columns are refused (they must not be an oracle); aliases are
- * identifiers, unique, and no grouping column's name. Errors are 400s `$apply: <what> at position <n>`.
+ * identifiers (not `__proto__`), unique, and no grouping column's name. Errors are 400s `$apply: <what> at position <n>`.
  */
 import type { Member } from './ast.js';
 import { AGGREGATE_METHODS, type Aggregate, type AggregateMethod, type ApplyQuery } from './apply-ast.js';
@@ -175,6 +175,8 @@ class ApplyParser {
     if (as.text !== 'as') throw ODataError.at(OPTION, `expected 'as', found ${describeText(as.text)}`, as.pos);
     const name = this.expect('ident', 'an alias');
     if (!ALIAS.test(name.text)) throw ODataError.at(OPTION, `alias ${describeText(name.text)} must be a name of letters, digits and _`, name.pos);
+    // a row's `__proto__` is its prototype: the value would vanish from the answer
+    if (name.text === '__proto__') throw ODataError.at(OPTION, "alias '__proto__' is not allowed", name.pos);
     return name.text;
   }
 }

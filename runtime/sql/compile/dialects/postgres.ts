@@ -2,7 +2,10 @@
 import type { Literal, ValueFunction } from '../../odata/ast.js';
 import type { ColumnRef, ExpandPlan, FunctionArg, ObjectRef, ReadPlan } from '../../plan.js';
 import type { ProcedurePlan } from '../../write-plan.js';
-import { SqlCompiler, type CompileContext } from '../compiler.js';
+import { literalValue, SqlCompiler, type CompileContext } from '../compiler.js';
+
+/** Largest smallint: a whole-number literal beyond it may not fit the column's type uncast. */
+const SMALLINT_MAX = 32_767;
 
 export class PostgresCompiler extends SqlCompiler {
   readonly dialect = 'postgres' as const;
@@ -20,10 +23,17 @@ export class PostgresCompiler extends SqlCompiler {
     return `CAST(${column} AS text)`;
   }
 
-  /** Decimal literals are cast so that `IntColumn gt 2.5` compares numerically instead of failing. */
+  /**
+   * Decimal literals are cast so that `IntColumn gt 2.5` compares numerically instead of failing.
+   * An uncast parameter takes the column's type, so a whole number wider than the column failed as
+   * out of range (`IntColumn lt 3000000000`, `SmallintColumn eq 40000`) instead of matching rows:
+   * one beyond 16 bits is cast to integer, one beyond 32 bits to bigint.
+   */
   protected override literal(lit: Exclude<Literal, { type: 'null' }>, ctx: CompileContext): string {
     const p = super.literal(lit, ctx);
-    return lit.type === 'decimal' ? `CAST(${p} AS numeric)` : p;
+    if (lit.type === 'decimal') return `CAST(${p} AS numeric)`;
+    if (lit.type !== 'int' || Math.abs(lit.value) <= SMALLINT_MAX) return p;
+    return literalValue(lit).type === 'bigint' ? `CAST(${p} AS bigint)` : `CAST(${p} AS integer)`;
   }
 
   protected pagingTail(plan: ReadPlan, ctx: CompileContext): string {

@@ -11,6 +11,7 @@ import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js'
 import { filesPathRefusal } from '../files/path-refusal.js';
 import { lazyChildLoggerFactory } from '../logging/lazy-child-logger.js';
 import { canonicalApiPrefix } from '../routing/api-prefix.js';
+import { originForm } from '../routing/request-target.js';
 import type { ServerSettings } from '../settings/server-settings.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { requestId } from './request-id.js';
@@ -35,7 +36,8 @@ export function createFastify(limits: ServerSettings['server'], logger: FastifyS
       sendErrorResponse(reply, errorResponseFor(request, filesPathRefusal(request.url, error)));
     },
     // Spec: data API URLs are case-insensitive, the `/api` prefix included (`/API/demo/...`).
-    rewriteUrl: (req) => canonicalApiPrefix(req.url ?? '/'),
+    // An absolute-form target (`GET http://host/path`) is served as its path (routing/request-target.ts).
+    rewriteUrl: (req) => canonicalApiPrefix(originForm(req)),
     // Errors of Node's HTTP parser (431, 408, malformed requests): the same error body, Connection: close.
     clientErrorHandler: createClientErrorHandler((): FastifyBaseLogger => app.log, http.maxHeaderSize),
   });

@@ -140,9 +140,18 @@ function run(script: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise
       err += `\n(killed after ${timeoutMs} ms)`;
       stopGroup(child, 'SIGKILL');
     }, timeoutMs);
-    child.once('exit', (code) => {
+    // 'close' comes once the output pipes are read to the end too ('exit' can come first, with the
+    // last output, curl's status code included, still in the pipe); bounded after 'exit', since a
+    // process a command started in the background may hold the pipes open
+    let code: number | null = null;
+    const done = (): void => {
       clearTimeout(timer);
       resolve({ code, out, err });
+    };
+    child.once('close', done);
+    child.once('exit', (exitCode) => {
+      code = exitCode;
+      setTimeout(done, 2000).unref();
     });
   });
 }

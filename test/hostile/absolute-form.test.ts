@@ -3,10 +3,10 @@
  * must accept it) is answered as its origin form: before, the router took the scheme and authority
  * for path segments, so `GET HTTP://host/api/...` answered 400 "empty segment".
  */
-import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ECHO_HANDLERS } from '../../runtime/testing/echo-handlers.js';
 import { createTestServer, type TestServer } from '../../runtime/testing/test-server.js';
+import { rawExchange } from './raw-exchange.js';
 
 let server: TestServer;
 let port: number;
@@ -20,20 +20,9 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 /** One request over a raw socket (the target as written), its status line and body. */
-function get(target: string): Promise<{ status: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => socket.destroy(new Error('no answer within 5 s')), 5000);
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      const text = Buffer.concat(chunks).toString('utf8');
-      resolve({ status: text.slice(0, text.indexOf('\r\n')), body: text.slice(text.indexOf('\r\n\r\n') + 4) });
-    });
-    socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${server.token}\r\nConnection: close\r\n\r\n`);
-  });
+async function get(target: string): Promise<{ status: string; body: string }> {
+  const text = await rawExchange(port, `GET ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${server.token}\r\nConnection: close\r\n\r\n`);
+  return { status: text.slice(0, text.indexOf('\r\n')), body: text.slice(text.indexOf('\r\n\r\n') + 4) };
 }
 
 it.each([

@@ -4,10 +4,10 @@
  * with Connection: close (issue 18 item 3). A keep-alive client's next request is not lost into
  * a reset: the server closes after answering.
  */
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ECHO_HANDLERS } from '../../runtime/testing/echo-handlers.js';
 import { createTestServer, type TestServer } from '../../runtime/testing/test-server.js';
+import { rawExchange } from './raw-exchange.js';
 
 let server: TestServer;
 let port: number;
@@ -21,23 +21,7 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 /** Send raw bytes, collect everything until the server closes (bounded by 5 s). */
-function raw(bytes: string | Buffer): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no close within 5 s; got: ${Buffer.concat(chunks).toString('latin1').slice(0, 200)}`));
-    }, 5000);
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    socket.write(bytes);
-  });
-}
+const raw = (bytes: string | Buffer): Promise<string> => rawExchange(port, bytes);
 
 function parse(response: string): { status: number; headers: Record<string, string>; body: unknown } {
   const [head, body = ''] = response.split('\r\n\r\n');

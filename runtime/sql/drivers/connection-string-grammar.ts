@@ -83,3 +83,12 @@ export function hostName(key: string, host: string): string {
 export function looksLikeUrl(text: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(text.trim());
 }
+
+/** The URL form of a connection string, or the error naming the form it should have (`example`). */
+export function connectionUrl(text: string, example: string): URL {
+  try {
+    return new URL(text.trim());
+  } catch {
+    return fail(`is not a valid URL (${example})`);
+  }
+}

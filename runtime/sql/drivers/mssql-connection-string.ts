@@ -1,5 +1,5 @@
 /** SQL Server connection strings (ADO.NET keywords or an `mssql://`/`sqlserver://` URL) as `mssql` config; connection-string.ts has the forms. */
-import { fail, keyValuePairs, compact, bool, wholeNumber, hostName, looksLikeUrl } from './connection-string-grammar.js';
+import { fail, keyValuePairs, compact, bool, wholeNumber, hostName, looksLikeUrl, connectionUrl } from './connection-string-grammar.js';
 
 /** The subset of an `mssql` config the connection string sets (passed to `new ConnectionPool`). */
 export interface MssqlConnectionConfig {
@@ -146,12 +146,7 @@ function mssqlKey(key: string): MssqlKey {
 }
 
 function mssqlUrl(text: string): MssqlConnectionConfig {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    return fail('is not a valid URL (mssql://user:password@host:port/database?encrypt=true)');
-  }
+  const url = connectionUrl(text, 'mssql://user:password@host:port/database?encrypt=true');
   if (url.protocol !== 'mssql:' && url.protocol !== 'sqlserver:') {
     if (/^jdbc:/i.test(text.trim())) fail('JDBC URLs are not supported: write Server=host,port;Database=...;User Id=...;Password=...');
     fail(`URL scheme '${url.protocol.replace(/:$/, '')}' is not SQL Server (use mssql:// or the ADO.NET form Server=...;Database=...)`);

@@ -1,5 +1,5 @@
 /** PostgreSQL connection strings (a `postgres://` URL, or Npgsql keywords) as `pg` config; connection-string.ts has the forms. */
-import { fail, keyValuePairs, compact, bool, wholeNumber, hostName, looksLikeUrl } from './connection-string-grammar.js';
+import { fail, keyValuePairs, compact, bool, wholeNumber, hostName, looksLikeUrl, connectionUrl } from './connection-string-grammar.js';
 
 /** What `pg` receives: the URL as it is, or the fields of the keyword form. */
 export interface PgConnectionConfig {
@@ -57,12 +57,7 @@ const PG_ALIASES: Readonly<Record<string, string>> = {
 const PG_KEY_LIST = 'Host, Port, Database, Username, Password, SSL Mode, Trust Server Certificate, Timeout, Application Name, Search Path, ...';
 
 function pgUrl(text: string): PgConnectionConfig {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    return fail('is not a valid URL (postgres://user:password@host:5432/database)');
-  }
+  const url = connectionUrl(text, 'postgres://user:password@host:5432/database');
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
     fail(`URL scheme '${url.protocol.replace(/:$/, '')}' is not PostgreSQL (use postgres:// or Host=...;Database=...)`);
   }

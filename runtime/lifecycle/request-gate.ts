@@ -15,6 +15,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
 import { WharfError } from '../errors/wharf-error.js';
+import { asteriskForm } from './asterisk-form.js';
 import { InFlight } from './in-flight.js';
 import { missingHost } from './require-host.js';
 import { observeResponses } from './response-observers.js';
@@ -169,14 +170,16 @@ declare module 'fastify' {
 
 /**
  * Installs the gate as the first onRequest hook (call it before any other hook). The same hook then
- * refuses an HTTP/1.1 request without a Host header (require-host.ts): one fastify hook, not two.
+ * refuses an HTTP/1.1 request without a Host header (require-host.ts) and answers or refuses an
+ * asterisk-form target (`OPTIONS *`, asterisk-form.ts): one fastify hook, not three.
  */
 export function installRequestGate(app: FastifyInstance, maxConcurrent: number, handlerTimeoutMs = 0): RequestGate {
   const gate = new RequestGate(maxConcurrent, handlerTimeoutMs);
   app.decorate('requestGate', gate);
   app.decorateRequest('wharfInFlightSlot', -1);
   app.addHook('onRequest', (request, reply, done) => {
-    const refused = gate.admit(request, reply) ?? missingHost(request.raw);
+    const refused = gate.admit(request, reply) ?? missingHost(request.raw) ?? asteriskForm(request, reply);
+    if (refused === 'answered') return;
     if (refused) done(refused);
     else done();
   });

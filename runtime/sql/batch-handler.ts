@@ -16,6 +16,7 @@ import { SqlDriverError, type Row } from './drivers/driver.js';
 import type { ValidWrite, WriteMethod } from './write-body.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { writeFailure } from './write-errors.js';
+import { fitsColumn } from './column-bounds.js';
 import type { SqlWriteDeps } from './write-deps.js';
 import { shapeRow } from './written-row.js';
 
@@ -38,6 +39,8 @@ export async function handleSqlBatch(endpoint: SqlEndpoint, method: WriteMethod,
   const keyColumn = dbColumn(endpoint, endpoint.primaryKey as string);
   if (method === 'DELETE') {
     const keys = validateBatchDelete(items, limit);
+    // a key outside the key column's type has no record either (column-bounds.ts): no SQL for it
+    if (!keys.every((key) => fitsColumn(deps.columnKinds, keyColumn, key))) throw new WharfError('SQL_BATCH_NOT_FOUND');
     const q = deps.compiler.compileBatchDelete(planBatchDelete(endpoint, keys));
     const rows = await deps.driver.query(q.sql, q.params);
     if (rows.length < keys.length) throw new WharfError('SQL_BATCH_NOT_FOUND');

@@ -8,6 +8,7 @@
 import type { SqlEndpoint } from '../contract/model.js';
 import type { ObjectRef } from './plan.js';
 import { readColumns } from './catalogue.js';
+import { keepBounds } from './column-bounds.js';
 import type { SqlDriver } from './drivers/driver.js';
 import type { ColumnKinds, ValueKind } from './odata/type-check.js';
 
@@ -26,12 +27,15 @@ export function kindOfSqlType(dataType: string): ValueKind | null {
   return null;
 }
 
+/** The kinds of an object's columns; their bounds travel with the map (column-bounds.ts). */
 export async function readColumnKinds(driver: SqlDriver, ref: ObjectRef): Promise<ColumnKinds> {
   const out = new Map<string, ValueKind>();
-  for (const column of await readColumns(driver, ref)) {
+  const columns = await readColumns(driver, ref);
+  for (const column of columns) {
     const kind = kindOfSqlType(column.type);
     if (kind) out.set(column.name, kind);
   }
+  keepBounds(out, columns);
   return out;
 }
 

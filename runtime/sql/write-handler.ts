@@ -10,6 +10,7 @@ import type { TypedValue } from './plan.js';
 import { urlKeyText, validateWrite, type ValidWrite, type WriteInput, type WriteMethod } from './write-body.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { writeFailure } from './write-errors.js';
+import { fitsColumn } from './column-bounds.js';
 import { shapeRow } from './written-row.js';
 import { isBatchBody } from './batch-body.js';
 import { handleSqlBatch, type SqlBatchResponse } from './batch-handler.js';
@@ -89,6 +90,9 @@ async function tableWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: Va
     const row = shapeRow(endpoint, (await deps.driver.query(q.sql, q.params))[0]);
     return respond('POST', req, row, row?.[keyName] as TypedValue['value'] | undefined);
   }
+  // a key outside the key column's type (id 99999999999 on an integer key) names no record: 404 as
+  // for a missing one, as a read answers, without SQL the database would refuse (column-bounds.ts)
+  if (valid.key !== null && !fitsColumn(deps.columnKinds, keyColumn, valid.key)) throw new WharfError('SQL_WRITE_NOT_FOUND');
   if (req.method === 'DELETE') {
     const plan = planDelete(endpoint, valid);
     const q = deps.compiler.compileDelete({ ...plan, key: { ...plan.key, rowFilter } });

@@ -8,22 +8,16 @@
  * (any 4xx) leaves both tables exactly as they were. The same seed sends the same requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgres } from '../setup/postgres.js';
-import { startSqlTestServer, type SqlTestServer } from '../sql/http-server.js';
+import { startPgAndEmbeddedTestServer, type SqlTestServer } from '../sql/http-server.js';
 import { sendAndCheck } from './fuzz-answer.js';
 import { rng } from './odata-generator.js';
 
-let pg: TestPostgres;
 let server: SqlTestServer;
 
 beforeAll(async () => {
-  pg = await startPostgres();
-  server = await startSqlTestServer(pg.url, pg.port + 1, { logger: false, environments: ['pg', 'demo'] });
+  server = await startPgAndEmbeddedTestServer();
 }, 180_000);
-afterAll(async () => {
-  await server?.close();
-  await pg?.stop();
-});
+afterAll(async () => server?.close());
 
 /** JSON value texts: every kind, boundaries, number-like strings, unicode edge cases. */
 const VALUES = [

@@ -15,6 +15,7 @@ import { registerSqlEndpoints, sqlAreaSettings } from '../../runtime/sql/registe
 import { registerWebhookEndpoints } from '../../runtime/webhook/register.js';
 import { LogCapture } from '../../runtime/testing/test-server.js';
 import { ROOT } from './fixtures.js';
+import { startPostgres } from '../setup/postgres.js';
 import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 export interface SqlTestServer {
@@ -109,4 +110,29 @@ export async function startSqlTestServer(pgUrl: string, closedPort: number, opti
 /** A server with only the embedded demo database (`demo`, PGlite): no PostgreSQL to start. */
 export function startEmbeddedTestServer(options: Omit<SqlTestServerOptions, 'environments'> = {}): Promise<SqlTestServer> {
   return startSqlTestServer('postgres://unused', 1, { logger: false, ...options, environments: ['demo'] });
+}
+
+/**
+ * A server with a real PostgreSQL of its own (`pg`) and the embedded demo database (`demo`), no
+ * logger: close() stops the server, then the PostgreSQL.
+ */
+export async function startPgAndEmbeddedTestServer(): Promise<SqlTestServer> {
+  const pg = await startPostgres();
+  let server: SqlTestServer;
+  try {
+    server = await startSqlTestServer(pg.url, pg.port + 1, { logger: false, environments: ['pg', 'demo'] });
+  } catch (error) {
+    await pg.stop();
+    throw error;
+  }
+  return {
+    ...server,
+    async close() {
+      try {
+        await server.close();
+      } finally {
+        await pg.stop();
+      }
+    },
+  };
 }

@@ -26,6 +26,7 @@ import { createRateLimiter } from './rate-limit.js';
 import { renderFeed, renderLlms, renderRobots, renderSitemap, type PublicSite } from './crawler-files.js';
 import { builtInAsset } from './assets.js';
 import { watchDocs, type DocsWatcher } from './watch.js';
+import { installListenerBasics, listenerOptions } from '../serve/listener-basics.js';
 
 export { loadDocsSite, type LoadedDocsSite } from './site.js';
 export { readDocsSettings, defaultDocsSettings, type DocsSettings } from './settings.js';
@@ -74,7 +75,8 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
   let version = 1;
   let current = renderSite(options.site, layoutOf(options.site, version), settings.defaultPage);
   let queue: Promise<boolean> = Promise.resolve(false);
-  const app = Fastify({ logger: options.logger ?? false, routerOptions: { ignoreTrailingSlash: true } });
+  const app = Fastify({ logger: options.logger ?? false, routerOptions: { ignoreTrailingSlash: true }, ...listenerOptions });
+  installListenerBasics(app);
 
   const reload = (): Promise<boolean> => {
     queue = queue.then(async () => {

@@ -13,6 +13,7 @@ import { ConnectionProber } from './health/connection-prober.js';
 import { healthRoutes } from './health/health-routes.js';
 import { dashboardRoutes } from './web/dashboard-routes.js';
 import { ThroughputMeter } from './web/throughput.js';
+import { installListenerBasics, listenerOptions } from '../serve/listener-basics.js';
 
 export interface StartSyncOptions {
   readonly root: string;
@@ -40,7 +41,8 @@ export interface RunningSync {
 
 export async function startSync(options: StartSyncOptions): Promise<RunningSync> {
   const level = options.logLevel ?? 'info';
-  const app = Fastify({ logger: options.logStream ? { level, stream: options.logStream } : { level } });
+  const app = Fastify({ logger: options.logStream ? { level, stream: options.logStream } : { level }, ...listenerOptions });
+  installListenerBasics(app);
   const throughput = new ThroughputMeter();
   const service = await SyncService.start({
     root: options.root,

@@ -1,0 +1,37 @@
+/**
+ * What the documentation-site server and the sync health/dashboard listener share with the
+ * gateway's fastify (create-fastify.ts) about the request itself:
+ *  - an absolute-form target (`GET http://host/path`, RFC 9112 §3.2.2) is served as its origin
+ *    form, the target's authority replacing Host (routing/request-target.ts);
+ *  - an asterisk-form target (`GET *`) with any method but OPTIONS is refused 400 REQUEST_INVALID_URL
+ *    (before, the docs server rendered its home page for it);
+ *  - a URL the router cannot parse, and any error a route throws, get the spec's error body from
+ *    the registry (before: fastify's own `{statusCode, code, error, message}`, and for a 500 the
+ *    thrown message); a 500 logs its error under the traceId of the body.
+ */
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
+import { WharfError } from '../errors/wharf-error.js';
+import { isAsteriskForm, originForm } from '../routing/request-target.js';
+
+/** Options for `Fastify(...)`. */
+export const listenerOptions = {
+  rewriteUrl: originForm,
+  frameworkErrors: (error, request, reply) => {
+    sendErrorResponse(reply, errorResponseFor(request, error));
+  },
+} as const satisfies Pick<FastifyServerOptions, 'rewriteUrl' | 'frameworkErrors'>;
+
+/** The error handler and the asterisk-form refusal, on the root instance. */
+export function installListenerBasics(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const response = errorResponseFor(request, error);
+    if (response.internal) request.log.error({ err: error, traceId: response.body.traceId }, 'request failed');
+    return sendErrorResponse(reply, response);
+  });
+  app.addHook('onRequest', async (request) => {
+    if (request.method !== 'OPTIONS' && isAsteriskForm(request.raw)) {
+      throw new WharfError('REQUEST_INVALID_URL', { reason: "the asterisk form '*' is only for OPTIONS; send a path." });
+    }
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * The documentation-site server and the sync health/dashboard listener, over a raw socket, with
+ * request targets no HTTP client library writes: the absolute form (RFC 9112 §3.2.2, a server must
+ * accept it) is answered like its origin form, the URL's host replacing Host; the asterisk form
+ * with GET is a 400 with the spec's error body (the docs server used to render its home page); a
+ * URL with malformed percent-encoding gets the spec body, not fastify's own.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildDocsServer } from '../../runtime/docs-site/server.js';
+import { defaultDocsSettings } from '../../runtime/docs-site/settings.js';
+import { startSync, type RunningSync } from '../../runtime/sync/run.js';
+import { createFixture, type Fixture } from '../docs-site/fixture.js';
+import { projectWith } from '../sync/sync-fixture.js';
+import { rawExchange } from './raw-exchange.js';
+
+let fixture: Fixture;
+let docs: FastifyInstance;
+let docsPort: number;
+let health: RunningSync;
+let dashboard: RunningSync;
+
+const portOf = (url: string | null): number => Number(new URL(String(url)).port);
+
+beforeAll(async () => {
+  fixture = createFixture();
+  docs = await buildDocsServer({ site: await fixture.load(), settings: defaultDocsSettings({ themeDir: fixture.root }) });
+  await docs.listen({ port: 0, host: '127.0.0.1' });
+  const address = docs.server.address();
+  docsPort = typeof address === 'object' && address ? address.port : 0;
+  health = await startSync({ root: await projectWith({}, { Health: { Enabled: true, Port: 0 } }), healthPort: 0, logLevel: 'silent' });
+  dashboard = await startSync({ root: await projectWith({}, { Health: { Enabled: true, Port: 0 }, WebHost: { Enabled: true } }), healthPort: 0, logLevel: 'silent' });
+}, 60_000);
+
+afterAll(async () => {
+  await docs?.close();
+  fixture?.cleanup();
+  await Promise.all([health?.close(), dashboard?.close()]);
+});
+
+interface Exchange {
+  status: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One GET over a raw socket with the target as written. */
+async function get(port: number, target: string, method = 'GET'): Promise<Exchange> {
+  const text = await rawExchange(port, `${method} ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+  const head = text.slice(0, text.indexOf('\r\n\r\n')).split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of head.slice(1)) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+  return { status: head[0] ?? '', headers, body: text.slice(text.indexOf('\r\n\r\n') + 4) };
+}
+
+/** What may differ between two answers to the same request: the date and the per-response CSP nonce. */
+const stable = (e: Exchange) => ({ status: e.status, type: e.headers['content-type'], etag: e.headers['etag'], location: e.headers['location'], body: e.body.replace(/"timestamp":"[^"]*"/, '') });
+
+describe('docs-site server', () => {
+  it.each([
+    ['http://localhost/guide/install', '/guide/install'],
+    ['HTTP://other.test:81/raw/guide/install?view=true', '/raw/guide/install?view=true'],
+    ['https://user:pw@localhost/api/search?q=install', '/api/search?q=install'],
+    ['http://localhost', '/'],
+  ])('%s is answered as %s', async (absolute, origin) => {
+    const [a, b] = [await get(docsPort, absolute), await get(docsPort, origin)];
+    expect(b.status).toBe('HTTP/1.1 200 OK');
+    expect(stable(a)).toEqual(stable(b));
+  });
+
+  it("takes the absolute form's host for Host (robots.txt's Sitemap line)", async () => {
+    const answer = await get(docsPort, 'http://docs.example:8080/robots.txt');
+    expect(answer.body).toContain('Sitemap: http://docs.example:8080/sitemap.xml');
+  });
+
+  it.each(['GET', 'HEAD'])('refuses %s * with 400 and the spec body', async (method) => {
+    const answer = await get(docsPort, '*', method);
+    expect(answer.status).toBe('HTTP/1.1 400 Bad Request');
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    if (method === 'GET') expect(JSON.parse(answer.body)).toEqual({ success: false, error: "Invalid request URL: the asterisk form '*' is only for OPTIONS; send a path." });
+  });
+
+  it('answers malformed percent-encoding with the spec body', async () => {
+    const answer = await get(docsPort, '/guide/%zz');
+    expect(answer.status).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(answer.body)).toEqual({ success: false, error: 'Invalid request URL: malformed percent-encoding.' });
+  });
+});
+
+describe('sync health and dashboard listener', () => {
+  it.each([
+    ['health', 'http://localhost/health/deadletters', '/health/deadletters'],
+    ['health', 'HTTP://other.test:81/', '/'],
+    ['dashboard', 'http://u:p@localhost/ui/api/session', '/ui/api/session'],
+    ['dashboard', 'http://localhost/', '/'],
+  ] as const)('%s: %s is answered as %s', async (which, absolute, origin) => {
+    const port = portOf((which === 'health' ? health : dashboard).healthUrl);
+    const [a, b] = [await get(port, absolute), await get(port, origin)];
+    expect(b.status).toMatch(/^HTTP\/1\.1 (200 OK|302 Found)$/);
+    expect(stable(a)).toEqual(stable(b));
+  });
+
+  it.each(['health', 'dashboard'] as const)('%s: refuses GET * with 400 and the spec body', async (which) => {
+    const answer = await get(portOf((which === 'health' ? health : dashboard).healthUrl), '*');
+    expect(answer.status).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(answer.body)).toEqual({ success: false, error: "Invalid request URL: the asterisk form '*' is only for OPTIONS; send a path." });
+  });
+
+  it('answers malformed percent-encoding with the spec body', async () => {
+    const answer = await get(portOf(health.healthUrl), '/health/state/%zz');
+    expect(answer.status).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(answer.body)).toEqual({ success: false, error: 'Invalid request URL: malformed percent-encoding.' });
+  });
+});

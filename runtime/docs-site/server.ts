@@ -27,6 +27,7 @@ import { renderFeed, renderLlms, renderRobots, renderSitemap, type PublicSite } 
 import { builtInAsset } from './assets.js';
 import { watchDocs, type DocsWatcher } from './watch.js';
 import { installListenerBasics, listenerOptions } from '../serve/listener-basics.js';
+import { contentDisposition } from '../files/content-disposition.js';
 
 export { loadDocsSite, type LoadedDocsSite } from './site.js';
 export { readDocsSettings, defaultDocsSettings, type DocsSettings } from './settings.js';
@@ -166,7 +167,7 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
         if (etagMatches(request.headers['if-none-match'], page.rawEtag)) return reply.code(304).send();
         return reply
           .type(view ? 'text/plain; charset=utf-8' : 'text/markdown; charset=utf-8')
-          .header('Content-Disposition', `${view ? 'inline' : 'attachment'}; filename="${filename}"`)
+          .header('Content-Disposition', contentDisposition(view ? 'inline' : 'attachment', filename))
           .send(page.raw);
       });
 

@@ -99,7 +99,6 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
 
   const placeholder = nonceAttribute(NONCE_PLACEHOLDER);
   app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
     if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
     const head = current.source.data.config.head;

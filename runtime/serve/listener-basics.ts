@@ -7,7 +7,9 @@
  *    (before, the docs server rendered its home page for it);
  *  - a URL the router cannot parse, and any error a route throws, get the spec's error body from
  *    the registry (before: fastify's own `{statusCode, code, error, message}`, and for a 500 the
- *    thrown message); a 500 logs its error under the traceId of the body.
+ *    thrown message); a 500 logs its error under the traceId of the body;
+ *  - every answer carries `X-Content-Type-Options: nosniff` (the sync health routes had none,
+ *    and `/health/state/{environment}` echoes the name it was given).
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
@@ -17,8 +19,9 @@ import { isAsteriskForm, originForm } from '../routing/request-target.js';
 /** Options for `Fastify(...)`. */
 export const listenerOptions = {
   rewriteUrl: originForm,
+  // answered before any hook runs, so the header is set here too
   frameworkErrors: (error, request, reply) => {
-    sendErrorResponse(reply, errorResponseFor(request, error));
+    sendErrorResponse(reply.header('X-Content-Type-Options', 'nosniff'), errorResponseFor(request, error));
   },
 } as const satisfies Pick<FastifyServerOptions, 'rewriteUrl' | 'frameworkErrors'>;
 
@@ -28,6 +31,9 @@ export function installListenerBasics(app: FastifyInstance): void {
     const response = errorResponseFor(request, error);
     if (response.internal) request.log.error({ err: error, traceId: response.body.traceId }, 'request failed');
     return sendErrorResponse(reply, response);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
   });
   app.addHook('onRequest', async (request) => {
     if (request.method !== 'OPTIONS' && isAsteriskForm(request.raw)) {

@@ -80,6 +80,10 @@ describe('docs-site server', () => {
     if (method === 'GET') expect(JSON.parse(answer.body)).toEqual({ success: false, error: "Invalid request URL: the asterisk form '*' is only for OPTIONS; send a path." });
   });
 
+  it.each(['/', '/guide/%zz', '*', '/raw/nowhere'])('%s carries X-Content-Type-Options: nosniff', async (target) => {
+    expect((await get(docsPort, target)).headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('answers malformed percent-encoding with the spec body', async () => {
     const answer = await get(docsPort, '/guide/%zz');
     expect(answer.status).toBe('HTTP/1.1 400 Bad Request');
@@ -104,6 +108,10 @@ describe('sync health and dashboard listener', () => {
     const answer = await get(portOf((which === 'health' ? health : dashboard).healthUrl), '*');
     expect(answer.status).toBe('HTTP/1.1 400 Bad Request');
     expect(JSON.parse(answer.body)).toEqual({ success: false, error: "Invalid request URL: the asterisk form '*' is only for OPTIONS; send a path." });
+  });
+
+  it.each(['/health', '/health/state/%3Cb%3Enone', '/health/state/%zz', '/nowhere', '*'])('%s carries X-Content-Type-Options: nosniff', async (target) => {
+    expect((await get(portOf(health.healthUrl), target)).headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('answers malformed percent-encoding with the spec body', async () => {

@@ -131,7 +131,7 @@ export async function dashboardRoutes(app: FastifyInstance, source: DashboardSou
   await app.register(async (api) => {
     // errors: the listener's registry handler (serve/listener-basics.ts, installed in run.ts)
     api.addHook('onSend', async (_request, reply) => {
-      reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
+      reply.header('cache-control', 'no-store');
     });
 
     api.get('/overview', async (): Promise<Overview> => {

@@ -76,7 +76,7 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
   let version = 1;
   let current = renderSite(options.site, layoutOf(options.site, version), settings.defaultPage);
   let queue: Promise<boolean> = Promise.resolve(false);
-  const app = Fastify({ logger: options.logger ?? false, routerOptions: { ignoreTrailingSlash: true }, ...listenerOptions });
+  const app: FastifyInstance = Fastify({ logger: options.logger ?? false, routerOptions: { ignoreTrailingSlash: true }, ...listenerOptions(() => app.log) });
   installListenerBasics(app);
 
   const reload = (): Promise<boolean> => {

@@ -9,24 +9,33 @@
  *    the registry (before: fastify's own `{statusCode, code, error, message}`, and for a 500 the
  *    thrown message); a 500 logs its error under the traceId of the body;
  *  - every answer carries `X-Content-Type-Options: nosniff` (the sync health routes had none,
- *    and `/health/state/{environment}` echoes the name it was given).
+ *    and `/health/state/{environment}` echoes the name it was given);
+ *  - what Node's HTTP parser refuses (a malformed request line, headers too large) and CONNECT get
+ *    the spec body with `Connection: close` (errors/client-error.ts; before: fastify's own body,
+ *    and for CONNECT the connection dropped without an answer).
  */
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
+import http from 'node:http';
+import { createClientErrorHandler, createConnectRefusal } from '../errors/client-error.js';
 import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { isAsteriskForm, originForm } from '../routing/request-target.js';
 
-/** Options for `Fastify(...)`. */
-export const listenerOptions = {
-  rewriteUrl: originForm,
-  // answered before any hook runs, so the header is set here too
-  frameworkErrors: (error, request, reply) => {
-    sendErrorResponse(reply.header('X-Content-Type-Options', 'nosniff'), errorResponseFor(request, error));
-  },
-} as const satisfies Pick<FastifyServerOptions, 'rewriteUrl' | 'frameworkErrors'>;
+/** Options for `Fastify(...)`; `log` is read when a client error is logged (the instance's logger). */
+export function listenerOptions(log: () => FastifyBaseLogger) {
+  return {
+    rewriteUrl: originForm,
+    // answered before any hook runs, so the header is set here too
+    frameworkErrors: (error, request, reply) => {
+      sendErrorResponse(reply.header('X-Content-Type-Options', 'nosniff'), errorResponseFor(request, error));
+    },
+    clientErrorHandler: createClientErrorHandler(log, http.maxHeaderSize),
+  } as const satisfies Pick<FastifyServerOptions, 'rewriteUrl' | 'frameworkErrors' | 'clientErrorHandler'>;
+}
 
-/** The error handler and the asterisk-form refusal, on the root instance. */
+/** The error handler, the asterisk-form refusal, nosniff and the CONNECT refusal, on the root instance. */
 export function installListenerBasics(app: FastifyInstance): void {
+  app.server.on('connect', createConnectRefusal((): FastifyBaseLogger => app.log));
   app.setErrorHandler((error, request, reply) => {
     const response = errorResponseFor(request, error);
     if (response.internal) request.log.error({ err: error, traceId: response.body.traceId }, 'request failed');

@@ -41,7 +41,7 @@ export interface RunningSync {
 
 export async function startSync(options: StartSyncOptions): Promise<RunningSync> {
   const level = options.logLevel ?? 'info';
-  const app = Fastify({ logger: options.logStream ? { level, stream: options.logStream } : { level }, ...listenerOptions });
+  const app: FastifyInstance = Fastify({ logger: options.logStream ? { level, stream: options.logStream } : { level }, ...listenerOptions(() => app.log) });
   installListenerBasics(app);
   const throughput = new ThroughputMeter();
   const service = await SyncService.start({

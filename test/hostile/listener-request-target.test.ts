@@ -53,6 +53,14 @@ async function get(port: number, target: string, method = 'GET'): Promise<Exchan
   return { status: head[0] ?? '', headers, body: text.slice(text.indexOf('\r\n\r\n') + 4) };
 }
 
+/** The status line and JSON body of raw bytes sent as they are. */
+async function raw(port: number, bytes: string): Promise<{ status: string; connection: string | undefined; body: unknown }> {
+  const text = await rawExchange(port, bytes);
+  const head = text.slice(0, Math.max(0, text.indexOf('\r\n\r\n'))).split('\r\n');
+  const connection = head.find((l) => /^connection:/i.test(l))?.slice('connection:'.length).trim();
+  return { status: head[0] ?? '', connection, body: text.includes('\r\n\r\n') ? JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) : null };
+}
+
 /** What may differ between two answers to the same request: the date and the per-response CSP nonce. */
 const stable = (e: Exchange) => ({ status: e.status, type: e.headers['content-type'], etag: e.headers['etag'], location: e.headers['location'], body: e.body.replace(/"timestamp":"[^"]*"/, '') });
 
@@ -118,5 +126,26 @@ describe('sync health and dashboard listener', () => {
     const answer = await get(portOf(health.healthUrl), '/health/state/%zz');
     expect(answer.status).toBe('HTTP/1.1 400 Bad Request');
     expect(JSON.parse(answer.body)).toEqual({ success: false, error: 'Invalid request URL: malformed percent-encoding.' });
+  });
+});
+
+describe('requests Node refuses before fastify, on both servers', () => {
+  const ports = (): [string, number][] => [
+    ['docs', docsPort],
+    ['sync', portOf(dashboard.healthUrl)],
+  ];
+
+  it('answers CONNECT with 400 and the spec body (was: the connection dropped without an answer)', async () => {
+    for (const [name, port] of ports()) {
+      const answer = await raw(port, 'CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n');
+      expect({ name, ...answer }).toEqual({ name, status: 'HTTP/1.1 400 Bad Request', connection: 'close', body: { success: false, error: 'CONNECT is not supported: this server is not a forward proxy.' } });
+    }
+  });
+
+  it("answers a malformed request line with 400 and the spec body (was: fastify's own)", async () => {
+    for (const [name, port] of ports()) {
+      const answer = await raw(port, 'GET /a b c HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      expect({ name, ...answer }).toEqual({ name, status: 'HTTP/1.1 400 Bad Request', connection: 'close', body: { success: false, error: 'Malformed HTTP request: the request line is not valid HTTP/1.1.' } });
+    }
   });
 });

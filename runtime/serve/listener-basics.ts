@@ -10,6 +10,9 @@
  *    thrown message); a 500 logs its error under the traceId of the body;
  *  - every answer carries `X-Content-Type-Options: nosniff` (the sync health routes had none,
  *    and `/health/state/{environment}` echoes the name it was given);
+ *  - a Host header that is missing (HTTP/1.1) or names no host (`a b`, `x<y>`, `host/path`, a
+ *    port above 65535) is refused 400 with `Connection: close` (RFC 9112 section 3.2; the docs
+ *    server's feed, which builds its links from the Host, answered 500 for several);
  *  - what Node's HTTP parser refuses (a malformed request line, headers too large) and CONNECT get
  *    the spec body with `Connection: close` (errors/client-error.ts; before: fastify's own body,
  *    and for CONNECT the connection dropped without an answer).
@@ -19,6 +22,7 @@ import http from 'node:http';
 import { createClientErrorHandler, createConnectRefusal } from '../errors/client-error.js';
 import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
 import { WharfError } from '../errors/wharf-error.js';
+import { invalidHost, missingHost } from '../lifecycle/require-host.js';
 import { isAsteriskForm, originForm } from '../routing/request-target.js';
 
 /** Options for `Fastify(...)`; `log` is read when a client error is logged (the instance's logger). */
@@ -30,7 +34,9 @@ export function listenerOptions(log: () => FastifyBaseLogger) {
       sendErrorResponse(reply.header('X-Content-Type-Options', 'nosniff'), errorResponseFor(request, error));
     },
     clientErrorHandler: createClientErrorHandler(log, http.maxHeaderSize),
-  } as const satisfies Pick<FastifyServerOptions, 'rewriteUrl' | 'frameworkErrors' | 'clientErrorHandler'>;
+    // a missing Host gets the spec body in the onRequest hook (lifecycle/require-host.ts), not Node's bare 400
+    http: { requireHostHeader: false },
+  } as const satisfies Pick<FastifyServerOptions, 'rewriteUrl' | 'frameworkErrors' | 'clientErrorHandler' | 'http'>;
 }
 
 /** The error handler, the asterisk-form refusal, nosniff and the CONNECT refusal, on the root instance. */
@@ -45,6 +51,8 @@ export function installListenerBasics(app: FastifyInstance): void {
     reply.header('X-Content-Type-Options', 'nosniff');
   });
   app.addHook('onRequest', async (request) => {
+    const badHost = missingHost(request.raw) ?? invalidHost(request.raw);
+    if (badHost) throw badHost;
     if (request.method !== 'OPTIONS' && isAsteriskForm(request.raw)) {
       throw new WharfError('REQUEST_INVALID_URL', { reason: "the asterisk form '*' is only for OPTIONS; send a path." });
     }

@@ -149,3 +149,37 @@ describe('requests Node refuses before fastify, on both servers', () => {
     }
   });
 });
+
+describe('the Host header (RFC 9112 section 3.2: an invalid value is a 400)', () => {
+  const request = (host: string, target = '/feed.xml') => `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
+  const refused = {
+    status: 'HTTP/1.1 400 Bad Request',
+    connection: 'close',
+    body: { success: false, error: 'Malformed HTTP request: the Host header is not a host name or address with an optional port.' },
+  };
+
+  // the feed built its links from the Host and answered 500 for the first four; the rest were taken as a host
+  it.each(['x<y>&"z', 'a b', 'a%00', 'a%25', 'evil.example/path', 'user@docs.example', 'docs.example:99999', ''])('docs server: Host %j is refused', async (host) => {
+    expect(await raw(docsPort, request(host))).toEqual(refused);
+  });
+
+  it.each(['', 'a b', 'x<y>'])('sync listener: Host %j is refused', async (host) => {
+    expect(await raw(portOf(health.healthUrl), request(host, '/health/deadletters'))).toEqual(refused);
+  });
+
+  it('an HTTP/1.1 request without Host gets the spec body on both (was: Node\'s bare 400)', async () => {
+    for (const port of [docsPort, portOf(health.healthUrl)]) {
+      expect(await raw(port, 'GET / HTTP/1.1\r\n\r\n')).toEqual({ ...refused, body: { success: false, error: 'Malformed HTTP request: the Host header is missing (HTTP/1.1 requires it).' } });
+    }
+  });
+
+  it.each([
+    ['docs.example:8080', 'http://docs.example:8080/'],
+    ['[::1]:4000', 'http://[::1]:4000/'],
+    ['127.0.0.1', 'http://127.0.0.1/'],
+  ])('docs server: Host %s makes the feed link %s', async (host, link) => {
+    const text = await rawExchange(docsPort, request(host));
+    expect(text.slice(0, text.indexOf('\r\n'))).toBe('HTTP/1.1 200 OK');
+    expect(text).toContain(`<link>${link}</link>`);
+  });
+});

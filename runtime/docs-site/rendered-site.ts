@@ -6,6 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { LoadedDocsSite } from './site.js';
+import { pageUrlPath } from '../contract/docs-search.js';
+import { escapeHtml } from './escape.js';
 import { notFoundFragment, renderDocument, type LayoutContext } from './layout.js';
 
 export interface RenderedPage {
@@ -33,8 +35,10 @@ export interface RenderedSite {
 
 export const etagOf = (body: string | Buffer): string => `"${createHash('sha256').update(body).digest('hex')}"`;
 
+/** The sidebar's link to this page (written by the compiler as `href="${e('/' + pageUrlPath(path))}"`), marked current. */
 function markActive(sidebar: string, path: string): string {
-  return sidebar.replace(`<a href="/${path}">`, `<a href="/${path}" aria-current="page">`);
+  const href = escapeHtml(`/${pageUrlPath(path)}`);
+  return sidebar.replace(`<a href="${href}">`, `<a href="${href}" aria-current="page">`);
 }
 
 /**

@@ -28,6 +28,7 @@ import { builtInAsset } from './assets.js';
 import { watchDocs, type DocsWatcher } from './watch.js';
 import { installListenerBasics, listenerOptions } from '../serve/listener-basics.js';
 import { contentDisposition } from '../files/content-disposition.js';
+import { pageUrlPath } from '../contract/docs-search.js';
 
 export { loadDocsSite, type LoadedDocsSite } from './site.js';
 export { readDocsSettings, defaultDocsSettings, type DocsSettings } from './settings.js';
@@ -154,7 +155,7 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
       });
 
       scope.get('/api/pages', { onRequest: limited }, async (_request, reply) =>
-        reply.send(listedPages().map((p) => ({ path: `/${p.path}`, title: p.title, description: p.description, lastModified: p.lastModified }))),
+        reply.send(listedPages().map((p) => ({ path: `/${pageUrlPath(p.path)}`, title: p.title, description: p.description, lastModified: p.lastModified }))),
       );
 
       scope.get<{ Params: { '*': string }; Querystring: { view?: string } }>('/raw/*', { onRequest: limited }, async (request, reply) => {

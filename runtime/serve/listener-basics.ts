@@ -27,16 +27,16 @@ import { isAsteriskForm, originForm } from '../routing/request-target.js';
 
 /** Options for `Fastify(...)`; `log` is read when a client error is logged (the instance's logger). */
 export function listenerOptions(log: () => FastifyBaseLogger) {
-  return {
+  const options = {
     rewriteUrl: originForm,
     // answered before any hook runs, so the header is set here too
     frameworkErrors: (error, request, reply) => {
       sendErrorResponse(reply.header('X-Content-Type-Options', 'nosniff'), errorResponseFor(request, error));
     },
     clientErrorHandler: createClientErrorHandler(log, http.maxHeaderSize),
-    // a missing Host gets the spec body in the onRequest hook (lifecycle/require-host.ts), not Node's bare 400
-    http: { requireHostHeader: false },
-  } as const satisfies Pick<FastifyServerOptions, 'rewriteUrl' | 'frameworkErrors' | 'clientErrorHandler' | 'http'>;
+  } as const satisfies Pick<FastifyServerOptions, 'rewriteUrl' | 'frameworkErrors' | 'clientErrorHandler'>;
+  // a missing Host gets the spec body in the onRequest hook (lifecycle/require-host.ts), not Node's bare 400
+  return { ...options, http: { requireHostHeader: false } satisfies http.ServerOptions };
 }
 
 /** The error handler, the asterisk-form refusal, nosniff and the CONNECT refusal, on the root instance. */

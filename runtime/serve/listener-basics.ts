@@ -54,7 +54,8 @@ export function installListenerBasics(app: FastifyInstance): void {
     const badHost = missingHost(request.raw) ?? invalidHost(request.raw);
     if (badHost) throw badHost;
     if (request.method !== 'OPTIONS' && isAsteriskForm(request.raw)) {
-      throw new WharfError('REQUEST_INVALID_URL', { reason: "the asterisk form '*' is only for OPTIONS; send a path." });
+      // the gateway's text (lifecycle/asterisk-form.ts)
+      throw new WharfError('REQUEST_INVALID_URL', { reason: `'*' is only allowed as the target of OPTIONS (RFC 9112 section 3.2.4), not of ${request.method}.` });
     }
   });
 }

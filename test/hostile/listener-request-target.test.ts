@@ -85,7 +85,7 @@ describe('docs-site server', () => {
     const answer = await get(docsPort, '*', method);
     expect(answer.status).toBe('HTTP/1.1 400 Bad Request');
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
-    if (method === 'GET') expect(JSON.parse(answer.body)).toEqual({ success: false, error: "Invalid request URL: the asterisk form '*' is only for OPTIONS; send a path." });
+    if (method === 'GET') expect(JSON.parse(answer.body)).toEqual({ success: false, error: "Invalid request URL: '*' is only allowed as the target of OPTIONS (RFC 9112 section 3.2.4), not of GET." });
   });
 
   it.each(['/', '/guide/%zz', '*', '/raw/nowhere'])('%s carries X-Content-Type-Options: nosniff', async (target) => {
@@ -115,11 +115,21 @@ describe('sync health and dashboard listener', () => {
   it.each(['health', 'dashboard'] as const)('%s: refuses GET * with 400 and the spec body', async (which) => {
     const answer = await get(portOf((which === 'health' ? health : dashboard).healthUrl), '*');
     expect(answer.status).toBe('HTTP/1.1 400 Bad Request');
-    expect(JSON.parse(answer.body)).toEqual({ success: false, error: "Invalid request URL: the asterisk form '*' is only for OPTIONS; send a path." });
+    expect(JSON.parse(answer.body)).toEqual({ success: false, error: "Invalid request URL: '*' is only allowed as the target of OPTIONS (RFC 9112 section 3.2.4), not of GET." });
   });
 
   it.each(['/health', '/health/state/%3Cb%3Enone', '/health/state/%zz', '/nowhere', '*'])('%s carries X-Content-Type-Options: nosniff', async (target) => {
     expect((await get(portOf(health.healthUrl), target)).headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it.each([
+    ['health', 'GET', '/nowhere'],
+    ['dashboard', 'GET', '/health/nowhere'],
+    ['dashboard', 'OPTIONS', '*'],
+  ] as const)("%s: %s %s is 404 with the spec body (was: fastify's own)", async (which, method, target) => {
+    const answer = await get(portOf((which === 'health' ? health : dashboard).healthUrl), target, method);
+    expect(answer.status).toBe('HTTP/1.1 404 Not Found');
+    expect(JSON.parse(answer.body)).toEqual({ success: false, error: `Route '${method} ${target}' not found` });
   });
 
   it('answers malformed percent-encoding with the spec body', async () => {

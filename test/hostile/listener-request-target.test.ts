@@ -1,9 +1,11 @@
 /**
  * The documentation-site server and the sync health/dashboard listener, over a raw socket, with
- * request targets no HTTP client library writes: the absolute form (RFC 9112 §3.2.2, a server must
- * accept it) is answered like its origin form, the URL's host replacing Host; the asterisk form
- * with GET is a 400 with the spec's error body (the docs server used to render its home page); a
- * URL with malformed percent-encoding gets the spec body, not fastify's own.
+ * requests no HTTP client library writes (serve/listener-basics.ts): the absolute form (RFC 9112
+ * §3.2.2, a server must accept it) is answered like its origin form, the URL's host replacing
+ * Host; the asterisk form with GET is a 400 (the docs server rendered its home page); a Host that
+ * is missing or names no host is a 400 (the feed answered 500); malformed percent-encoding, Node's
+ * parser errors, CONNECT and the sync listener's unknown routes get the spec's error body, not
+ * fastify's own or none; every answer carries nosniff.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';

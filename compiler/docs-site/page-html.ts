@@ -4,12 +4,14 @@
  * plus the outline. Links are root-relative; the server prefixes BasePath and wraps the layout.
  */
 import type { DocsHeading } from '../../runtime/contract/docs-site.js';
+import { pageUrlPath } from '../../runtime/contract/docs-search.js';
 import { escapeHtml as e } from './escape.js';
 import type { SiteFile } from './config.js';
 import type { Feature, Hero } from './page-source.js';
 import { isExternal, type Crumb, type NavNode } from './nav.js';
 
-const href = (path: string): string => (isExternal(path) ? path : `/${path}`);
+/** A nav entry's URL: external as written, a page (always a known page path) percent-encoded where URLs need it. */
+const href = (path: string): string => (isExternal(path) ? path : `/${pageUrlPath(path)}`);
 
 function navItems(nodes: readonly NavNode[]): string {
   return nodes
@@ -85,8 +87,8 @@ function controls(site: SiteFile, page: PageFragmentInput, editUrl: string | nul
   const parts: string[] = [];
   const pc = site.pageControls;
   if (pc.downloadMarkdown) {
-    parts.push(`<a class="control" href="/raw/${e(page.path)}.md" data-copy-raw>Copy page</a>`);
-    parts.push(`<a class="control" href="/raw/${e(page.path)}.md?view=true">View as Markdown</a>`);
+    parts.push(`<a class="control" href="/raw/${e(pageUrlPath(page.path))}.md" data-copy-raw>Copy page</a>`);
+    parts.push(`<a class="control" href="/raw/${e(pageUrlPath(page.path))}.md?view=true">View as Markdown</a>`);
   }
   if (pc.subscribeRss) parts.push(`<a class="control" href="/feed.xml" data-copy-link>Copy feed URL</a>`);
   if (pc.editLink && editUrl) {

@@ -4,6 +4,8 @@ export declare const MAX_QUERY_LENGTH: number;
 export declare const MAX_QUERY_TERMS: number;
 export declare const DEFAULT_LIMIT: number;
 export declare const MAX_LIMIT: number;
+/** A page path as it goes into a URL: `%`, `#`, `?`, `\\` and white space percent-encoded. */
+export declare function pageUrlPath(path: string): string;
 
 export interface SearchSourceDocument {
   readonly path: string;

@@ -24,6 +24,14 @@ const EXCERPT_AFTER = 140;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
+/**
+ * A page path as it goes into a URL: `%`, `#`, `?`, `\` and white space percent-encoded (a file
+ * `c#.md` is the page `/c%23`, not `/c` with a fragment); everything else as it is.
+ */
+export function pageUrlPath(path) {
+  return String(path).replace(/[%#?\\\s]/g, (c) => encodeURIComponent(c));
+}
+
 /** Lower-cased words (letters and digits) of a text. */
 export function tokenize(text) {
   return String(text).toLowerCase().match(WORD) ?? [];
@@ -204,7 +212,7 @@ export function createSearchEngine(index) {
       total: touched.length,
       results: top.map((id) => {
         const d = docs[id];
-        return { path: `/${d.path}`, title: d.title, description: d.description, excerpt: markedExcerpt(d.body, pattern, d.description) };
+        return { path: `/${pageUrlPath(d.path)}`, title: d.title, description: d.description, excerpt: markedExcerpt(d.body, pattern, d.description) };
       }),
     };
   }

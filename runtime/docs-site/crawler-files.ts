@@ -7,6 +7,7 @@
 import { Feed } from 'feed';
 import type { DocsPageMeta, DocsSiteConfig } from '../contract/docs-site.js';
 import { escapeHtml as e } from './escape.js';
+import { pageUrlPath } from '../contract/docs-search.js';
 
 export interface PublicSite {
   readonly config: DocsSiteConfig;
@@ -20,7 +21,7 @@ export interface PublicSite {
 export const FEED_SIZE = 20;
 
 export function pageUrl(site: PublicSite, path: string): string {
-  return path === site.defaultPage ? `${site.root}/` : `${site.root}/${path}`;
+  return path === site.defaultPage ? `${site.root}/` : `${site.root}/${pageUrlPath(path)}`;
 }
 
 export function newestPages(pages: readonly DocsPageMeta[], count: number): DocsPageMeta[] {

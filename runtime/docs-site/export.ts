@@ -9,6 +9,7 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { pageUrlPath } from '../contract/docs-search.js';
 import type { LoadedDocsSite } from './site.js';
 import type { DocsSettings } from './settings.js';
 import { buildDocsServer } from './server.js';
@@ -57,11 +58,12 @@ export async function exportDocsSite(site: LoadedDocsSite, settings: DocsSetting
   if (theme.customJs !== null) targets.push(['/theme/custom.js', 'theme/custom.js']);
   for (const asset of [...site.assets.values()].map((a) => a.path).sort()) targets.push([`/${asset}`, asset]);
   for (const path of [...site.pages.keys()].sort()) {
-    targets.push([`/${path}`, `${path}/index.html`]);
+    const url = pageUrlPath(path);
+    targets.push([`/${url}`, `${path}/index.html`]);
     // `guide/index.md` also answers /guide on the server; give the file server the same.
     const folder = path.endsWith('/index') ? path.slice(0, -'/index'.length) : null;
-    if (folder && !site.pages.has(folder)) targets.push([`/${path}`, `${folder}/index.html`]);
-    targets.push([`/raw/${path}.md`, `raw/${path}.md`]);
+    if (folder && !site.pages.has(folder)) targets.push([`/${url}`, `${folder}/index.html`]);
+    targets.push([`/raw/${url}.md`, `raw/${path}.md`]);
   }
   await rm(outDir, { recursive: true, force: true });
   const written: string[] = [];

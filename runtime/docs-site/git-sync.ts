@@ -9,9 +9,9 @@
  * on the command line, in the URL or in the checkout's config; messages are masked before logging.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, mkdir, readdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, realpath, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { Cron } from 'croner';
 import type { GitSettings } from './git-settings.js';
 
@@ -76,6 +76,17 @@ async function readOrNull(path: string): Promise<Buffer | null> {
   }
 }
 
+/**
+ * The real path of `root` inside the checkout `repo`, or null when it is missing, not a folder,
+ * or leads out of the checkout (`..`, or a symbolic link committed to the repository: its files
+ * would be the server's own, published as docs).
+ */
+async function folderInside(repo: string, root: string): Promise<string | null> {
+  const [inside, real] = await Promise.all([realpath(repo), realpath(join(repo, root)).catch(() => null)]);
+  if (real === null || (real !== inside && !real.startsWith(inside + sep))) return null;
+  return (await stat(real)).isDirectory() ? real : null;
+}
+
 /** Make `target` hold exactly the files of `source`; true when anything changed. */
 export async function mirrorFolder(source: string, target: string): Promise<boolean> {
   await mkdir(target, { recursive: true });
@@ -133,8 +144,8 @@ export function createGitSync(settings: GitSettings, targetDir: string, log: Git
         await git(['reset', '--quiet', '--hard', 'FETCH_HEAD'], repo);
       }
       const commit = await git(['rev-parse', 'HEAD'], repo);
-      const source = join(repo, settings.root);
-      if (!(await stat(source).then((s) => s.isDirectory(), () => false))) throw new Error(`Git:Root ${settings.root} is not a folder of the repository`);
+      const source = await folderInside(repo, settings.root);
+      if (source === null) throw new Error(`Git:Root ${settings.root} is not a folder of the repository`);
       const changed = await mirrorFolder(source, targetDir);
       log('info', `docs git sync: ${maskSecrets(url, settings)} at ${commit.slice(0, 12)}${changed ? ', content changed' : ', no change'}`);
       return { ok: true, changed, commit, error: null };

@@ -6,11 +6,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { LoadedDocsSite } from './site.js';
+import { pageUrlPath } from '../contract/docs-search.js';
+import { escapeHtml } from './escape.js';
 import { notFoundFragment, renderDocument, type LayoutContext } from './layout.js';
 
 export interface RenderedPage {
   readonly path: string;
-  /** Front matter redirect, BasePath applied to a root-relative target; null when none. */
+  /** Front matter redirect, BasePath applied to a root-relative target, percent-encoded for the header; null when none. */
   readonly redirect: string | null;
   readonly html: string;
   readonly etag: string;
@@ -33,13 +35,30 @@ export interface RenderedSite {
 
 export const etagOf = (body: string | Buffer): string => `"${createHash('sha256').update(body).digest('hex')}"`;
 
+/** The sidebar's link to this page (written by the compiler as `href="${e('/' + pageUrlPath(path))}"`), marked current. */
 function markActive(sidebar: string, path: string): string {
-  return sidebar.replace(`<a href="/${path}">`, `<a href="/${path}" aria-current="page">`);
+  const href = escapeHtml(`/${pageUrlPath(path)}`);
+  return sidebar.replace(`<a href="${href}">`, `<a href="${href}" aria-current="page">`);
+}
+
+/**
+ * A `Location` value: characters a header cannot carry (space, controls, anything outside ASCII)
+ * percent-encoded as UTF-8, escapes already there kept. Node refuses a header above U+00FF (the
+ * redirect answered 500) and sends U+0080..U+00FF as Latin-1 bytes.
+ */
+function headerSafeUrl(url: string): string {
+  return url.replace(/[^\x21-\x7e]/gu, (c) => {
+    try {
+      return encodeURIComponent(c);
+    } catch {
+      return '%EF%BF%BD'; // a lone surrogate (a YAML escape): U+FFFD
+    }
+  });
 }
 
 function redirectTarget(target: string | null, basePath: string): string | null {
   if (target === null) return null;
-  return target.startsWith('/') && !target.startsWith('//') ? basePath + target : target;
+  return headerSafeUrl(target.startsWith('/') && !target.startsWith('//') ? basePath + target : target);
 }
 
 export function renderSite(site: LoadedDocsSite, ctx: LayoutContext, defaultPage: string): RenderedSite {

@@ -26,6 +26,9 @@ import { createRateLimiter } from './rate-limit.js';
 import { renderFeed, renderLlms, renderRobots, renderSitemap, type PublicSite } from './crawler-files.js';
 import { builtInAsset } from './assets.js';
 import { watchDocs, type DocsWatcher } from './watch.js';
+import { installListenerBasics, listenerOptions } from '../serve/listener-basics.js';
+import { contentDisposition } from '../files/content-disposition.js';
+import { pageUrlPath } from '../contract/docs-search.js';
 
 export { loadDocsSite, type LoadedDocsSite } from './site.js';
 export { readDocsSettings, defaultDocsSettings, type DocsSettings } from './settings.js';
@@ -74,7 +77,8 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
   let version = 1;
   let current = renderSite(options.site, layoutOf(options.site, version), settings.defaultPage);
   let queue: Promise<boolean> = Promise.resolve(false);
-  const app = Fastify({ logger: options.logger ?? false, routerOptions: { ignoreTrailingSlash: true } });
+  const app: FastifyInstance = Fastify({ logger: options.logger ?? false, routerOptions: { ignoreTrailingSlash: true }, ...listenerOptions(() => app.log) });
+  installListenerBasics(app);
 
   const reload = (): Promise<boolean> => {
     queue = queue.then(async () => {
@@ -96,7 +100,6 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
 
   const placeholder = nonceAttribute(NONCE_PLACEHOLDER);
   app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
     if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
     const head = current.source.data.config.head;
@@ -152,7 +155,7 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
       });
 
       scope.get('/api/pages', { onRequest: limited }, async (_request, reply) =>
-        reply.send(listedPages().map((p) => ({ path: `/${p.path}`, title: p.title, description: p.description, lastModified: p.lastModified }))),
+        reply.send(listedPages().map((p) => ({ path: `/${pageUrlPath(p.path)}`, title: p.title, description: p.description, lastModified: p.lastModified }))),
       );
 
       scope.get<{ Params: { '*': string }; Querystring: { view?: string } }>('/raw/*', { onRequest: limited }, async (request, reply) => {
@@ -164,7 +167,7 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
         if (etagMatches(request.headers['if-none-match'], page.rawEtag)) return reply.code(304).send();
         return reply
           .type(view ? 'text/plain; charset=utf-8' : 'text/markdown; charset=utf-8')
-          .header('Content-Disposition', `${view ? 'inline' : 'attachment'}; filename="${filename}"`)
+          .header('Content-Disposition', contentDisposition(view ? 'inline' : 'attachment', filename))
           .send(page.raw);
       });
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { originForm } from './request-target.js';
+import { isAsteriskForm, originForm } from './request-target.js';
 
 const request = (url: string, host = 'gateway.test'): IncomingMessage => ({ url, headers: { host } }) as unknown as IncomingMessage;
 
@@ -22,5 +22,17 @@ describe('originForm', () => {
     const req = request(url);
     expect(originForm(req)).toBe(url);
     expect(req.headers.host).toBe('gateway.test');
+  });
+});
+
+describe('isAsteriskForm', () => {
+  it.each([
+    ['*', true],
+    ['/*', false],
+    ['*/', false],
+    ['/', false],
+    ['http://api.example/*', false],
+  ])('%s -> %s', (url, want) => {
+    expect(isAsteriskForm(request(url))).toBe(want);
   });
 });

@@ -21,3 +21,11 @@ export function originForm(req: IncomingMessage): string {
   const rest = url.slice(absolute[0].length);
   return rest.startsWith('/') ? rest : `/${rest}`;
 }
+
+/**
+ * The asterisk form (`*`, RFC 9112 §3.2.4) names the server as a whole and is only for a
+ * server-wide OPTIONS; any other method with it is a malformed request (the caller answers 400).
+ */
+export function isAsteriskForm(req: IncomingMessage): boolean {
+  return req.url === '*';
+}

@@ -13,6 +13,9 @@ import { ConnectionProber } from './health/connection-prober.js';
 import { healthRoutes } from './health/health-routes.js';
 import { dashboardRoutes } from './web/dashboard-routes.js';
 import { ThroughputMeter } from './web/throughput.js';
+import { installListenerBasics, listenerOptions } from '../serve/listener-basics.js';
+import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
+import { WharfError } from '../errors/wharf-error.js';
 
 export interface StartSyncOptions {
   readonly root: string;
@@ -40,7 +43,13 @@ export interface RunningSync {
 
 export async function startSync(options: StartSyncOptions): Promise<RunningSync> {
   const level = options.logLevel ?? 'info';
-  const app = Fastify({ logger: options.logStream ? { level, stream: options.logStream } : { level } });
+  const app: FastifyInstance = Fastify({ logger: options.logStream ? { level, stream: options.logStream } : { level }, ...listenerOptions(() => app.log) });
+  installListenerBasics(app);
+  // an unknown route: the registry's 404 body, not fastify's own
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    sendErrorResponse(reply, errorResponseFor(request, new WharfError('ROUTING_ROUTE_NOT_FOUND', { method: request.method, path })));
+  });
   const throughput = new ThroughputMeter();
   const service = await SyncService.start({
     root: options.root,

@@ -4,7 +4,8 @@
  * and the JSON index at / (with WebHost:Enabled the dashboard answers / instead: a redirect to
  * /ui, runtime/sync/web/dashboard-routes.ts). /health answers 200 while the process runs; `status` is `healthy` only
  * when every unique database answered its probe (5 s timeout); the evaluation is cached for
- * Health:CacheDurationSeconds.
+ * Health:CacheDurationSeconds, and requests arriving while one runs share it (one connection per
+ * database, however many callers).
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
@@ -62,10 +63,10 @@ export async function healthRoutes(app: FastifyInstance, source: HealthSource): 
     source.config().environments.find((e) => e.name === environment)?.objects.find((o) => o.name === object)?.procedure ?? null;
   const objectsOf = (rows: StoredVersion[]) => rows.map((v) => ({ ...trackedObject(v), stored_procedure_name: procedureOf(v.environment, v.object) }));
 
-  app.get('/health', async () => {
-    const ttl = source.config().service.health.cacheDurationSeconds * 1000;
+  /** One round of probes; concurrent requests share the round in flight (no connection per caller). */
+  let evaluating: Promise<Record<string, unknown>> | null = null;
+  const evaluate = async (): Promise<Record<string, unknown>> => {
     const now = Date.now();
-    if (cached && now - cached.at < ttl) return { ...cached.body, uptime: uptimeText(now - source.startedAt) };
     const databases = uniqueDatabases(source.config());
     const started = performance.now();
     const results = await Promise.all(databases.map((d) => probeDatabase(d, source.lookup).then(() => true, () => false)));
@@ -80,6 +81,16 @@ export async function healthRoutes(app: FastifyInstance, source: HealthSource): 
     };
     cached = { at: now, body };
     return body;
+  };
+
+  app.get('/health', async () => {
+    const ttl = source.config().service.health.cacheDurationSeconds * 1000;
+    const now = Date.now();
+    if (cached && now - cached.at < ttl) return { ...cached.body, uptime: uptimeText(now - source.startedAt) };
+    evaluating ??= evaluate().finally(() => {
+      evaluating = null;
+    });
+    return evaluating;
   });
 
   app.get('/health/connections', async () => source.prober.snapshot());

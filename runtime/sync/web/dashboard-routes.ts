@@ -15,7 +15,7 @@
  * Reading needs no authentication, like the health routes (bind to loopback, docs/sync.md).
  * Replay and purge exist only with WebHost:AdminKey (otherwise 403 SYNC_DASHBOARD_READ_ONLY), need
  * a signed-in session, its CSRF token in X-CSRF-Token and, when the browser sends one, an Origin
- * equal to this host. Errors are the registry's spec bodies.
+ * equal to this host. Errors are the registry's spec bodies (the listener's handler, run.ts).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -23,7 +23,6 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { consoleUiRoutes } from '../../admin/console-ui-routes.js';
 import { readCookies, setCookie } from '../../admin/cookies.js';
-import { errorResponseFor, sendErrorResponse } from '../../errors/error-handler.js';
 import { WharfError } from '../../errors/wharf-error.js';
 import type { SyncConfig } from '../config/model.js';
 import type { SyncService } from '../engine/sync-service.js';
@@ -130,13 +129,9 @@ export async function dashboardRoutes(app: FastifyInstance, source: DashboardSou
   await app.register(consoleUiRoutes, { generatedDir: dashboardGeneratedDir(source.root), folder: SYNC_UI_FOLDER, label: 'sync dashboard' });
 
   await app.register(async (api) => {
-    api.setErrorHandler((error, request, reply) => {
-      const response = errorResponseFor(request, error);
-      if (response.internal) request.log.error({ err: error, traceId: response.body.traceId }, 'sync dashboard request failed');
-      return sendErrorResponse(reply, response);
-    });
+    // errors: the listener's registry handler (serve/listener-basics.ts, installed in run.ts)
     api.addHook('onSend', async (_request, reply) => {
-      reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
+      reply.header('cache-control', 'no-store');
     });
 
     api.get('/overview', async (): Promise<Overview> => {

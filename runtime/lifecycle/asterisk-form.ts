@@ -9,8 +9,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HTTP_METHODS } from '../contract/index.js';
-import { WharfError } from '../errors/wharf-error.js';
+import type { WharfError } from '../errors/wharf-error.js';
 import { allowHeader } from '../pipeline/stages.js';
+import { asteriskRefusal, isAsteriskForm } from '../routing/request-target.js';
 
 /** `Allow` of `OPTIONS *`: the methods of the data API, HEAD next to GET, then OPTIONS. */
 export const SERVER_ALLOW = allowHeader(HTTP_METHODS);
@@ -20,10 +21,11 @@ export const SERVER_ALLOW = allowHeader(HTTP_METHODS);
  * returns the refusal of any other method. For every other request target: null.
  */
 export function asteriskForm(request: FastifyRequest, reply: FastifyReply): WharfError | 'answered' | null {
-  if (request.url !== '*') return null;
+  if (!isAsteriskForm(request.raw)) return null;
   if (request.method === 'OPTIONS') {
     reply.code(204).header('allow', SERVER_ALLOW).send();
     return 'answered';
   }
-  return new WharfError('REQUEST_INVALID_URL', { reason: `'*' is only allowed as the target of OPTIONS (RFC 9112 section 3.2.4), not of ${request.method}.` });
+  return asteriskRefusal(request.method);
 }
+

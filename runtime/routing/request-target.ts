@@ -6,6 +6,7 @@
  * and authority as path segments. Only `http` and `https`, in any case; anything else stays as sent.
  */
 import type { IncomingMessage } from 'node:http';
+import { WharfError } from '../errors/wharf-error.js';
 
 const ABSOLUTE = /^https?:\/\/([^/?#]*)/i;
 
@@ -28,4 +29,9 @@ export function originForm(req: IncomingMessage): string {
  */
 export function isAsteriskForm(req: IncomingMessage): boolean {
   return req.url === '*';
+}
+
+/** The refusal of `*` with a method other than OPTIONS (400 REQUEST_INVALID_URL), on every listener. */
+export function asteriskRefusal(method: string): WharfError {
+  return new WharfError('REQUEST_INVALID_URL', { reason: `'*' is only allowed as the target of OPTIONS (RFC 9112 section 3.2.4), not of ${method}.` });
 }

@@ -21,9 +21,8 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'f
 import http from 'node:http';
 import { createClientErrorHandler, createConnectRefusal } from '../errors/client-error.js';
 import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
-import { WharfError } from '../errors/wharf-error.js';
 import { invalidHost, missingHost } from '../lifecycle/require-host.js';
-import { isAsteriskForm, originForm } from '../routing/request-target.js';
+import { asteriskRefusal, isAsteriskForm, originForm } from '../routing/request-target.js';
 
 /** Options for `Fastify(...)`; `log` is read when a client error is logged (the instance's logger). */
 export function listenerOptions(log: () => FastifyBaseLogger) {
@@ -53,9 +52,6 @@ export function installListenerBasics(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     const badHost = missingHost(request.raw) ?? invalidHost(request.raw);
     if (badHost) throw badHost;
-    if (request.method !== 'OPTIONS' && isAsteriskForm(request.raw)) {
-      // the gateway's text (lifecycle/asterisk-form.ts)
-      throw new WharfError('REQUEST_INVALID_URL', { reason: `'*' is only allowed as the target of OPTIONS (RFC 9112 section 3.2.4), not of ${request.method}.` });
-    }
+    if (request.method !== 'OPTIONS' && isAsteriskForm(request.raw)) throw asteriskRefusal(request.method);
   });
 }

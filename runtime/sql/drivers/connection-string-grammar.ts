@@ -20,7 +20,8 @@ export function keyValuePairs(text: string): { key: string; value: string }[] {
     if (i >= text.length) break;
     const eq = text.indexOf('=', i);
     const semi = text.indexOf(';', i);
-    if (eq < 0 || (semi >= 0 && semi < eq)) fail(`'${text.slice(i, semi < 0 ? undefined : semi).trim()}' is not a Key=Value pair (pairs are separated by ';')`);
+    // the stray text is never echoed: after an unquoted Password holding ';' it is the password's rest
+    if (eq < 0 || (semi >= 0 && semi < eq)) fail(out.length === 0 ? "the connection string does not start with a Key=Value pair (pairs are separated by ';')" : `the text after the value of ${out[out.length - 1]!.key} is not a Key=Value pair (pairs are separated by ';'; quote a value that holds ';', as in Password="a;b")`);
     const key = text.slice(i, eq).trim();
     if (key === '') fail('a key is empty (each pair is Key=Value, separated by \';\')');
     i = eq + 1;

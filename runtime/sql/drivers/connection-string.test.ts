@@ -46,7 +46,8 @@ describe('SQL Server connection strings', () => {
     ['Server=h;Integrated Security=SSPI', 'Integrated Security: Windows authentication is not supported; use User Id and Password'],
     ['Server=np:\\\\.\\pipe\\sql', 'Server: named pipes are not supported (use host,port)'],
     ['Server=h;Password="open', 'the value of Password has no closing "'],
-    ['just a host', "'just a host' is not a Key=Value pair (pairs are separated by ';')"],
+    ['just a host', "the connection string does not start with a Key=Value pair (pairs are separated by ';')"],
+    ['Server=h;Password=pa;ss;Database=x', 'the text after the value of Password is not a Key=Value pair (pairs are separated by \';\'; quote a value that holds \';\', as in Password="a;b")'],
     ['jdbc:sqlserver://h:1433;databaseName=x', 'JDBC URLs are not supported: write Server=host,port;Database=...;User Id=...;Password=...'],
     ['postgres://h/db', "URL scheme 'postgres' is not SQL Server (use mssql:// or the ADO.NET form Server=...;Database=...)"],
     ['mssql://h:99999/db', 'is not a valid URL (mssql://user:password@host:port/database?encrypt=true)'],
@@ -59,6 +60,9 @@ describe('SQL Server connection strings', () => {
 
   it('a message never contains a password', () => {
     expect(connectionStringProblem('mssql', "Server=h;Password='sup3r;secret';Encrypt=sup3r")).not.toContain('sup3r');
+    // an unquoted password holding ';': its rest is stray text, named by the key before it, not echoed
+    expect(connectionStringProblem('mssql', 'Server=h;Password=pa;s3cr3t;Database=x')).not.toContain('s3cr3t');
+    expect(connectionStringProblem('postgres', 'Host=h;Password=pa;s3cr3t;Database=x')).not.toContain('s3cr3t');
   });
 });
 

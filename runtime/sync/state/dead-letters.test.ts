@@ -32,3 +32,22 @@ describe('DeadLetterStore', () => {
     expect([1, 2, 3, 8, 20].map((n) => backoffMs(n, settings) / 1000)).toEqual([120, 240, 480, 15360, 21600]);
   });
 });
+
+describe('DeadLetterStore listing for the dashboard', () => {
+  it('lists the newest letters first, at most the limit, without reading their batches; counts per object', async () => {
+    const store = DeadLetterStore.at(await mkdtemp(path.join(tmpdir(), 'wharf-dl-')));
+    expect(store.latest(10)).toEqual([]);
+    expect(store.countsByObject()).toEqual(new Map());
+    const big = 'x'.repeat(100_000);
+    for (let n = 1; n <= 5; n++) store.add({ ...input(n, 'HTTP 503'), data: `{"n":${n},"pad":"${big}"}` }, 0, NOW + n);
+    store.add({ ...input(9, 'timeout'), object: 'other' }, 0, NOW + 9);
+    const latest = store.latest(3);
+    expect(latest.map((l) => [l.object, l.fromVersion])).toEqual([['other', 9], ['o', 5], ['o', 4]]);
+    for (const l of latest) expect(l).not.toHaveProperty('data');
+    // the same fields list() gives, but the batch
+    const { data: _data, ...full } = store.list().find((l) => l.fromVersion === 5)!;
+    expect(latest[1]).toEqual(full);
+    expect(store.countsByObject()).toEqual(new Map([['e/o', 5], ['e/other', 1]]));
+    store.close();
+  });
+});

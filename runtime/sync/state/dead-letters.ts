@@ -38,6 +38,9 @@ export interface DeadLetter extends DeadLetterInput {
   readonly nextAttemptAt: number | null;
 }
 
+/** A dead letter as listed (the dashboard): everything but the batch itself. */
+export type DeadLetterListing = Omit<DeadLetter, 'data'>;
+
 export interface DeadLetterSummary {
   readonly TotalCount: number;
   readonly LastHourCount: number;
@@ -115,6 +118,9 @@ function toLetter(row: Row): DeadLetter {
   };
 }
 
+/** Every column but Data (DeadLetterStore.latest). */
+const LISTED_COLUMNS = 'Id, SourceKey, TrackingObjectName, EnvironmentName, DatabaseName, DestinationKey, DataHash, FromVersion, ToVersion, ErrorMessage, Timestamp, Status, Attempts, NextAttemptAt';
+
 export class DeadLetterStore {
   private db: Database.Database | null = null;
 
@@ -169,6 +175,30 @@ export class DeadLetterStore {
     return rows
       .map(toLetter)
       .filter((l) => (filter.environment === undefined || l.environment === filter.environment) && (filter.object === undefined || l.object === filter.object));
+  }
+
+  /**
+   * The newest `limit` letters, newest first, without their batches (`Data` is not read: the
+   * dashboard's overview is polled every few seconds and a batch can be megabytes).
+   */
+  latest(limit: number): DeadLetterListing[] {
+    const db = this.open(false);
+    if (!db) return [];
+    const rows = db.prepare(`SELECT ${LISTED_COLUMNS} FROM DeadLetters ORDER BY Id DESC LIMIT ?`).all(limit) as Row[];
+    return rows.map((row) => {
+      const { data: _data, ...listed } = toLetter({ ...row, Data: '' });
+      return listed;
+    });
+  }
+
+  /** Letters per `environment/object` (the blocked objects), counted by the database. */
+  countsByObject(): Map<string, number> {
+    const out = new Map<string, number>();
+    const db = this.open(false);
+    if (!db) return out;
+    const rows = db.prepare('SELECT EnvironmentName AS e, TrackingObjectName AS o, count(*) AS n FROM DeadLetters GROUP BY EnvironmentName, TrackingObjectName').all() as { e: string; o: string; n: number }[];
+    for (const r of rows) out.set(`${r.e}/${r.o}`, r.n);
+    return out;
   }
 
   get(id: number): DeadLetter | null {

@@ -27,7 +27,6 @@ import { WharfError } from '../../errors/wharf-error.js';
 import type { SyncConfig } from '../config/model.js';
 import type { SyncService } from '../engine/sync-service.js';
 import type { ConnectionProber } from '../health/connection-prober.js';
-import type { DeadLetter } from '../state/dead-letters.js';
 import type { StoredVersion } from '../state/state-store.js';
 import { AdminSessions, SESSION_COOKIE, SESSION_TTL_SECONDS } from './admin-session.js';
 import type { DeadLetterRow, ObjectRow, Overview } from '../ui/wire.js';
@@ -58,11 +57,9 @@ export function dashboardGeneratedDir(root: string): string {
 }
 
 
-function objectRows(config: SyncConfig, source: DashboardSource, deadLetters: readonly DeadLetter[]): Overview['environments'] {
+function objectRows(config: SyncConfig, source: DashboardSource, letters: ReadonlyMap<string, number>): Overview['environments'] {
   const { service, throughput } = source;
   const stored = new Map<string, StoredVersion>(service.state.all().map((v) => [`${v.environment}/${v.object}`, v]));
-  const letters = new Map<string, number>();
-  for (const l of deadLetters) letters.set(`${l.environment}/${l.object}`, (letters.get(`${l.environment}/${l.object}`) ?? 0) + 1);
   const now = Date.now();
   const names = new Map<string, Map<string, string | null>>();
   for (const env of config.environments) names.set(env.name, new Map(env.objects.map((o) => [o.name, o.procedure])));
@@ -136,16 +133,15 @@ export async function dashboardRoutes(app: FastifyInstance, source: DashboardSou
 
     api.get('/overview', async (): Promise<Overview> => {
       const { service } = source;
-      const letters = service.deadLetters.list();
+      // counted and listed by the database, the batches left unread (polled every few seconds)
       return {
         timestamp: new Date().toISOString(),
-        environments: objectRows(service.config, source, letters),
+        environments: objectRows(service.config, source, service.deadLetters.countsByObject()),
         connections: source.prober.snapshot(),
         dead_letters: {
           summary: service.deadLetters.summary(),
-          items: letters
-            .slice(-DEAD_LETTER_LIMIT)
-            .reverse()
+          items: service.deadLetters
+            .latest(DEAD_LETTER_LIMIT)
             .map((l): DeadLetterRow => ({
               id: l.id,
               environment: l.environment,

@@ -16,6 +16,7 @@ import type { HealthMonitor } from '../health/health-monitor.js';
 import type { TrafficHistory } from '../metrics/traffic-history.js';
 import { environmentNames } from '../settings/load-settings.js';
 import { WharfError } from '../errors/wharf-error.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../api/json-body.js';
 import { MemoryCounterStore } from '../traffic/counter-store.js';
 import { readRedisSettings } from '../traffic/redis-client.js';
 import { AccountService } from './accounts.js';
@@ -87,6 +88,23 @@ export const consoleArea: Area<ConsoleAreaSettings, ConsoleInfra, ConsoleRuntime
     return state;
   },
 };
+
+/**
+ * JSON bodies of /ui/api: fastify's parser (`__proto__` and `constructor.prototype` refused), after
+ * the data API's depth limit: a body nested deeper than MAX_JSON_DEPTH is a 400 before it is parsed
+ * (a 20,000-deep `content` overflowed the stack of the validate route: 500).
+ */
+function consoleJsonParser(scope: FastifyInstance): void {
+  const parse = scope.getDefaultJsonParser('error', 'error');
+  scope.removeContentTypeParser('application/json');
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (jsonDepthExceeds(body as string, MAX_JSON_DEPTH)) {
+      done(new WharfError('REQUEST_INVALID_JSON', { reason: `JSON is nested deeper than ${MAX_JSON_DEPTH} levels.` }), undefined);
+      return;
+    }
+    parse(request, body, done);
+  });
+}
 
 /** `routes`: the route table in force (its `current` changes on reload). */
 export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSettings, infra: ConsoleInfra, routes: RouteTableHolder): Promise<ConsoleRuntime> {
@@ -185,6 +203,7 @@ export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSetting
     async (scope) => {
     if (!scope.hasRequestDecorator('wharfConsole')) scope.decorateRequest('wharfConsole', null);
     installConsoleErrors(scope);
+    consoleJsonParser(scope);
     scope.setNotFoundHandler((request) => {
       throw notFound(`No console route ${request.method} ${request.url.split('?')[0]}`);
     });

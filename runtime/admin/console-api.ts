@@ -239,6 +239,13 @@ export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSetting
         heartbeatMs: slice.sseHeartbeatMs,
         currentHealth: async () => (await health.current()).status,
         lifecycle: infra.lifecycle,
+        // a refusal (401/403: session ended, token revoked or narrowed) closes the stream; a store
+        // that does not answer does not
+        stillAllowed: (request) =>
+          guard(request).then(
+            () => true,
+            (error: unknown) => !(error instanceof WharfError && (error.status === 401 || error.status === 403)),
+          ),
       });
       environmentRoutes(guarded, { gateway, environmentsDir, console: state });
       trafficRoute(guarded, infra.traffic, events, gateway.access.redis ? { link: gateway.access.redis, keyPrefix: slice.redisKeyPrefix } : null);

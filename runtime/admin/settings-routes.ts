@@ -6,19 +6,21 @@
  * settings.json); with a PostgreSQL token store first to the shared store, from which every
  * instance applies it (shared-console-settings.ts). Logging:MinLevel and WebUi:* apply at once (published
  * through the settings store, runtime/settings/settings-store.ts, to the areas that apply them); the rest answer restart_required.
+ * Next start: the saved overrides with these values must still start the server (next-start.ts), else 400.
  * Anti-lockout: a change to WebUi:PublicOrigins or ForwardedHeaders:* that would stop this very
  * request reaching the console is refused with 400 naming the field.
  */
 import { BlockList, isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readLandingPage } from '../landing/landing-page.js';
-import { mergeSettings, overridesPath, readOverrides, setByPath } from '../settings/overrides-file.js';
+import { overridesPath, readOverrides, setByPath } from '../settings/overrides-file.js';
 import { writeFileAtomic } from './atomic-file.js';
 import type { ConsoleGateway } from './console-gateway.js';
 import type { ConsoleRuntime } from './console-runtime.js';
 import { consoleReachable, requestOrigin } from './console-access.js';
 import { badRequest } from './console-errors.js';
 import { effectiveSettings } from './effective-settings.js';
+import { nextStartProblem } from './next-start.js';
 import { checkValue, findWritable, WRITABLE_SETTINGS } from './writable-settings.js';
 
 export interface SettingsRouteOptions {
@@ -154,12 +156,15 @@ export function settingsRoutes(app: FastifyInstance, options: SettingsRouteOptio
     const max = (values.get('SqlConnectionPooling:MaxPoolSize') as number | undefined) ?? pooling.maxPoolSize;
     if (min > max) throw badRequest('The minimum pool size cannot exceed the maximum', 'SqlConnectionPooling:MinPoolSize');
     checkLockout(request, options, values);
+    const overrides = await readOverrides(environmentsDir);
+    const next = structuredClone(overrides); // a deep copy: `overrides` stays what is saved now
+    for (const [key, value] of values) setByPath(next, key, value);
+    // with the values saved earlier and not yet in force: would the next start still start?
+    const problem = nextStartProblem(environmentsDir, next, overrides, gateway.settings().server.source, gateway.settings().environments);
+    if (problem) throw badRequest(`Saving these settings would stop the next start: ${problem.message}`, problem.key);
 
     // the shared store first (every instance applies it from there); down: 503, nothing changed anywhere
     await state.shared?.update({ settings: values });
-    const overrides = await readOverrides(environmentsDir);
-    const next = mergeSettings({}, overrides) as Record<string, unknown>;
-    for (const [key, value] of values) setByPath(next, key, value);
     await writeFileAtomic(overridesPath(environmentsDir), `${JSON.stringify(next, null, 2)}\n`);
 
     gateway.liveSettings.update(values); // the areas that apply a live setting subscribe to it

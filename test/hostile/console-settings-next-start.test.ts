@@ -46,3 +46,32 @@ describe('PUT /ui/api/settings and the next start', () => {
     expect([next.server.sqlPooling.minPoolSize, next.server.sqlPooling.maxPoolSize]).toEqual([8, 10]);
   });
 });
+
+describe('anti-lockout across two saves (proxy lists, both applied at the next start)', () => {
+  let proxied: TestServer;
+  beforeAll(async () => {
+    proxied = await createTestServer({
+      generated: { endpoints: [{ kind: 'sql', routePath: 'Inventory/Products' }] },
+      serverSettings: {
+        Environment: { ServerName: 'test' },
+        WebUi: { PublicOrigins: ['https://console.example.com'] },
+        ForwardedHeaders: { KnownProxies: ['127.0.0.1'], KnownNetworks: ['127.0.0.0/8'] },
+      },
+    });
+  });
+  afterAll(() => proxied.close());
+
+  it('proxies saved first, then networks: the second save is checked against the saved proxy list, 400', async () => {
+    const viaProxy = { 'x-forwarded-for': '198.51.100.7', host: 'console.example.com', origin: 'https://console.example.com' };
+    const send = (payload: Record<string, unknown>) => proxied.inject({ method: 'PUT', url: '/ui/api/settings', payload, headers: viaProxy });
+    // the networks in force still trust this proxy: saved
+    expect((await send({ 'ForwardedHeaders:KnownProxies': ['10.0.0.1'] })).statusCode).toBe(200);
+    // with the saved proxies, the next start would trust it through neither list
+    const second = await send({ 'ForwardedHeaders:KnownNetworks': ['10.0.0.0/8'] });
+    expect(second.json()).toEqual({
+      error: "Saving 'ForwardedHeaders:KnownNetworks' would lock you out of the console: your request arrives through the proxy 127.0.0.1, which would no longer be trusted",
+      field: 'ForwardedHeaders:KnownNetworks',
+    });
+    expect(second.statusCode).toBe(400);
+  });
+});

@@ -90,10 +90,16 @@ export class SqliteAccountStore implements AccountStore {
     return this.db.prepare('DELETE FROM console_accounts WHERE id = ?').run(id).changes > 0;
   }
 
-  async insertSession(row: SessionRow): Promise<void> {
+  async insertSession(row: SessionRow, keepPerAccount: number): Promise<void> {
+    this.db.prepare('DELETE FROM console_sessions WHERE expires_at <= ?').run(row.createdAt);
     this.db
       .prepare('INSERT INTO console_sessions (id_hash, account_id, csrf, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
       .run(row.idHash, row.accountId, row.csrf, row.createdAt, row.expiresAt);
+    this.db
+      .prepare(
+        'DELETE FROM console_sessions WHERE account_id = ? AND id_hash NOT IN (SELECT id_hash FROM console_sessions WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)',
+      )
+      .run(row.accountId, row.accountId, keepPerAccount);
   }
 
   async findSession(idHash: string): Promise<SessionRow | null> {
@@ -109,9 +115,12 @@ export class SqliteAccountStore implements AccountStore {
     this.db.prepare('DELETE FROM console_sessions WHERE account_id = ?').run(accountId);
   }
 
-  async insertCsrf(valueHash: string, expiresAt: number, now: number): Promise<void> {
+  async insertCsrf(valueHash: string, expiresAt: number, now: number, keep: number): Promise<void> {
     this.db.prepare('DELETE FROM console_csrf WHERE expires_at <= ?').run(now);
     this.db.prepare('INSERT INTO console_csrf (value_hash, expires_at) VALUES (?, ?)').run(valueHash, expiresAt);
+    this.db
+      .prepare('DELETE FROM console_csrf WHERE value_hash IN (SELECT value_hash FROM console_csrf ORDER BY expires_at DESC, rowid DESC LIMIT -1 OFFSET ?)')
+      .run(keep);
   }
 
   async consumeCsrf(valueHash: string, now: number): Promise<boolean> {

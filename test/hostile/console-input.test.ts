@@ -76,3 +76,21 @@ describe('POST /ui/api/endpoints/{type}/validate', () => {
     expect(poisoned.json()).toEqual({ error: 'Invalid JSON body: the body could not be parsed.' });
   });
 });
+
+describe('a failed sign-in with a huge username', () => {
+  it('is the usual 401 and logs at most 100 characters of it (a 5 MB username was logged whole)', async () => {
+    const csrf = (await server.app.inject({ method: 'GET', url: '/ui/api/auth/csrf' })).json() as { csrf: string };
+    const username = 'u'.repeat(5_000_000);
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/ui/api/auth',
+      headers: { cookie: `gateway_csrf=${csrf.csrf}` },
+      payload: { username, password: 'whatever-password', csrf: csrf.csrf },
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ error: 'Unauthorized', message: 'Invalid username or password.' });
+    const failed = server.logs.lines().filter((line) => line['msg'] === 'console sign-in failed');
+    expect(failed.at(-1)?.['username']).toBe(`${'u'.repeat(100)}…`);
+    expect(Math.max(...server.logs.text().split('\n').map((line) => line.length))).toBeLessThan(10_000);
+  });
+});

@@ -91,13 +91,19 @@ export const consoleArea: Area<ConsoleAreaSettings, ConsoleInfra, ConsoleRuntime
 
 /**
  * JSON bodies of /ui/api: fastify's parser (`__proto__` and `constructor.prototype` refused), after
- * the data API's depth limit: a body nested deeper than MAX_JSON_DEPTH is a 400 before it is parsed
+ * an empty body (no body) and the data API's depth limit: a body nested deeper than MAX_JSON_DEPTH is a 400 before it is parsed
  * (a 20,000-deep `content` overflowed the stack of the validate route: 500).
  */
 function consoleJsonParser(scope: FastifyInstance): void {
   const parse = scope.getDefaultJsonParser('error', 'error');
   scope.removeContentTypeParser('application/json');
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // the header without a body (clients send it on DELETE and on POST .../rotate): no body; a route
+    // that needs one says so (400 `The body must be a JSON object`)
+    if ((body as string).trim() === '') {
+      done(null, undefined);
+      return;
+    }
     if (jsonDepthExceeds(body as string, MAX_JSON_DEPTH)) {
       done(new WharfError('REQUEST_INVALID_JSON', { reason: `JSON is nested deeper than ${MAX_JSON_DEPTH} levels.` }), undefined);
       return;

@@ -94,3 +94,25 @@ describe('a failed sign-in with a huge username', () => {
     expect(Math.max(...server.logs.text().split('\n').map((line) => line.length))).toBeLessThan(10_000);
   });
 });
+
+describe('Content-Type: application/json without a body', () => {
+  const json = { cookie: '', 'x-csrf-token': '', 'content-type': 'application/json' };
+  it('DELETE /ui/api/tokens/{id} and POST .../rotate take no body: they work (was 400 "Request body is empty")', async () => {
+    const created = await server.inject({ method: 'POST', url: '/ui/api/tokens', payload: { username: 'empty-body' } });
+    expect(created.statusCode).toBe(201);
+    const rows = (await server.inject({ method: 'GET', url: '/ui/api/tokens' })).json() as { id: number; username: string }[];
+    const id = rows.find((row) => row.username === 'empty-body')!.id;
+    const headers = { ...json, cookie: admin.cookie, 'x-csrf-token': admin.csrf };
+    const rotated = await server.app.inject({ method: 'POST', url: `/ui/api/tokens/${id}/rotate`, payload: '', headers });
+    expect(rotated.statusCode).toBe(200);
+    const next = (rotated.json() as { token: { id: number } }).token.id;
+    const revoked = await server.app.inject({ method: 'DELETE', url: `/ui/api/tokens/${next}`, payload: ' \n', headers });
+    expect(revoked.json()).toEqual({ ok: true });
+  });
+
+  it('a route that needs a body says so: 400 The body must be a JSON object, nothing created', async () => {
+    const response = await server.app.inject({ method: 'POST', url: '/ui/api/tokens', payload: '', headers: { ...json, cookie: admin.cookie, 'x-csrf-token': admin.csrf } });
+    expect(response.json()).toEqual({ error: 'The body must be a JSON object' });
+    expect(response.statusCode).toBe(400);
+  });
+});

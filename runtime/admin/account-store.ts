@@ -59,6 +59,8 @@ export interface AccountStore {
   /** Throws AccountExistsError on a duplicate username (case-insensitive). */
   insert(row: NewAccountRow): Promise<AccountRow>;
   update(id: number, patch: AccountPatch): Promise<AccountRow | null>;
+  /** Adds one to failed_attempts in one statement and returns the new count (concurrent sign-ins each get their own). */
+  addFailedAttempt(id: number): Promise<number>;
   /** Deletes the account and its sessions; false when unknown. */
   delete(id: number): Promise<boolean>;
   /** Keeps a session; drops expired sessions and the account's oldest beyond `keepPerAccount` (SESSIONS_PER_ACCOUNT). */

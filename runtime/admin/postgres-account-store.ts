@@ -92,6 +92,11 @@ export class PostgresAccountStore implements AccountStore {
     ]);
   }
 
+  async addFailedAttempt(id: number): Promise<number> {
+    const { rows } = await this.db.query('UPDATE wharf_console_accounts SET failed_attempts = failed_attempts + 1 WHERE id = $1 RETURNING failed_attempts', [id]);
+    return Number((rows[0] as { failed_attempts?: number | string } | undefined)?.failed_attempts ?? 0);
+  }
+
   async delete(id: number): Promise<boolean> {
     await this.db.query('DELETE FROM wharf_console_sessions WHERE account_id = $1', [id]);
     await this.db.query('DELETE FROM wharf_console_identities WHERE account_id = $1', [id]);

@@ -84,6 +84,13 @@ export class SqliteAccountStore implements AccountStore {
     return this.findById(id);
   }
 
+  async addFailedAttempt(id: number): Promise<number> {
+    const row = this.db.prepare('UPDATE console_accounts SET failed_attempts = failed_attempts + 1 WHERE id = ? RETURNING failed_attempts').get(id) as
+      | { failed_attempts: number }
+      | undefined;
+    return Number(row?.failed_attempts ?? 0);
+  }
+
   async delete(id: number): Promise<boolean> {
     this.db.prepare('DELETE FROM console_sessions WHERE account_id = ?').run(id);
     this.db.prepare('DELETE FROM console_identities WHERE account_id = ?').run(id);

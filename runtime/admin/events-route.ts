@@ -10,7 +10,8 @@
  *     ended (sign-out, password change, account disabled or deleted, expiry) or whose token was
  *     revoked, expired or narrowed is closed then, so it stops receiving events;
  *   - at most MAX_STREAMS_PER_CALLER open streams per account or token on this instance (each holds
- *     a connection and a place among Server:MaxConcurrentRequests): more is 429.
+ *     a connection and a place among Server:MaxConcurrentRequests): more is 429;
+ *   - HEAD: the headers only, no stream.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
@@ -21,6 +22,13 @@ import type { ConsoleEvent, ConsoleEvents } from './console-events.js';
 
 export const MAX_QUEUED_BYTES = 1024 * 1024;
 export const MAX_STREAMS_PER_CALLER = 10;
+
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+} as const;
 
 export interface EventsRouteOptions {
   readonly events: ConsoleEvents;
@@ -99,6 +107,12 @@ export function eventsRoute(app: FastifyInstance, options: EventsRouteOptions): 
   app.addHook('onClose', async () => unregister());
   const perCaller = new Map<string, number>();
   app.get('/events', (request, reply) => {
+    // HEAD (fastify's automatic route runs this handler): the headers, no stream; an open stream
+    // never ended the HEAD response, and the next request on that connection waited for ever
+    if (request.method === 'HEAD') {
+      reply.header('content-type', STREAM_HEADERS['content-type']).header('cache-control', STREAM_HEADERS['cache-control']).send();
+      return;
+    }
     const actor = request.wharfConsole?.actor;
     const caller = actor ? `${actor.kind}:${actor.username}` : '';
     const streams = perCaller.get(caller) ?? 0;
@@ -106,12 +120,7 @@ export function eventsRoute(app: FastifyInstance, options: EventsRouteOptions): 
     perCaller.set(caller, streams + 1);
     reply.hijack();
     const raw = reply.raw;
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
+    raw.writeHead(200, STREAM_HEADERS);
     const client = new EventClient(raw);
     client.send('retry: 3000\n\n');
     const since = lastEventId(request);

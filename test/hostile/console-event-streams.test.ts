@@ -109,3 +109,26 @@ describe('streams per caller', () => {
     for (const stream of streams) stream.close();
   });
 });
+
+describe('HEAD /ui/api/events', () => {
+  it('answers the headers and ends: the next request on the same connection is answered (was: both waited for ever)', async () => {
+    const { request: send, Agent } = await import('node:http');
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const call = (method: string, path: string) =>
+      new Promise<{ status: number; type: string | undefined }>((resolve, reject) => {
+        const outgoing = send(`${base}${path}`, { method, agent, headers: { authorization: `Bearer ${server.token}` } }, (response) => {
+          response.resume();
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, type: response.headers['content-type'] }));
+        });
+        outgoing.on('error', reject);
+        outgoing.end();
+      });
+    const within = <T>(promise: Promise<T>) => Promise.race([promise, new Promise<'no answer'>((done) => setTimeout(() => done('no answer'), 5000))]);
+    try {
+      expect(await within(call('HEAD', '/ui/api/events'))).toEqual({ status: 200, type: 'text/event-stream; charset=utf-8' });
+      expect(await within(call('GET', '/ui/api/overview'))).toEqual({ status: 200, type: 'application/json; charset=utf-8' });
+    } finally {
+      agent.destroy();
+    }
+  }, 20_000);
+});

@@ -42,6 +42,15 @@ export interface IdentityRow {
   readonly linkedAt: number;
 }
 
+/**
+ * Sessions kept per account: a sign-in beyond it ends the account's oldest session. Without it
+ * (and with expired sessions only deleted when presented) one caller signing in again and again
+ * grew the table without bound.
+ */
+export const SESSIONS_PER_ACCOUNT = 50;
+/** Unused sign-in CSRF values kept at most (GET /ui/api/auth/csrf is open): the oldest go first. */
+export const SIGN_IN_CSRF_KEPT = 10_000;
+
 export interface AccountStore {
   migrate(): Promise<void>;
   list(): Promise<AccountRow[]>;
@@ -50,14 +59,18 @@ export interface AccountStore {
   /** Throws AccountExistsError on a duplicate username (case-insensitive). */
   insert(row: NewAccountRow): Promise<AccountRow>;
   update(id: number, patch: AccountPatch): Promise<AccountRow | null>;
+  /** Adds one to failed_attempts in one statement and returns the new count (concurrent sign-ins each get their own). */
+  addFailedAttempt(id: number): Promise<number>;
   /** Deletes the account and its sessions; false when unknown. */
   delete(id: number): Promise<boolean>;
-  insertSession(row: SessionRow): Promise<void>;
+  /** Keeps a session; drops expired sessions and the account's oldest beyond `keepPerAccount` (SESSIONS_PER_ACCOUNT). */
+  insertSession(row: SessionRow, keepPerAccount: number): Promise<void>;
   findSession(idHash: string): Promise<SessionRow | null>;
   deleteSession(idHash: string): Promise<void>;
   deleteSessionsOf(accountId: number): Promise<void>;
-  /** Keeps a sign-in CSRF value (its SHA-256) until `expiresAt`; drops expired ones. */
-  insertCsrf(valueHash: string, expiresAt: number, now: number): Promise<void>;
+  /** Keeps a sign-in CSRF value (its SHA-256) until `expiresAt`; drops expired ones, and the oldest
+   *  beyond `keep` (SIGN_IN_CSRF_KEPT: the route issuing them needs no sign-in). */
+  insertCsrf(valueHash: string, expiresAt: number, now: number, keep: number): Promise<void>;
   /** Deletes the value and says whether it was there and unexpired: true for exactly one caller,
    *  on whichever instance shares the store (one-time sign-in CSRF values). */
   consumeCsrf(valueHash: string, now: number): Promise<boolean>;

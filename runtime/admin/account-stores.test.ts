@@ -95,6 +95,25 @@ describe.each(SETTINGS)('%s', (_name, settingsOf) => {
     ]);
   }, 60_000);
 
+  it('a new session drops expired sessions and the account\'s oldest beyond the cap; CSRF values beyond the cap go oldest first', async () => {
+    const store = await openAccountStore(await settingsOf());
+    cleanups.push(() => store.close());
+    const row = (idHash: string, accountId: number, createdAt: number, expiresAt: number) => ({ idHash, accountId, csrf: 'c', createdAt, expiresAt });
+    await store.insertSession(row('expired', 7, 1_000, 2_000), 3);
+    await store.insertSession(row('other-account', 8, 1_000, 99_000), 3);
+    // expired ones were kept until presented, so they piled up
+    await store.insertSession(row('s1', 7, 3_000, 99_000), 3);
+    expect(await store.findSession('expired')).toBeNull();
+    await store.insertSession(row('s2', 7, 4_000, 99_000), 3);
+    await store.insertSession(row('s3', 7, 5_000, 99_000), 3);
+    await store.insertSession(row('s4', 7, 6_000, 99_000), 3);
+    expect(await Promise.all(['s1', 's2', 's3', 's4', 'other-account'].map(async (hash) => (await store.findSession(hash)) !== null))).toEqual([false, true, true, true, true]);
+    await store.insertCsrf('v1', 10_000, 1_000, 2);
+    await store.insertCsrf('v2', 11_000, 1_000, 2);
+    await store.insertCsrf('v3', 12_000, 1_000, 2);
+    expect([await store.consumeCsrf('v1', 1_000), await store.consumeCsrf('v2', 1_000), await store.consumeCsrf('v3', 1_000)]).toEqual([false, true, true]);
+  }, 60_000);
+
   it('single sign-on identities: one account per iss+sub, one identity per issuer and account, gone with the account', async () => {
     const store = await openAccountStore(await settingsOf());
     cleanups.push(() => store.close());

@@ -3,7 +3,8 @@
  * the console share this), the sign-in check with lockout, and the first administrator.
  * Rules: usernames `^[A-Za-z0-9._@-]{1,100}$`; there is always at least one enabled administrator
  * (demote/disable/delete of the last one is refused); after LOCKOUT_THRESHOLD failed sign-ins in a
- * row an account is locked for LOCKOUT_MS (stored, so every instance sharing the store honours it).
+ * row an account is locked for LOCKOUT_MS (stored, so every instance sharing the store honours it);
+ * an attempt is counted before its password is checked, so concurrent attempts cannot outrun it.
  */
 import { AccountExistsError } from './account-store.js';
 import type { AccountRow, AccountStore, Role } from './account-store.js';
@@ -123,13 +124,21 @@ export class AccountService {
     if (account.lockedUntil !== null && account.lockedUntil > now) {
       return { ok: false, reason: 'locked', retryAfterSeconds: Math.ceil((account.lockedUntil - now) / 1000) };
     }
+    const lock = async (): Promise<SignInResult> => {
+      await this.store.update(account.id, { failedAttempts: 0, lockedUntil: now + LOCKOUT_MS });
+      return { ok: false, reason: 'locked', retryAfterSeconds: LOCKOUT_MS / 1000 };
+    };
+    // The attempt takes its place in the counter before the password is checked (one statement), so
+    // attempts made at once cannot all read the same count: at most LOCKOUT_THRESHOLD are checked.
+    const attempt = await this.store.addFailedAttempt(account.id);
+    if (attempt > LOCKOUT_THRESHOLD) return lock();
     if (!(await verifyPassword(password, account.passwordHash))) {
-      const failed = account.failedAttempts + 1;
-      const lock = failed >= LOCKOUT_THRESHOLD;
-      await this.store.update(account.id, { failedAttempts: lock ? 0 : failed, lockedUntil: lock ? now + LOCKOUT_MS : null });
-      return lock ? { ok: false, reason: 'locked', retryAfterSeconds: LOCKOUT_MS / 1000 } : { ok: false, reason: 'invalid' };
+      return attempt >= LOCKOUT_THRESHOLD ? lock() : { ok: false, reason: 'invalid' };
     }
-    if (account.disabled) return { ok: false, reason: 'disabled' };
+    if (account.disabled) {
+      await this.store.update(account.id, { failedAttempts: 0 });
+      return { ok: false, reason: 'disabled' };
+    }
     const updated = await this.store.update(account.id, { failedAttempts: 0, lockedUntil: null, lastSignInAt: now });
     return { ok: true, account: updated! };
   }

@@ -53,6 +53,8 @@ function secure(request: FastifyRequest, settings: ConsoleSettings): boolean {
 }
 
 const CSRF_SECONDS = 3600;
+/** Usernames are at most 100 characters (accounts.ts): a failed sign-in logs no more of what was sent. */
+const MAX_LOGGED_USERNAME = 100;
 
 const CSRF_REFUSED = 'missing, invalid or already used CSRF token (GET /ui/api/auth/csrf first)';
 
@@ -92,7 +94,9 @@ async function checkPassword(request: FastifyRequest, options: AuthRouteOptions,
   if (wait !== null) throw new WharfError('CONSOLE_SIGN_IN_RATE_LIMITED', { seconds: wait }, { headers: { 'Retry-After': String(wait) } });
   const result = await options.accounts.signIn(username, password);
   if (result.ok) return result.account;
-  request.log.warn({ username, ip, reason: result.reason }, 'console sign-in failed');
+  // as given, but cut: a 10 MB username per attempt was kept whole in the log (and the console's log ring)
+  const shown = username.length > MAX_LOGGED_USERNAME ? `${username.slice(0, MAX_LOGGED_USERNAME)}…` : username;
+  request.log.warn({ username: shown, ip, reason: result.reason }, 'console sign-in failed');
   if (result.reason === 'locked') {
     const seconds = result.retryAfterSeconds;
     throw new WharfError('CONSOLE_ACCOUNT_LOCKED', { seconds }, { headers: { 'Retry-After': String(seconds) } });

@@ -16,6 +16,7 @@ import type { HealthMonitor } from '../health/health-monitor.js';
 import type { TrafficHistory } from '../metrics/traffic-history.js';
 import { environmentNames } from '../settings/load-settings.js';
 import { WharfError } from '../errors/wharf-error.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../api/json-body.js';
 import { MemoryCounterStore } from '../traffic/counter-store.js';
 import { readRedisSettings } from '../traffic/redis-client.js';
 import { AccountService } from './accounts.js';
@@ -87,6 +88,30 @@ export const consoleArea: Area<ConsoleAreaSettings, ConsoleInfra, ConsoleRuntime
     return state;
   },
 };
+
+/**
+ * JSON bodies of /ui/api: fastify's parser (`__proto__` and `constructor.prototype` refused), after
+ * an empty body (no body) and the data API's depth limit: a body nested deeper than MAX_JSON_DEPTH is a 400 before it is parsed
+ * (a 20,000-deep `content` overflowed the stack of the validate route: 500).
+ */
+function consoleJsonParser(scope: FastifyInstance): void {
+  const parse = scope.getDefaultJsonParser('error', 'error');
+  scope.removeContentTypeParser('application/json');
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
+    const body = raw as string; // parseAs: 'string'
+    // the header without a body (clients send it on DELETE and on POST .../rotate): no body; a route
+    // that needs one says so (400 `The body must be a JSON object`)
+    if (body.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    if (jsonDepthExceeds(body, MAX_JSON_DEPTH)) {
+      done(new WharfError('REQUEST_INVALID_JSON', { reason: `JSON is nested deeper than ${MAX_JSON_DEPTH} levels.` }), undefined);
+      return;
+    }
+    parse(request, body, done);
+  });
+}
 
 /** `routes`: the route table in force (its `current` changes on reload). */
 export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSettings, infra: ConsoleInfra, routes: RouteTableHolder): Promise<ConsoleRuntime> {
@@ -185,6 +210,7 @@ export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSetting
     async (scope) => {
     if (!scope.hasRequestDecorator('wharfConsole')) scope.decorateRequest('wharfConsole', null);
     installConsoleErrors(scope);
+    consoleJsonParser(scope);
     scope.setNotFoundHandler((request) => {
       throw notFound(`No console route ${request.method} ${request.url.split('?')[0]}`);
     });
@@ -220,6 +246,13 @@ export async function consoleApi(app: FastifyInstance, slice: ConsoleAreaSetting
         heartbeatMs: slice.sseHeartbeatMs,
         currentHealth: async () => (await health.current()).status,
         lifecycle: infra.lifecycle,
+        // a refusal (401/403: session ended, token revoked or narrowed) closes the stream; a store
+        // that does not answer does not
+        stillAllowed: (request) =>
+          guard(request).then(
+            () => true,
+            (error: unknown) => !(error instanceof WharfError && (error.status === 401 || error.status === 403)),
+          ),
       });
       environmentRoutes(guarded, { gateway, environmentsDir, console: state });
       trafficRoute(guarded, infra.traffic, events, gateway.access.redis ? { link: gateway.access.redis, keyPrefix: slice.redisKeyPrefix } : null);

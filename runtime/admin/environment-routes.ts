@@ -3,7 +3,8 @@
  * PATCH /environments: {server_name?, allowed_environments?, environments?: {<name>: {provider?, connection_string?}}}
  *   - per environment the given fields merge into environments/<name>/settings.json (other fields,
  *     e.g. Headers, are kept); an omitted, empty or masked ("<CONNECTION_STRING>") connection_string
- *     keeps the stored one; a new name creates the folder (names: letters, digits, _ and -);
+ *     keeps the stored one; a new name creates the folder (names: letters, digits, _ and -; two names
+ *     of the patch equal but for case: 400);
  *   - allowed_environments replaces the list and server_name the name (both go to settings.overrides.json);
  *   - each file is written atomically with a .bak of the previous version; the running server
  *     reloads the environments at once and emits `environments_changed`. Answer: the new GET shape.
@@ -107,6 +108,13 @@ export function environmentRoutes(app: FastifyInstance, options: EnvironmentRout
     }
     const patches = body['environments'] ?? {};
     if (!isObject(patches)) throw badRequest('environments must be an object of environment name to settings', 'environments');
+    // `new1` and `NEW1` made two folders, a 500 and a next start refused ("clashes"): one name, one environment
+    const names = new Map<string, string>();
+    for (const name of Object.keys(patches)) {
+      const same = names.get(name.toLowerCase());
+      if (same !== undefined) throw badRequest(`Environment names '${same}' and '${name}' are the same (names are case-insensitive)`, `environments.${name}`);
+      names.set(name.toLowerCase(), name);
+    }
     const dir = options.environmentsDir;
     const writes: [string, string][] = [];
     for (const [name, patch] of Object.entries(patches)) writes.push(await planEnvironment(dir, name, patch, gateway.settings().environments));

@@ -5,15 +5,30 @@
  *   - every event as `id: <n>` / `event: <name>` / `data: <JSON>`;
  *   - a `: heartbeat` comment every WebUi:SseHeartbeatSeconds (15) so proxies keep the stream open;
  *   - a slow client never blocks the server: each client has a bounded queue (MAX_QUEUED_BYTES);
- *     a client that falls further behind is disconnected (it reconnects and replays).
+ *     a client that falls further behind is disconnected (it reconnects and replays);
+ *   - at every heartbeat the caller is identified again (stillAllowed): a stream whose session
+ *     ended (sign-out, password change, account disabled or deleted, expiry) or whose token was
+ *     revoked, expired or narrowed is closed then, so it stops receiving events;
+ *   - at most MAX_STREAMS_PER_CALLER open streams per account or token on this instance (each holds
+ *     a connection and a place among Server:MaxConcurrentRequests): more is 429;
+ *   - HEAD: the headers only, no stream.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { Readiness } from '../lifecycle/readiness.js';
 import type { RequestGate } from '../lifecycle/request-gate.js';
+import { WharfError } from '../errors/wharf-error.js';
 import type { ConsoleEvent, ConsoleEvents } from './console-events.js';
 
 export const MAX_QUEUED_BYTES = 1024 * 1024;
+export const MAX_STREAMS_PER_CALLER = 10;
+
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+} as const;
 
 export interface EventsRouteOptions {
   readonly events: ConsoleEvents;
@@ -22,6 +37,8 @@ export interface EventsRouteOptions {
   readonly currentHealth: () => Promise<string | null>;
   /** Streams close when the instance finishes (shutdown), and leave the gate's in-flight count when they close. */
   readonly lifecycle: ConsoleLifecycle;
+  /** Whether the caller that opened the stream may still use the console (asked at every heartbeat). */
+  readonly stillAllowed: (request: FastifyRequest) => Promise<boolean>;
 }
 
 export interface ConsoleLifecycle {
@@ -88,15 +105,22 @@ export function eventsRoute(app: FastifyInstance, options: EventsRouteOptions): 
   // Shutdown: when the instance stops accepting, its clients reconnect elsewhere and resume.
   const unregister = options.lifecycle.readiness.whenFinishing(closeAll);
   app.addHook('onClose', async () => unregister());
+  const perCaller = new Map<string, number>();
   app.get('/events', (request, reply) => {
+    // HEAD (fastify's automatic route runs this handler): the headers, no stream; an open stream
+    // never ended the HEAD response, and the next request on that connection waited for ever
+    if (request.method === 'HEAD') {
+      reply.header('content-type', STREAM_HEADERS['content-type']).header('cache-control', STREAM_HEADERS['cache-control']).send();
+      return;
+    }
+    const actor = request.wharfConsole?.actor;
+    const caller = actor ? `${actor.kind}:${actor.username}` : '';
+    const streams = perCaller.get(caller) ?? 0;
+    if (streams >= MAX_STREAMS_PER_CALLER) throw new WharfError('CONSOLE_TOO_MANY_STREAMS', { max: MAX_STREAMS_PER_CALLER });
+    perCaller.set(caller, streams + 1);
     reply.hijack();
     const raw = reply.raw;
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
+    raw.writeHead(200, STREAM_HEADERS);
     const client = new EventClient(raw);
     client.send('retry: 3000\n\n');
     const since = lastEventId(request);
@@ -129,9 +153,29 @@ export function eventsRoute(app: FastifyInstance, options: EventsRouteOptions): 
         },
         () => undefined,
       );
-    const heartbeat = setInterval(() => client.send(': heartbeat\n\n'), options.heartbeatMs);
+    let checking = false;
+    const heartbeat = setInterval(() => {
+      client.send(': heartbeat\n\n');
+      if (checking) return;
+      checking = true;
+      options.stillAllowed(request).then(
+        (allowed) => {
+          checking = false;
+          if (!allowed) stop();
+        },
+        () => {
+          checking = false;
+        },
+      );
+    }, options.heartbeatMs);
     heartbeat.unref();
+    let stopped = false;
     const stop = (): void => {
+      if (stopped) return;
+      stopped = true;
+      const left = (perCaller.get(caller) ?? 1) - 1;
+      if (left > 0) perCaller.set(caller, left);
+      else perCaller.delete(caller);
       open.delete(stop);
       clearInterval(heartbeat);
       unsubscribe();

@@ -2,7 +2,7 @@
  * GET /overview and GET /endpoints (docs/console-api.md).
  * Listing keys: sql, proxy (Composite endpoints too, with `type: "composite"`), static, files, webhooks.
  * Every item: name, namespace, path (the entity.json), methods, enabled, hidden; SQL adds schema,
- * primary_key, allowed_columns; proxy/composite add url; static adds content_type; files add
+ * primary_key, allowed_columns; proxy/composite add url (masked when it carries credentials); static adds content_type; files add
  * allowed_extensions; webhooks add schema and webhook_ids.
  */
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +12,7 @@ import type { ConsoleGateway } from './console-gateway.js';
 import type { ConsoleRuntime } from './console-runtime.js';
 import { versionWithBuild } from '../serve/package-version.js';
 import { environmentNames } from '../settings/load-settings.js';
-
+import { redact } from '../settings/redact.js';
 
 export type ListingKey = 'sql' | 'proxy' | 'static' | 'files' | 'webhooks';
 export const LISTING_KEYS: readonly ListingKey[] = ['sql', 'proxy', 'static', 'files', 'webhooks'];
@@ -53,10 +53,11 @@ export function listingItem(model: EndpointModel): Record<string, unknown> {
         primary_key: model.primaryKey,
         allowed_columns: model.columns.map((column) => column.name),
       };
+    // a Url with credentials (`https://user:pw@host`, `?api_key=`) is shown masked, like every value redact() judges
     case 'proxy':
-      return { ...base, type: 'proxy', url: model.url };
+      return { ...base, type: 'proxy', url: redact(model.url) as string };
     case 'composite':
-      return { ...base, type: 'composite', url: model.url };
+      return { ...base, type: 'composite', url: redact(model.url) as string };
     case 'static':
       return { ...base, content_type: model.contentType };
     case 'files':

@@ -92,6 +92,11 @@ export class PostgresAccountStore implements AccountStore {
     ]);
   }
 
+  async addFailedAttempt(id: number): Promise<number> {
+    const { rows } = await this.db.query('UPDATE wharf_console_accounts SET failed_attempts = failed_attempts + 1 WHERE id = $1 RETURNING failed_attempts', [id]);
+    return Number((rows[0] as { failed_attempts?: number | string } | undefined)?.failed_attempts ?? 0);
+  }
+
   async delete(id: number): Promise<boolean> {
     await this.db.query('DELETE FROM wharf_console_sessions WHERE account_id = $1', [id]);
     await this.db.query('DELETE FROM wharf_console_identities WHERE account_id = $1', [id]);
@@ -99,10 +104,15 @@ export class PostgresAccountStore implements AccountStore {
     return rows.length > 0;
   }
 
-  async insertSession(row: SessionRow): Promise<void> {
+  async insertSession(row: SessionRow, keepPerAccount: number): Promise<void> {
+    await this.db.query('DELETE FROM wharf_console_sessions WHERE expires_at <= $1', [row.createdAt]);
     await this.db.query(
       'INSERT INTO wharf_console_sessions (id_hash, account_id, csrf, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
       [row.idHash, row.accountId, row.csrf, row.createdAt, row.expiresAt],
+    );
+    await this.db.query(
+      'DELETE FROM wharf_console_sessions WHERE account_id = $1 AND id_hash NOT IN (SELECT id_hash FROM wharf_console_sessions WHERE account_id = $1 ORDER BY created_at DESC, id_hash DESC LIMIT $2)',
+      [row.accountId, keepPerAccount],
     );
   }
 
@@ -120,9 +130,10 @@ export class PostgresAccountStore implements AccountStore {
     await this.db.query('DELETE FROM wharf_console_sessions WHERE account_id = $1', [accountId]);
   }
 
-  async insertCsrf(valueHash: string, expiresAt: number, now: number): Promise<void> {
+  async insertCsrf(valueHash: string, expiresAt: number, now: number, keep: number): Promise<void> {
     await this.db.query('DELETE FROM wharf_console_csrf WHERE expires_at <= $1', [now]);
     await this.db.query('INSERT INTO wharf_console_csrf (value_hash, expires_at) VALUES ($1, $2)', [valueHash, expiresAt]);
+    await this.db.query('DELETE FROM wharf_console_csrf WHERE value_hash IN (SELECT value_hash FROM wharf_console_csrf ORDER BY expires_at DESC, value_hash DESC OFFSET $1)', [keep]);
   }
 
   async consumeCsrf(valueHash: string, now: number): Promise<boolean> {

@@ -2,9 +2,11 @@
  * Console sessions: a random 32-byte id in the HttpOnly cookie gateway_auth, its SHA-256 in the
  * store with the account id, expiry (WebUi:SessionHours, default 12) and the CSRF value bound to
  * it. resolve() re-reads the account on every request, so a role change, disabling or deleting an
- * account takes effect at the next request.
+ * account takes effect at the next request. A new session drops the expired ones and, beyond
+ * SESSIONS_PER_ACCOUNT, the account's oldest; at most SIGN_IN_CSRF_KEPT sign-in CSRF values are kept.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { SESSIONS_PER_ACCOUNT, SIGN_IN_CSRF_KEPT } from './account-store.js';
 import type { AccountRow, AccountStore, SessionRow } from './account-store.js';
 
 export interface Session {
@@ -50,7 +52,7 @@ export class SessionService {
     const id = randomValue();
     const now = this.now();
     const row: SessionRow = { idHash: sessionHash(id), accountId: account.id, csrf: randomValue(), createdAt: now, expiresAt: now + this.lifetimeMs };
-    await this.store.insertSession(row);
+    await this.store.insertSession(row, SESSIONS_PER_ACCOUNT);
     return { id, row };
   }
 
@@ -73,7 +75,7 @@ export class SessionService {
   async issueCsrf(lifetimeMs: number): Promise<string> {
     const value = randomValue();
     const now = this.now();
-    await this.store.insertCsrf(sessionHash(value), now + lifetimeMs, now);
+    await this.store.insertCsrf(sessionHash(value), now + lifetimeMs, now, SIGN_IN_CSRF_KEPT);
     return value;
   }
 

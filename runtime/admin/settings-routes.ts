@@ -6,19 +6,22 @@
  * settings.json); with a PostgreSQL token store first to the shared store, from which every
  * instance applies it (shared-console-settings.ts). Logging:MinLevel and WebUi:* apply at once (published
  * through the settings store, runtime/settings/settings-store.ts, to the areas that apply them); the rest answer restart_required.
+ * Next start: the saved overrides with these values must still start the server (next-start.ts), else 400.
  * Anti-lockout: a change to WebUi:PublicOrigins or ForwardedHeaders:* that would stop this very
- * request reaching the console is refused with 400 naming the field.
+ * request reaching the console is refused with 400 naming the field; the other proxy list is the one
+ * the next start uses (saved earlier and pending, else in force).
  */
 import { BlockList, isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readLandingPage } from '../landing/landing-page.js';
-import { mergeSettings, overridesPath, readOverrides, setByPath } from '../settings/overrides-file.js';
+import { getByPath, overridesPath, readOverrides, setByPath } from '../settings/overrides-file.js';
 import { writeFileAtomic } from './atomic-file.js';
 import type { ConsoleGateway } from './console-gateway.js';
 import type { ConsoleRuntime } from './console-runtime.js';
 import { consoleReachable, requestOrigin } from './console-access.js';
 import { badRequest } from './console-errors.js';
 import { effectiveSettings } from './effective-settings.js';
+import { nextStartProblem } from './next-start.js';
 import { checkValue, findWritable, WRITABLE_SETTINGS } from './writable-settings.js';
 
 export interface SettingsRouteOptions {
@@ -104,7 +107,8 @@ function stillTrusted(remote: string, proxies: readonly string[], networks: read
   return family !== 0 && list.check(normalized, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-function checkLockout(request: FastifyRequest, options: SettingsRouteOptions, values: Map<string, unknown>): void {
+/** `saved`: the overrides saved now; a list saved earlier and not yet in force is the one the next start uses. */
+function checkLockout(request: FastifyRequest, options: SettingsRouteOptions, values: Map<string, unknown>, saved: Record<string, unknown>): void {
   const client = request.wharfConsole!.client;
   const origins = values.get('WebUi:PublicOrigins') as string[] | undefined;
   if (origins !== undefined && !consoleReachable(client, requestOrigin(request), origins)) {
@@ -116,8 +120,12 @@ function checkLockout(request: FastifyRequest, options: SettingsRouteOptions, va
   const forwarded = options.gateway.access.settings.forwardedHeaders;
   for (const key of ['ForwardedHeaders:KnownProxies', 'ForwardedHeaders:KnownNetworks'] as const) {
     if (!values.has(key) || !client.forwarded) continue;
-    const proxies = (values.get('ForwardedHeaders:KnownProxies') as string[] | undefined) ?? forwarded.knownProxies;
-    const networks = (values.get('ForwardedHeaders:KnownNetworks') as string[] | undefined) ?? forwarded.knownNetworks;
+    const list = (name: string, inForce: readonly string[]): readonly string[] => {
+      const pending = getByPath(saved, name);
+      return (values.get(name) as string[] | undefined) ?? (pending.found && Array.isArray(pending.value) ? (pending.value as string[]) : inForce);
+    };
+    const proxies = list('ForwardedHeaders:KnownProxies', forwarded.knownProxies);
+    const networks = list('ForwardedHeaders:KnownNetworks', forwarded.knownNetworks);
     if (!stillTrusted(client.remoteAddress, proxies, networks)) {
       throw badRequest(
         `Saving '${key}' would lock you out of the console: your request arrives through the proxy ${client.remoteAddress}, which would no longer be trusted`,
@@ -153,13 +161,16 @@ export function settingsRoutes(app: FastifyInstance, options: SettingsRouteOptio
     const min = (values.get('SqlConnectionPooling:MinPoolSize') as number | undefined) ?? pooling.minPoolSize;
     const max = (values.get('SqlConnectionPooling:MaxPoolSize') as number | undefined) ?? pooling.maxPoolSize;
     if (min > max) throw badRequest('The minimum pool size cannot exceed the maximum', 'SqlConnectionPooling:MinPoolSize');
-    checkLockout(request, options, values);
+    const overrides = await readOverrides(environmentsDir);
+    checkLockout(request, options, values, overrides);
+    const next = structuredClone(overrides); // a deep copy: `overrides` stays what is saved now
+    for (const [key, value] of values) setByPath(next, key, value);
+    // with the values saved earlier and not yet in force: would the next start still start?
+    const problem = nextStartProblem(environmentsDir, next, overrides, gateway.settings().server.source, gateway.settings().environments);
+    if (problem) throw badRequest(`Saving these settings would stop the next start: ${problem.message}`, problem.key);
 
     // the shared store first (every instance applies it from there); down: 503, nothing changed anywhere
     await state.shared?.update({ settings: values });
-    const overrides = await readOverrides(environmentsDir);
-    const next = mergeSettings({}, overrides) as Record<string, unknown>;
-    for (const [key, value] of values) setByPath(next, key, value);
     await writeFileAtomic(overridesPath(environmentsDir), `${JSON.stringify(next, null, 2)}\n`);
 
     gateway.liveSettings.update(values); // the areas that apply a live setting subscribe to it

@@ -84,16 +84,29 @@ export class SqliteAccountStore implements AccountStore {
     return this.findById(id);
   }
 
+  async addFailedAttempt(id: number): Promise<number> {
+    const row = this.db.prepare('UPDATE console_accounts SET failed_attempts = failed_attempts + 1 WHERE id = ? RETURNING failed_attempts').get(id) as
+      | { failed_attempts: number }
+      | undefined;
+    return Number(row?.failed_attempts ?? 0);
+  }
+
   async delete(id: number): Promise<boolean> {
     this.db.prepare('DELETE FROM console_sessions WHERE account_id = ?').run(id);
     this.db.prepare('DELETE FROM console_identities WHERE account_id = ?').run(id);
     return this.db.prepare('DELETE FROM console_accounts WHERE id = ?').run(id).changes > 0;
   }
 
-  async insertSession(row: SessionRow): Promise<void> {
+  async insertSession(row: SessionRow, keepPerAccount: number): Promise<void> {
+    this.db.prepare('DELETE FROM console_sessions WHERE expires_at <= ?').run(row.createdAt);
     this.db
       .prepare('INSERT INTO console_sessions (id_hash, account_id, csrf, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
       .run(row.idHash, row.accountId, row.csrf, row.createdAt, row.expiresAt);
+    this.db
+      .prepare(
+        'DELETE FROM console_sessions WHERE account_id = ? AND id_hash NOT IN (SELECT id_hash FROM console_sessions WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)',
+      )
+      .run(row.accountId, row.accountId, keepPerAccount);
   }
 
   async findSession(idHash: string): Promise<SessionRow | null> {
@@ -109,9 +122,12 @@ export class SqliteAccountStore implements AccountStore {
     this.db.prepare('DELETE FROM console_sessions WHERE account_id = ?').run(accountId);
   }
 
-  async insertCsrf(valueHash: string, expiresAt: number, now: number): Promise<void> {
+  async insertCsrf(valueHash: string, expiresAt: number, now: number, keep: number): Promise<void> {
     this.db.prepare('DELETE FROM console_csrf WHERE expires_at <= ?').run(now);
     this.db.prepare('INSERT INTO console_csrf (value_hash, expires_at) VALUES (?, ?)').run(valueHash, expiresAt);
+    this.db
+      .prepare('DELETE FROM console_csrf WHERE value_hash IN (SELECT value_hash FROM console_csrf ORDER BY expires_at DESC, rowid DESC LIMIT -1 OFFSET ?)')
+      .run(keep);
   }
 
   async consumeCsrf(valueHash: string, now: number): Promise<boolean> {

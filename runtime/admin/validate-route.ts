@@ -6,7 +6,8 @@
  * bundles beside the compiled runtime (scripts/runtime-dist.mjs), loaded here at the first call: the
  * runtime never imports compiler/ (docs/console-api.md).
  *   {type}: sql | proxy | composite | static | files (file) | webhooks (webhook); else 400 "Unknown endpoint type: X"
- *   content: an object, or a string holding JSON (syntax errors are reported like the build does)
+ *   content: an object, or a string holding JSON (syntax errors are reported like the build does;
+ *            either nested deeper than 64 levels: 400)
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { ValidatorBundle } from '../contract/manifest.js';
 import { WharfError } from '../errors/wharf-error.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../api/json-body.js';
 import { badRequest } from './console-errors.js';
 
 export const TYPE_FOLDER_OF: Readonly<Record<string, string>> = {
@@ -84,13 +86,18 @@ export function validateRoute(app: FastifyInstance, options: { readonly generate
 
   app.post('/endpoints/:type/validate', async (request) => {
     const type = (request.params as { type: string }).type;
-    const typeFolder = TYPE_FOLDER_OF[type.toLowerCase()];
+    // own keys only: `__proto__` or `constructor` would find Object's and crash the validator (500)
+    const typeFolder = Object.hasOwn(TYPE_FOLDER_OF, type.toLowerCase()) ? TYPE_FOLDER_OF[type.toLowerCase()] : undefined;
     if (typeFolder === undefined) throw badRequest(`Unknown endpoint type: ${type}`);
     const body = request.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The body must be a JSON object with content');
     const record = body as Record<string, unknown>;
     const content = record['content'];
     if (content === undefined || content === null) throw badRequest('content is required', 'content');
+    // a string is parsed by the validator, which recurses: the body's depth limit applies to it too
+    if (typeof content === 'string' && jsonDepthExceeds(content, MAX_JSON_DEPTH)) {
+      throw badRequest(`content is nested deeper than ${MAX_JSON_DEPTH} levels`, 'content');
+    }
     const text = typeof content === 'string' ? content : `${JSON.stringify(content, null, 2)}\n`;
     const { folders, name } = location(record);
     const validator = await loader.get();

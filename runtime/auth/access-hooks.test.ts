@@ -13,6 +13,14 @@ const URLS: [string, boolean, boolean][] = [
   ['/health/details', false, true],
   ['/health/live', false, false],
   ['/docs', false, false],
+  // judged as the router matches them: percent-decoded (an encoded letter served the route without a token)
+  ['/health/%64etails', false, true],
+  ['/%68ealth', false, true],
+  ['/health/detail%73?x=1', false, true],
+  ['/%61pi/dev/Products', true, true],
+  ['/a%70i', true, true],
+  ['/health/live%20', false, false],
+  ['/health/%zz', false, false],
 ];
 
 describe('protected URLs', () => {

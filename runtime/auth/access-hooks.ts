@@ -25,14 +25,34 @@ export interface AccessHookOptions {
   readonly appliesTo?: (url: string) => boolean;
 }
 
-export function isApiUrl(url: string): boolean {
+function isApiPath(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}
+
+/**
+ * The path the router matches: find-my-way percent-decodes it first, so `/health/%64etails` is
+ * served by `/health/details` and `/%61pi/...` by `/api/*`. A path with a `%` is judged decoded
+ * (malformed encoding: as written; the router refuses it with a 400 anyway).
+ */
+function routedPath(url: string): string {
+  const end = url.search(/[?#]/);
+  const path = end === -1 ? url : url.slice(0, end);
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+export function isApiUrl(url: string): boolean {
+  return isApiPath(url) || (url.includes('%') && isApiPath(routedPath(url)));
 }
 
 /** The data API plus `/health` and `/health/details` (spec: bearer token); `/health/live` and `/health/ready` stay open. */
 export function isProtectedUrl(url: string): boolean {
   if (isApiUrl(url)) return true;
-  const path = url.split('?')[0] ?? url;
+  const path = routedPath(url);
   return path === '/health' || path === '/health/details';
 }
 

@@ -351,6 +351,11 @@ export const ERROR_REGISTRY = {
     status: 429,
     message: 'Too many sign-in attempts from this address. Try again in {seconds} seconds.',
   },
+  CONSOLE_TOO_MANY_STREAMS: {
+    area: 'console',
+    status: 429,
+    message: 'Too many event streams are open for this account or token (at most {max}). Close one first.',
+  },
   // sync: the sync service's dashboard API under /ui/api on the health port (docs/sync.md)
   SYNC_DASHBOARD_READ_ONLY: {
     area: 'sync',

@@ -47,10 +47,15 @@ function readJson(file: string): unknown {
  * `Section__Key` variables, checked once against the registry: the one reader of the settings of
  * the gateway and of `wharf docs serve`.
  */
-export function readSettingsSource(environmentsDir: string, env: Readonly<Record<string, string | undefined>> = process.env): ConfigSource {
+export function readSettingsSource(
+  environmentsDir: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  /** The console's overrides to use instead of the file (PUT /ui/api/settings checks the next start with them). */
+  overridesInstead?: Record<string, unknown>,
+): ConfigSource {
   const dir = path.resolve(environmentsDir);
   const file = path.join(dir, 'settings.json');
-  const overrides = readJson(overridesPath(dir));
+  const overrides = overridesInstead ?? readJson(overridesPath(dir));
   if (overrides !== undefined && (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))) {
     throw new WharfError('SETTINGS_FILE_INVALID', { file: displayPath(overridesPath(dir)), reason: 'it must hold a JSON object' });
   }

@@ -10,7 +10,6 @@
  * With WebUi:LocalPasswords false the two password routes answer 403 (single sign-on: oidc-routes.ts).
  * Failed attempts are logged with username and IP, never the password.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WharfError } from '../errors/wharf-error.js';
 import type { AccountRow } from './account-store.js';
@@ -25,6 +24,7 @@ import { passwordProblem } from './password.js';
 import { API_KEY_ACCOUNT } from './sessions.js';
 import type { SessionService } from './sessions.js';
 import type { SignInLimiter } from './sign-in-limiter.js';
+import { sameSecret } from '../auth/same-secret.js';
 
 export interface AuthRouteOptions extends ConsoleGuardOptions {
   readonly accounts: AccountService;
@@ -102,12 +102,6 @@ async function checkPassword(request: FastifyRequest, options: AuthRouteOptions,
     throw new WharfError('CONSOLE_ACCOUNT_LOCKED', { seconds }, { headers: { 'Retry-After': String(seconds) } });
   }
   throw new WharfError('CONSOLE_SIGN_IN_FAILED');
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export function authRoutes(app: FastifyInstance, options: AuthRouteOptions): void {

@@ -20,6 +20,7 @@ import type { AccountRow, Role } from './account-store.js';
 import type { ConsoleAccess } from './console-gateway.js';
 import { AUTH_COOKIE, CSRF_COOKIE, readCookies } from './cookies.js';
 import type { SessionService } from './sessions.js';
+import { sameSecret } from '../auth/same-secret.js';
 
 export interface ConsoleActor {
   /** `session` for a signed-in account (or the admin API key), `token` for a bearer token. */
@@ -109,7 +110,7 @@ export async function requireConsoleActor(request: FastifyRequest, options: Cons
   if (actor.kind === 'session') {
     const header = request.headers['x-csrf-token'];
     const cookie = readCookies(request.headers.cookie).get(CSRF_COOKIE);
-    if (typeof header !== 'string' || header === '' || header !== cookie || header !== actor.sessionCsrf) {
+    if (typeof header !== 'string' || header === '' || cookie === undefined || actor.sessionCsrf === null || !sameSecret(header, cookie) || !sameSecret(header, actor.sessionCsrf)) {
       throw denied('missing or invalid X-CSRF-Token');
     }
   }

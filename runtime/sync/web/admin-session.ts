@@ -10,6 +10,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { WharfError } from '../../errors/wharf-error.js';
+import { sameSecret } from '../../auth/same-secret.js';
 
 export const SESSION_COOKIE = 'wharf_sync_session';
 export const SESSION_TTL_SECONDS = 8 * 3600;
@@ -25,9 +26,6 @@ interface Session {
 const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 const random = (): string => randomBytes(32).toString('base64url');
 
-function sameText(a: string, b: string): boolean {
-  return timingSafeEqual(digest(a), digest(b));
-}
 
 export class AdminSessions {
   private readonly sessions = new Map<string, Session>();
@@ -53,7 +51,7 @@ export class AdminSessions {
       const seconds = Math.ceil((FAILURE_WINDOW_MS - (now - (this.failures[0] as number))) / 1000);
       throw new WharfError('SYNC_DASHBOARD_SIGN_IN_RATE_LIMITED', { seconds });
     }
-    if (typeof candidate !== 'string' || !sameText(candidate, key)) {
+    if (typeof candidate !== 'string' || !sameSecret(candidate, key)) {
       this.failures.push(now);
       throw new WharfError('SYNC_DASHBOARD_KEY_INVALID');
     }
@@ -83,7 +81,7 @@ export class AdminSessions {
     if (!this.configured) throw new WharfError('SYNC_DASHBOARD_READ_ONLY');
     const session = this.find(id);
     if (!session) throw new WharfError('SYNC_DASHBOARD_UNAUTHORIZED');
-    if (typeof csrf !== 'string' || !sameText(csrf, session.csrf)) throw new WharfError('SYNC_DASHBOARD_CSRF');
+    if (typeof csrf !== 'string' || !sameSecret(csrf, session.csrf)) throw new WharfError('SYNC_DASHBOARD_CSRF');
   }
 
   signOut(id: string | undefined): void {

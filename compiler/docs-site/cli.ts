@@ -169,8 +169,9 @@ export async function runDocsCommand(argv: readonly string[], ioIn?: Partial<Doc
     return 2;
   }
   const watched = { ...settings, rootPath: resolve(io.cwd, settings.rootPath) };
-  const app = await buildDocsServer({ site, settings: watched, rebuild: build, logger: false });
-  const address = await app.listen({ port, host: values.host ?? '127.0.0.1' });
+  const host = values.host ?? '127.0.0.1';
+  const app = await buildDocsServer({ site, settings: watched, rebuild: build, logger: false, listenHost: host });
+  const address = await app.listen({ port, host });
   io.out(`docs: serving ${site.pages.size} pages of ${settings.rootPath}/ at ${address}${settings.basePath}/` + (settings.enableHotReload ? ' (hot reload on)' : ''));
   sync?.start(() => docsControl(app).reload());
   await (io.stopSignal ?? waitForSignal());

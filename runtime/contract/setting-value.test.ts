@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { settingSpec } from './settings-registry.js';
-import { coerceValue } from './setting-value.js';
+import { coerceValue, listItemProblem } from './setting-value.js';
+import { checkSettingsDocument } from './settings-document.js';
 
 // One grammar for JSON values and variable text, whichever process reads them.
 describe('coerceValue', () => {
@@ -30,5 +31,25 @@ describe('coerceValue', () => {
     ['not a number', 'DeadLetters:RetentionDays', 'soon', { ok: false, reason: 'must be a number' }],
   ] as const)('sync: %s', (_name, key, raw, want) => {
     expect(coerceValue(settingSpec(key, 'sync.json'), raw)).toEqual(want);
+  });
+});
+
+// Item format `host` (Docs:AllowedHosts, Health:AllowedHosts): the loader and `wharf check` refuse what is no host pattern.
+describe('listItemProblem', () => {
+  it.each([
+    ['a host', 'Docs:AllowedHosts', 'settings.json', 'docs.example.com', null],
+    ['a URL', 'Docs:AllowedHosts', 'settings.json', 'https://docs.example.com', "has 'https://docs.example.com', which is not a host such as docs.example.com, *.example.com, 10.0.0.5:8080 or * (no scheme, no path)"],
+    ['sync: wildcard with port', 'Health:AllowedHosts', 'sync.json', '*.example.com:2455', null],
+    ['sync: a path', 'Health:AllowedHosts', 'sync.json', 'sync.example.com/ui', "has 'sync.example.com/ui', which is not a host such as docs.example.com, *.example.com, 10.0.0.5:8080 or * (no scheme, no path)"],
+    ['another format is checked where the console writes it', 'WebUi:PublicOrigins', 'settings.json', 'not an origin', null],
+  ] as const)('%s', (_name, key, file, item, want) => {
+    expect(listItemProblem(settingSpec(key, file), item)).toBe(want);
+  });
+
+  it('wharf check points at the item', () => {
+    expect(checkSettingsDocument({ Docs: { AllowedHosts: ['localhost', 'http://x'] } })).toEqual([
+      { code: 'settings-value', pointer: '/Docs/AllowedHosts/1', message: "Docs:AllowedHosts has 'http://x', which is not a host such as docs.example.com, *.example.com, 10.0.0.5:8080 or * (no scheme, no path)", atKey: false },
+    ]);
+    expect(checkSettingsDocument({ Health: { AllowedHosts: ['*'] } }, 'sync.json')).toEqual([]);
   });
 });

@@ -6,9 +6,12 @@
  *            `words` in any case (Server:Workers `auto`), given as that word
  *   number   a number (JSON, or text `-?[0-9]+(.[0-9]+)?`), within minimum/exclusiveMinimum/maximum
  *   string   text (a JSON number is taken as its text); an enum matches case-insensitively
+ *   list     strings; at most maxItems; items of format `host` must be host patterns (host-pattern.ts;
+ *            the formats ip, cidr and origin are checked where the console writes them)
  * The reasons read after "Setting 'X' (from Y) ".
  */
 import type { SettingSpec } from './settings-registry.js';
+import { hostPatternProblem } from './host-pattern.js';
 
 export type Coerced = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string };
 
@@ -20,6 +23,11 @@ function inRange(spec: SettingSpec, value: number, words: readonly string[] = []
   if (spec.exclusiveMinimum !== undefined && value <= spec.exclusiveMinimum) return fail(`must be more than ${spec.exclusiveMinimum}`);
   if (spec.maximum !== undefined && value > spec.maximum) return fail(`must be ${spec.maximum} or less${or}`);
   return { ok: true, value };
+}
+
+/** Why one item of a list breaks its setting's item format; null when it does not (or the format is checked elsewhere). */
+export function listItemProblem(spec: SettingSpec, item: string): string | null {
+  return spec.items === 'host' ? hostPatternProblem(item) : null;
 }
 
 /** One scalar value of `spec` (not a list or a map). */

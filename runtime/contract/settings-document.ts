@@ -7,7 +7,7 @@
 import { closest } from './suggest.js';
 import { resolveKey, settingsRegistry } from './settings-registry.js';
 import type { SettingsFile, SettingSpec } from './settings-registry.js';
-import { coerceValue } from './setting-value.js';
+import { coerceValue, listItemProblem } from './setting-value.js';
 
 export interface SettingsProblem {
   readonly code: 'settings-unknown-key' | 'settings-value';
@@ -43,6 +43,10 @@ function checkValue(spec: SettingSpec, value: unknown, pointer: string, out: Set
     if (!Array.isArray(value)) return problem('must be a list of strings');
     value.forEach((item, index) => {
       if (typeof item !== 'string') problem('must be a list of strings', `${pointer}/${index}`);
+      else {
+        const wrong = listItemProblem(spec, item);
+        if (wrong !== null) problem(wrong, `${pointer}/${index}`);
+      }
     });
     if (spec.maxItems !== undefined && value.length > spec.maxItems) problem(`accepts at most ${spec.maxItems} entries`);
     return;

@@ -41,7 +41,7 @@ function typeText(spec: SettingSpec): string {
       if (spec.minLength !== undefined && spec.minLength > 1 && spec.maxLength !== undefined) return `text, ${spec.minLength} to ${spec.maxLength} characters`;
       return spec.maxLength !== undefined ? `text, at most ${spec.maxLength} characters` : 'text';
     case 'list':
-      return spec.items ? `list of ${{ ip: 'IPs', cidr: 'CIDRs', origin: 'origins' }[spec.items]}` : 'list';
+      return spec.items ? `list of ${{ ip: 'IPs', cidr: 'CIDRs', origin: 'origins', host: 'hosts' }[spec.items]}` : 'list';
     case 'map':
       return 'map';
   }

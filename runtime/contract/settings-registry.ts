@@ -19,7 +19,7 @@ import { closest } from './suggest.js';
 
 export type SettingsFile = 'settings.json' | 'sync.json';
 export type SettingType = 'boolean' | 'integer' | 'number' | 'string' | 'list' | 'map';
-export type ItemFormat = 'ip' | 'cidr' | 'origin';
+export type ItemFormat = 'ip' | 'cidr' | 'origin' | 'host';
 
 export interface SettingSpec {
   /** Colon key as registered, e.g. `RateLimiting:IpLimit`. */

@@ -44,6 +44,12 @@ export interface DocsServerOptions {
   readonly rateLimitPerMinute?: number | null;
   readonly now?: () => number;
   readonly logger?: boolean;
+  /**
+   * The address the server listens on (the CLI's `--host`; default 127.0.0.1, as the CLI's): on a
+   * loopback address, with `Docs:AllowedHosts` empty, only loopback names, IP literals and the
+   * host of `baseUrl` are answered (DNS rebinding; serve/allowed-hosts.ts).
+   */
+  readonly listenHost?: string;
 }
 
 export interface DocsControl {
@@ -78,7 +84,12 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
   let current = renderSite(options.site, layoutOf(options.site, version), settings.defaultPage);
   let queue: Promise<boolean> = Promise.resolve(false);
   const app: FastifyInstance = Fastify({ logger: options.logger ?? false, routerOptions: { ignoreTrailingSlash: true }, ...listenerOptions(() => app.log) });
-  installListenerBasics(app);
+  installListenerBasics(app, {
+    allowedHosts: settings.allowedHosts,
+    listenHost: options.listenHost ?? '127.0.0.1',
+    publicUrl: settings.baseUrl,
+    setting: 'Docs:AllowedHosts',
+  });
 
   const reload = (): Promise<boolean> => {
     queue = queue.then(async () => {

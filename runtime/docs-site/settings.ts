@@ -19,6 +19,8 @@ export interface DocsSettings {
   readonly contentSecurityPolicy: string | null;
   /** Public origin for absolute URLs (robots.txt, sitemap, feed, llms.txt); null = request host. */
   readonly baseUrl: string | null;
+  /** `Docs:AllowedHosts`: Host names answered besides loopback names, IP literals and the baseUrl host (serve/allowed-hosts.ts). */
+  readonly allowedHosts: readonly string[];
   /** `Docs:Themes` as given (PascalCase keys), null when the section is absent. */
   readonly themes: ThemeValues | null;
   /** Folder with theme.json, custom.css, custom.js; default `wwwroot/theme` under the working directory. */
@@ -50,6 +52,7 @@ export function readDocsSettings(env: NodeJS.ProcessEnv = process.env, cwd: stri
     basePath: normalizeBasePath(str('Docs:BasePath')),
     contentSecurityPolicy: str('Docs:ContentSecurityPolicy'),
     baseUrl: str('Docs:PublicBaseUrl'),
+    allowedHosts: source.stringList('Docs:AllowedHosts') ?? [],
     themes: themes as ThemeValues | null,
     themeDir: join(cwd, 'wwwroot', 'theme'),
     builtInTheme: (str('Docs:Theme') ?? 'default').toLowerCase(),
@@ -65,6 +68,7 @@ export function defaultDocsSettings(overrides: Partial<DocsSettings> = {}): Docs
     basePath: '',
     contentSecurityPolicy: null,
     baseUrl: null,
+    allowedHosts: [],
     themes: null,
     themeDir: join(process.cwd(), 'wwwroot', 'theme'),
     builtInTheme: 'default',

@@ -78,6 +78,11 @@ export const ERROR_REGISTRY = {
     status: 431,
     message: 'Request line and headers are too large (limit {limit} bytes).',
   },
+  REQUEST_HOST_NOT_ALLOWED: {
+    area: 'request',
+    status: 400,
+    message: 'This server does not answer for the host named in the Host header (protection against DNS rebinding): add it to {setting} to allow it.',
+  },
   REQUEST_CONNECT_REFUSED: { area: 'request', status: 400, message: 'CONNECT is not supported: this server is not a forward proxy.' },
   REQUEST_TIMEOUT: { area: 'request', status: 408, message: 'The request was not received in time.' },
   REQUEST_BODY_TIMEOUT: { area: 'request', status: 408, message: 'The request body did not arrive in time.' },

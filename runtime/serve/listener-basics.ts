@@ -13,6 +13,9 @@
  *  - a Host header that is missing (HTTP/1.1) or names no host (`a b`, `x<y>`, `host/path`, a
  *    port above 65535) is refused 400 with `Connection: close` (RFC 9112 section 3.2; the docs
  *    server's feed, which builds its links from the Host, answered 500 for several);
+ *  - a Host this server does not answer for is refused 400 REQUEST_HOST_NOT_ALLOWED with
+ *    `Connection: close` (DNS rebinding; the policy, `Docs:AllowedHosts` or `Health:AllowedHosts`
+ *    and the listen address, in serve/allowed-hosts.ts), checked after the absolute-form rewrite;
  *  - what Node's HTTP parser refuses (a malformed request line, headers too large) and CONNECT get
  *    the spec body with `Connection: close` (errors/client-error.ts; before: fastify's own body,
  *    and for CONNECT the connection dropped without an answer).
@@ -22,6 +25,7 @@ import http from 'node:http';
 import { createClientErrorHandler, createConnectRefusal } from '../errors/client-error.js';
 import { errorResponseFor, sendErrorResponse } from '../errors/error-handler.js';
 import { invalidHost, missingHost } from '../lifecycle/require-host.js';
+import { hostFilter, hostNotAllowed, type HostPolicy } from './allowed-hosts.js';
 import { asteriskRefusal, isAsteriskForm, originForm } from '../routing/request-target.js';
 
 /** Options for `Fastify(...)`; `log` is read when a client error is logged (the instance's logger). */
@@ -38,8 +42,9 @@ export function listenerOptions(log: () => FastifyBaseLogger) {
   return { ...options, http: { requireHostHeader: false } satisfies http.ServerOptions };
 }
 
-/** The error handler, the asterisk-form refusal, nosniff and the CONNECT refusal, on the root instance. */
-export function installListenerBasics(app: FastifyInstance): void {
+/** The error handler, the Host checks, the asterisk-form refusal, nosniff and the CONNECT refusal, on the root instance. */
+export function installListenerBasics(app: FastifyInstance, hosts: HostPolicy): void {
+  const allowed = hostFilter(hosts);
   app.server.on('connect', createConnectRefusal((): FastifyBaseLogger => app.log));
   app.setErrorHandler((error, request, reply) => {
     const response = errorResponseFor(request, error);
@@ -52,6 +57,7 @@ export function installListenerBasics(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     const badHost = missingHost(request.raw) ?? invalidHost(request.raw);
     if (badHost) throw badHost;
+    if (!allowed(request.raw.headers.host)) throw hostNotAllowed(hosts.setting);
     if (request.method !== 'OPTIONS' && isAsteriskForm(request.raw)) throw asteriskRefusal(request.method);
   });
 }

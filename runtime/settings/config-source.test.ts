@@ -52,6 +52,9 @@ describe('ConfigSource', () => {
     ['a misspelt section in a variable', { RateLimting__Enabled: 'false' }, {}, "Setting 'RateLimting:Enabled' (from environment variable RateLimting__Enabled) is not a known setting. Did you mean 'RateLimiting:Enabled'?"],
     ['a bad legacy variable', { HEALTHCHECK_DISK_WARNING: '101' }, {}, "Setting 'HealthChecks:DiskSpaceWarningThreshold' (from environment variable HEALTHCHECK_DISK_WARNING) must be 100 or less"],
     ['a Docs value the docs site would have read as true', { Docs__EnableHotReload: 'nope' }, {}, "Setting 'Docs:EnableHotReload' (from environment variable Docs__EnableHotReload) must be true or false"],
+    ['a Docs:AllowedHosts item with a scheme (variable)', { Docs__AllowedHosts: 'localhost, https://docs.example.com' }, {}, "Setting 'Docs:AllowedHosts' (from environment variable Docs__AllowedHosts) has 'https://docs.example.com', which is not a host such as docs.example.com, *.example.com, 10.0.0.5:8080 or * (no scheme, no path)"],
+    ['a Docs:AllowedHosts item with a path (file)', {}, { Docs: { AllowedHosts: ['docs.example.com', 'docs.example.com/x'] } }, "Setting 'Docs:AllowedHosts:1' (from environments/settings.json) has 'docs.example.com/x', which is not a host"],
+    ['more Docs:AllowedHosts than maxItems', {}, { Docs: { AllowedHosts: Array.from({ length: 51 }, (_, i) => `h${i}.example.com`) } }, "Setting 'Docs:AllowedHosts:0' (from environments/settings.json) accepts at most 50 entries"],
   ] as const)('%s stops with the key, its source and a suggestion', (_name, env, file, message) => {
     expect(() => source(env, file)).toThrow(message);
   });
@@ -101,6 +104,10 @@ describe('ConfigSource', () => {
   it('the sync file has its own keys and overrides', () => {
     const sync = ConfigSource.from({ Health: { Port: 1 } }, 'environments/sync.json', { Health__Port: '9000', RateLimiting__Enabled: 'nope' }, 'sync.json');
     expect(sync.int('Health:Port')).toBe(9000);
+    expect(ConfigSource.from({ Health: { AllowedHosts: ['sync.example.com', '*.example.com:2455', '*'] } }, 'environments/sync.json', {}, 'sync.json').stringList('Health:AllowedHosts')).toEqual(['sync.example.com', '*.example.com:2455', '*']);
+    expect(() => ConfigSource.from({}, 'environments/sync.json', { Health__AllowedHosts: 'a*.example.com' }, 'sync.json')).toThrow(
+      "Setting 'Health:AllowedHosts' (from environment variable Health__AllowedHosts) has 'a*.example.com', which is not a host",
+    );
     expect(() => ConfigSource.from({}, 'environments/sync.json', { Health__Port: '70000' }, 'sync.json')).toThrow(
       "Setting 'Health:Port' (from environment variable Health__Port) must be 65535 or less",
     );

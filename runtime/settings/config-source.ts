@@ -12,7 +12,7 @@ import { closest } from '../contract/suggest.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { resolveKey, settingSpec, settingsRegistry, suggestKey } from '../contract/settings-registry.js';
 import type { SettingsFile, SettingSpec } from '../contract/settings-registry.js';
-import { coerceValue } from '../contract/setting-value.js';
+import { coerceValue, listItemProblem } from '../contract/setting-value.js';
 
 export type ConfigScalar = string | number | boolean | null;
 
@@ -239,8 +239,22 @@ function check(entries: ReadonlyMap<string, ConfigEntry>, file: SettingsFile): M
     if (!coerced.ok) throw invalid(entry, coerced.reason);
     values.set(lower, coerced.value);
   }
-  for (const [lower, { spec, own, items }] of lists) values.set(lower, listValue(spec, own, items));
+  for (const [lower, { spec, own, items }] of lists) values.set(lower, checkedList(spec, own, items));
   return values;
+}
+
+/** The list with its maxItems and item format checked (the first item at fault is named with its source). */
+function checkedList(spec: SettingSpec, own: ConfigEntry | undefined, items: { index: number; entry: ConfigEntry }[]): readonly string[] | null {
+  const list = listValue(spec, own, items);
+  if (list === null) return null;
+  const at = own && typeof own.value === 'string' ? own : (items[0]?.entry ?? own);
+  if (at === undefined) return list;
+  if (spec.maxItems !== undefined && list.length > spec.maxItems) throw invalid(at, `accepts at most ${spec.maxItems} entries`);
+  for (const item of list) {
+    const wrong = listItemProblem(spec, item);
+    if (wrong !== null) throw invalid(own && typeof own.value === 'string' ? own : (items.find(({ entry }) => entry.value === item)?.entry ?? at), wrong);
+  }
+  return list;
 }
 
 function listValue(spec: SettingSpec, own: ConfigEntry | undefined, items: { index: number; entry: ConfigEntry }[]): readonly string[] | null {

@@ -44,12 +44,6 @@ export interface RunningSync {
 export async function startSync(options: StartSyncOptions): Promise<RunningSync> {
   const level = options.logLevel ?? 'info';
   const app: FastifyInstance = Fastify({ logger: options.logStream ? { level, stream: options.logStream } : { level }, ...listenerOptions(() => app.log) });
-  installListenerBasics(app);
-  // an unknown route: the registry's 404 body, not fastify's own
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? request.url;
-    sendErrorResponse(reply, errorResponseFor(request, new WharfError('ROUTING_ROUTE_NOT_FOUND', { method: request.method, path })));
-  });
   const throughput = new ThroughputMeter();
   const service = await SyncService.start({
     root: options.root,
@@ -67,6 +61,12 @@ export async function startSync(options: StartSyncOptions): Promise<RunningSync>
   const lookup = (connectionString: string) => options.drivers?.get(connectionString) ?? service.embedded.get(connectionString);
   const prober = new ConnectionProber(() => service.config, lookup);
   const { health, webHost } = service.config.service;
+  installListenerBasics(app, { allowedHosts: health.allowedHosts, listenHost: health.host, setting: 'Health:AllowedHosts' });
+  // an unknown route: the registry's 404 body, not fastify's own
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    sendErrorResponse(reply, errorResponseFor(request, new WharfError('ROUTING_ROUTE_NOT_FOUND', { method: request.method, path })));
+  });
   let healthUrl: string | null = null;
   try {
     if (health.enabled || webHost.enabled) {

@@ -10,6 +10,8 @@ export interface HealthSettings {
   readonly enabled: boolean;
   readonly host: string;
   readonly port: number;
+  /** `Health:AllowedHosts`: Host names answered besides loopback names and IP literals (serve/allowed-hosts.ts). */
+  readonly allowedHosts: readonly string[];
   readonly cacheDurationSeconds: number;
   /** Delay before the first background connection probe (spec: about ten seconds). */
   readonly firstProbeDelaySeconds: number;

@@ -30,6 +30,7 @@ export function normalizeService(
       enabled: source.bool('Health:Enabled'),
       host: source.string('Health:Host'),
       port: source.int('Health:Port'),
+      allowedHosts: source.stringList('Health:AllowedHosts') ?? [],
       cacheDurationSeconds: source.number('Health:CacheDurationSeconds'),
       firstProbeDelaySeconds: source.number('Health:FirstProbeDelaySeconds'),
       checkIntervalMinutes: source.number('HealthCheckIntervalMinutes'),

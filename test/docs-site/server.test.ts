@@ -15,7 +15,8 @@ const sha = (s: string): string => `"${createHash('sha256').update(s).digest('he
 beforeAll(async () => {
   fixture = createFixture();
   site = await fixture.load();
-  app = await buildDocsServer({ site, settings: defaultDocsSettings({ themeDir: fixture.root }) });
+  // as `--host 0.0.0.0`: any Host is answered, so the crawler files can be built from other hosts (the Host check: test/hostile/dns-rebinding.test.ts)
+  app = await buildDocsServer({ site, settings: defaultDocsSettings({ themeDir: fixture.root }), listenHost: '0.0.0.0' });
 });
 afterAll(async () => {
   await app.close();
@@ -260,6 +261,7 @@ describe('BasePath and ContentSecurityPolicy settings', () => {
     const based = await buildDocsServer({
       site,
       settings: defaultDocsSettings({ basePath: '/docs/', themeDir: fixture.root, contentSecurityPolicy: "default-src 'none'" }),
+      listenHost: '0.0.0.0',
     });
     const res = await based.inject({ url: '/docs/guide/install' });
     expect(res.statusCode).toBe(200);
@@ -276,7 +278,7 @@ describe('BasePath and ContentSecurityPolicy settings', () => {
   });
 
   it('serves Docs:DefaultPage at / and makes it the sitemap root', async () => {
-    const other = await buildDocsServer({ site, settings: defaultDocsSettings({ defaultPage: 'zebra', themeDir: fixture.root }) });
+    const other = await buildDocsServer({ site, settings: defaultDocsSettings({ defaultPage: 'zebra', themeDir: fixture.root }), listenHost: '0.0.0.0' });
     expect((await other.inject({ url: '/' })).body).toContain('<title>Zebra | Fixture Docs</title>');
     expect((await other.inject({ url: '/sitemap.xml', headers: { host: 'h' } })).body).toContain('<url><loc>http://h/</loc><lastmod>2026-04-01</lastmod><priority>1.0</priority></url>');
     await other.close();

@@ -26,12 +26,13 @@ const portOf = (url: string | null): number => Number(new URL(String(url)).port)
 
 beforeAll(async () => {
   fixture = createFixture();
-  docs = await buildDocsServer({ site: await fixture.load(), settings: defaultDocsSettings({ themeDir: fixture.root }) });
+  // on loopback; the hosts these tests name are listed (Docs:AllowedHosts, Health:AllowedHosts; unlisted ones: dns-rebinding.test.ts)
+  docs = await buildDocsServer({ site: await fixture.load(), settings: defaultDocsSettings({ themeDir: fixture.root, allowedHosts: ['other.test', 'docs.example'] }) });
   await docs.listen({ port: 0, host: '127.0.0.1' });
   const address = docs.server.address();
   docsPort = typeof address === 'object' && address ? address.port : 0;
-  health = await startSync({ root: await projectWith({}, { Health: { Enabled: true, Port: 0 } }), healthPort: 0, logLevel: 'silent' });
-  dashboard = await startSync({ root: await projectWith({}, { Health: { Enabled: true, Port: 0 }, WebHost: { Enabled: true } }), healthPort: 0, logLevel: 'silent' });
+  health = await startSync({ root: await projectWith({}, { Health: { Enabled: true, Port: 0, AllowedHosts: ['other.test'] } }), healthPort: 0, logLevel: 'silent' });
+  dashboard = await startSync({ root: await projectWith({}, { Health: { Enabled: true, Port: 0, AllowedHosts: ['other.test'] }, WebHost: { Enabled: true } }), healthPort: 0, logLevel: 'silent' });
 }, 60_000);
 
 afterAll(async () => {

@@ -1259,7 +1259,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = 'f5f62e51b353df53c04520c0777588dd91f889a7492bcb6638d4c25a36b33f0c';
+export const sourceHash = '63496925b473e8f79fd915e7a078ecdba24c4c2caef140b91d3b4878ef98cab3';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

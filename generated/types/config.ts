@@ -483,7 +483,7 @@ export interface ResponseTransforms {
   Mask?: string[];
 }
 /**
- * Every key of the gateway, `wharf docs serve` and (in sync/service.schema.json, environments/sync.json) `wharf sync`: type, range, default, `x-restart` (a change needs a restart), `x-secret` (never shown or logged), `x-env` (legacy variables), `x-writable` (the console may change it), `x-items` (list item format: ip, cidr, origin). The one registry: runtime/contract/settings-registry.ts reads it; docs/settings.md is tested against it.
+ * Every key of the gateway, `wharf docs serve` and (in sync/service.schema.json, environments/sync.json) `wharf sync`: type, range, default, `x-restart` (a change needs a restart), `x-secret` (never shown or logged), `x-env` (legacy variables), `x-writable` (the console may change it), `x-items` (list item format: ip, cidr, origin, host). The one registry: runtime/contract/settings-registry.ts reads it; docs/settings.md is tested against it.
  */
 export interface SettingsEndpointConfig {
   /**
@@ -1039,6 +1039,12 @@ export interface SettingsEndpointConfig {
      * public origin for absolute URLs (the same as `--base-url`); empty = the request host
      */
     PublicBaseUrl?: string;
+    /**
+     * `Host` names the docs server answers for besides `localhost`, IP literals and the `PublicBaseUrl` host (`docs.example.com`, `*.example.com`, optional `:port`; `*` = any); empty = any name when listening beyond loopback (DNS rebinding, see [docs-site.md](docs-site.md#dns-rebinding))
+     *
+     * @maxItems 50
+     */
+    AllowedHosts?: string[];
     /**
      * built-in theme: `default`, `ocean` or `sepia` (the same as `--theme <name>`)
      */

@@ -47,7 +47,8 @@ export interface DocsServerOptions {
   /**
    * The address the server listens on (the CLI's `--host`; default 127.0.0.1, as the CLI's): on a
    * loopback address, with `Docs:AllowedHosts` empty, only loopback names, IP literals and the
-   * host of `baseUrl` are answered (DNS rebinding; serve/allowed-hosts.ts).
+   * host of the public origin (`baseUrl`, else the site file's) are answered (DNS rebinding;
+   * serve/allowed-hosts.ts).
    */
   readonly listenHost?: string;
 }
@@ -87,7 +88,8 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
   installListenerBasics(app, {
     allowedHosts: settings.allowedHosts,
     listenHost: options.listenHost ?? '127.0.0.1',
-    publicUrl: settings.baseUrl,
+    // the public origin as the crawler files use it (the site file's `baseUrl` as it was at start)
+    publicUrl: settings.baseUrl ?? options.site.data.baseUrl,
     setting: 'Docs:AllowedHosts',
   });
 

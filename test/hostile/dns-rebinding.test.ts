@@ -14,7 +14,7 @@ import { buildDocsServer } from '../../runtime/docs-site/server.js';
 import { defaultDocsSettings, type DocsSettings } from '../../runtime/docs-site/settings.js';
 import { runDocsCommand } from '../../compiler/docs-site/cli.js';
 import { startSync, type RunningSync } from '../../runtime/sync/run.js';
-import { createFixture, type Fixture } from '../docs-site/fixture.js';
+import { createFixture, FIXTURE_FILES, type Fixture } from '../docs-site/fixture.js';
 import { projectWith } from '../sync/sync-fixture.js';
 import { rawExchange } from './raw-exchange.js';
 
@@ -115,6 +115,18 @@ describe('docs server (Docs:AllowedHosts)', () => {
     expect(await served(get(docsPublic, 'docs.example.com', '/api/pages'))).toBe(OK);
     expect(await served(get(docsPublic, 'Docs.Example.com:443', '/api/pages'))).toBe(OK);
     expect(await get(docsPublic, 'evil.example', '/api/pages')).toEqual(refusal('Docs:AllowedHosts'));
+  });
+
+  it("the host of the site file's baseUrl is served when no PublicBaseUrl is set", async () => {
+    const site = createFixture({ ...FIXTURE_FILES, 'config.json': JSON.stringify({ title: 'B', baseUrl: 'https://from-config.example/' }) });
+    try {
+      const app = await buildDocsServer({ site: await site.load(), settings: defaultDocsSettings({ themeDir: site.root }), listenHost: '127.0.0.1' });
+      docsServers.push(app);
+      expect((await app.inject({ url: '/api/pages', headers: { host: 'from-config.example' } })).statusCode).toBe(200);
+      expect((await app.inject({ url: '/api/pages', headers: { host: 'evil.example' } })).statusCode).toBe(400);
+    } finally {
+      site.cleanup();
+    }
   });
 
   it('a listed host is served, an unlisted one refused; a port in the item must match', async () => {

@@ -54,7 +54,7 @@ describe('ConfigSource', () => {
     ['a Docs value the docs site would have read as true', { Docs__EnableHotReload: 'nope' }, {}, "Setting 'Docs:EnableHotReload' (from environment variable Docs__EnableHotReload) must be true or false"],
     ['a Docs:AllowedHosts item with a scheme (variable)', { Docs__AllowedHosts: 'localhost, https://docs.example.com' }, {}, "Setting 'Docs:AllowedHosts' (from environment variable Docs__AllowedHosts) has 'https://docs.example.com', which is not a host such as docs.example.com, *.example.com, 10.0.0.5:8080 or * (no scheme, no path)"],
     ['a Docs:AllowedHosts item with a path (file)', {}, { Docs: { AllowedHosts: ['docs.example.com', 'docs.example.com/x'] } }, "Setting 'Docs:AllowedHosts:1' (from environments/settings.json) has 'docs.example.com/x', which is not a host"],
-    ['more Docs:AllowedHosts than maxItems', {}, { Docs: { AllowedHosts: Array.from({ length: 51 }, (_, i) => `h${i}.example.com`) } }, "Setting 'Docs:AllowedHosts:0' (from environments/settings.json) accepts at most 50 entries"],
+    ['more Docs:AllowedHosts than maxItems', {}, { Docs: { AllowedHosts: Array.from({ length: 51 }, (_, i) => `h${i}.example.com`) } }, "Setting 'Docs:AllowedHosts' (from environments/settings.json) accepts at most 50 entries"],
   ] as const)('%s stops with the key, its source and a suggestion', (_name, env, file, message) => {
     expect(() => source(env, file)).toThrow(message);
   });

@@ -243,16 +243,17 @@ function check(entries: ReadonlyMap<string, ConfigEntry>, file: SettingsFile): M
   return values;
 }
 
-/** The list with its maxItems and item format checked (the first item at fault is named with its source). */
+/** The list with its maxItems and item format checked, as `wharf check` does (settings-document.ts); a wrong item is named with its source. */
 function checkedList(spec: SettingSpec, own: ConfigEntry | undefined, items: { index: number; entry: ConfigEntry }[]): readonly string[] | null {
   const list = listValue(spec, own, items);
-  if (list === null) return null;
-  const at = own && typeof own.value === 'string' ? own : (items[0]?.entry ?? own);
-  if (at === undefined) return list;
-  if (spec.maxItems !== undefined && list.length > spec.maxItems) throw invalid(at, `accepts at most ${spec.maxItems} entries`);
-  for (const item of list) {
+  // a comma-separated string at the key replaces the items (listValue); items are sorted by index there
+  const whole = own && typeof own.value === 'string' ? own : undefined;
+  const source = whole ?? own ?? items[0]?.entry;
+  if (list === null || source === undefined) return list;
+  if (spec.maxItems !== undefined && list.length > spec.maxItems) throw invalid({ ...source, key: spec.key }, `accepts at most ${spec.maxItems} entries`);
+  for (const [index, item] of list.entries()) {
     const wrong = listItemProblem(spec, item);
-    if (wrong !== null) throw invalid(own && typeof own.value === 'string' ? own : (items.find(({ entry }) => entry.value === item)?.entry ?? at), wrong);
+    if (wrong !== null) throw invalid(whole ?? items[index]?.entry ?? source, wrong);
   }
   return list;
 }

@@ -34,7 +34,8 @@ async function listDir(dir: string) {
 async function walk(root: string, typeFolder: TypeFolder, dir: string, folders: string[]): Promise<DiscoveredEntity[]> {
   const entries = await listDir(dir);
   const out: DiscoveredEntity[] = [];
-  if (folders.length > 0 && entries.some((e) => e.isFile() && e.name === ENTITY_FILE)) {
+  // a directory named entity.json is listed too: reading it is a file-unreadable error, not a silently missing endpoint
+  if (folders.length > 0 && entries.some((e) => (e.isFile() || e.isDirectory()) && e.name === ENTITY_FILE)) {
     const absolutePath = path.join(dir, ENTITY_FILE);
     out.push({
       file: toPosix(path.relative(root, absolutePath)),
@@ -44,7 +45,7 @@ async function walk(root: string, typeFolder: TypeFolder, dir: string, folders: 
       name: folders[folders.length - 1] as string,
     });
   }
-  const below = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules');
+  const below = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules' && e.name !== ENTITY_FILE);
   for (const found of await Promise.all(below.map((e) => walk(root, typeFolder, path.join(dir, e.name), [...folders, e.name])))) out.push(...found);
   return out;
 }

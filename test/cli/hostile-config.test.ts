@@ -1,0 +1,104 @@
+/**
+ * `wharf build` / `wharf check` on configuration files a careless or hostile contributor commits:
+ * a real child process must end with exit code 1 and a `file[:line:column]` diagnostic, never a
+ * crash (exit code 2, "Maximum call stack size exceeded", an EISDIR message without a file name).
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureProject, REPO_ROOT, type TempProject } from '../support/project.js';
+
+const run = promisify(execFile);
+const WHARF = path.join(REPO_ROOT, 'scripts/wharf.mjs');
+
+async function wharf(root: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [WHARF, ...args, '--root', root, '--no-docs'], { cwd: root, maxBuffer: 1 << 24 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+const deep = (n: number) => `{\n  "x-notes": ${'['.repeat(n)}${']'.repeat(n)}\n}\n`;
+
+let project: TempProject;
+beforeAll(async () => {
+  project = await fixtureProject();
+});
+afterAll(() => project.remove());
+
+/** Writes `files` (path -> text, or null for a directory of that name), runs `command`, removes them again. */
+async function withFiles(files: Record<string, string | Buffer | null>, command: 'build' | 'check') {
+  const written: string[] = [];
+  try {
+    for (const [rel, content] of Object.entries(files)) {
+      const file = path.join(project.root, rel);
+      await rm(file, { recursive: true, force: true });
+      if (content === null) await mkdir(file, { recursive: true });
+      else {
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFile(file, content);
+      }
+      written.push(file);
+    }
+    return await wharf(project.root, command);
+  } finally {
+    for (const file of written) await rm(file, { recursive: true, force: true });
+  }
+}
+
+describe('hostile configuration files', () => {
+  it.each([
+    [
+      'an entity.json nested 200,000 levels deep',
+      { 'endpoints/SQL/Sales/Orders/entity.json': deep(200_000) },
+      'endpoints/SQL/Sales/Orders/entity.json:2:113: error json-syntax: Invalid JSON: objects and arrays are nested deeper than 100 levels at line 2, column 113',
+    ],
+    [
+      'a directory named entity.json',
+      { 'endpoints/SQL/Sales/Orders/entity.json': null },
+      'endpoints/SQL/Sales/Orders/entity.json: error file-unreadable: The file cannot be read: it is a directory',
+    ],
+    [
+      'a UTF-16 entity.json',
+      { 'endpoints/SQL/Sales/Orders/entity.json': Buffer.from('\ufeff{"DatabaseObjectName": "Orders", "AllowedColumns": ["Id"]}', 'utf16le') },
+      'endpoints/SQL/Sales/Orders/entity.json:1:1: error json-syntax: Invalid JSON: the file is UTF-16, not UTF-8 at line 1, column 1',
+    ],
+    [
+      'environments/settings.json nested too deep',
+      { 'environments/settings.json': deep(200_000) },
+      'environments/settings.json:2:113: error json-syntax: Invalid JSON: objects and arrays are nested deeper than 100 levels at line 2, column 113',
+    ],
+    [
+      'a directory named environments/settings.json',
+      { 'environments/settings.json': null },
+      'environments/settings.json: error file-unreadable: The file cannot be read: it is a directory',
+    ],
+    [
+      "an environment's settings.json nested too deep",
+      { 'environments/qa/settings.json': deep(200_000) },
+      'environments/qa/settings.json:2:113: error json-syntax: Invalid JSON: objects and arrays are nested deeper than 100 levels at line 2, column 113',
+    ],
+    [
+      'a directory named environments/sync.json',
+      { 'environments/sync.json': null },
+      'environments/sync.json: error file-unreadable: The file cannot be read: it is a directory',
+    ],
+    [
+      "an environment's sync.json nested too deep",
+      { 'environments/qa/sync.json': deep(200_000) },
+      'environments/qa/sync.json:2:113: error json-syntax: Invalid JSON: objects and arrays are nested deeper than 100 levels at line 2, column 113',
+    ],
+  ])('%s: check and build exit 1 naming the file, with no stack trace', async (_name, files, diagnostic) => {
+    for (const command of ['check', 'build'] as const) {
+      const result = await withFiles(files, command);
+      expect(result.stderr).toContain(`${diagnostic}\n`);
+      expect(result.stderr).not.toMatch(/Maximum call stack|^\s+at /m);
+      expect(result.code).toBe(1);
+    }
+  });
+});

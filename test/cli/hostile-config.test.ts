@@ -4,7 +4,8 @@
  * crash (exit code 2, "Maximum call stack size exceeded", an EISDIR message without a file name).
  */
 import { execFile } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +100,27 @@ describe('hostile configuration files', () => {
       expect(result.stderr).toContain(`${diagnostic}\n`);
       expect(result.stderr).not.toMatch(/Maximum call stack|^\s+at /m);
       expect(result.code).toBe(1);
+    }
+  });
+
+  it('a Static ContentFile that is a symbolic link to a file outside the project fails the build: the gateway would serve that file', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'wharf-outside-'));
+    const folder = path.join(project.root, 'endpoints/Static/Reference/Leak');
+    try {
+      await writeFile(path.join(outside, 'secrets.csv'), 'name,value\nDbPassword,hunter2\n');
+      await mkdir(folder, { recursive: true });
+      await symlink(path.join(outside, 'secrets.csv'), path.join(folder, 'data.csv'));
+      await writeFile(path.join(folder, 'entity.json'), '{\n  "ContentFile": "./data.csv"\n}\n');
+      for (const command of ['check', 'build'] as const) {
+        const result = await wharf(project.root, command);
+        expect(result.stderr).toContain(
+          "endpoints/Static/Reference/Leak/entity.json:2:18: error content-file-escape at /ContentFile: ContentFile './data.csv' is a symbolic link to a file outside the endpoint folder\n",
+        );
+        expect(result.code).toBe(1);
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+      await rm(outside, { recursive: true, force: true });
     }
   });
 });

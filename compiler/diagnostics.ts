@@ -2,6 +2,8 @@
  * Collected configuration diagnostics. Every stage returns these instead of throwing, so one
  * run reports every problem at once; any error means nothing is written (see pipeline.ts).
  */
+import { compareCodeUnits } from './emit/canonical-json.js';
+
 export type Severity = 'error' | 'warning';
 
 export interface Diagnostic {
@@ -31,10 +33,13 @@ export function formatDiagnostic(d: Diagnostic): string {
   return `${where}: ${d.severity} ${d.code}${at}: ${d.message}${hint}`;
 }
 
-/** Deterministic order: file, line, column, code. */
+/**
+ * Deterministic order: file, line, column, code; names by UTF-16 code units as discover orders the
+ * files, never by the machine's locale (with LANG=da_DK, localeCompare put `B/` before `Aa/`).
+ */
 export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
   return [...list].sort(
     (a, b) =>
-      a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code),
+      compareCodeUnits(a.file, b.file) || a.line - b.line || a.column - b.column || compareCodeUnits(a.code, b.code),
   );
 }

@@ -4,7 +4,7 @@
  * crash (exit code 2, "Maximum call stack size exceeded", an EISDIR message without a file name).
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -121,6 +121,25 @@ describe('hostile configuration files', () => {
     } finally {
       await rm(folder, { recursive: true, force: true });
       await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['a directory named generated/manifest.json', 'generated/manifest.json', 'generated/manifest.json cannot be written: a directory of that name is in the way'],
+    ['a file named generated', 'generated', 'generated/README.md cannot be written: a file is in the way of its folder'],
+  ])('%s: build exits 1 naming the output, with no stack trace and no temporary file left', async (_name, inTheWay, message) => {
+    const target = path.join(project.root, inTheWay);
+    await rm(path.join(project.root, 'generated'), { recursive: true, force: true });
+    await rm(path.join(project.root, '.wharf'), { recursive: true, force: true });
+    if (inTheWay === 'generated') await writeFile(target, 'not a folder\n');
+    else await mkdir(path.join(target, 'inside'), { recursive: true });
+    try {
+      const result = await wharf(project.root, 'build');
+      expect(result.stderr).toBe(`${message}\nBuild failed: generated/ could not be written completely; remove what is in the way and build again.\n`);
+      expect(result.code).toBe(1);
+      if (inTheWay !== 'generated') expect((await readdir(path.join(project.root, 'generated'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      await rm(path.join(project.root, 'generated'), { recursive: true, force: true });
     }
   });
 });

@@ -21,3 +21,22 @@ describe('sortDiagnostics', () => {
     for (const lang of ['da_DK.UTF-8', 'en_US.UTF-8', 'C']) expect(sortedUnder(lang, files), lang).toEqual(want);
   });
 });
+
+describe('formatDiagnostic', () => {
+  it('escapes control and format characters of names, keys and values: one inert line (and the hint line) per diagnostic', async () => {
+    const { formatDiagnostic } = await import('./diagnostics.js');
+    const text = formatDiagnostic({
+      severity: 'error',
+      code: 'unknown-property',
+      file: 'endpoints/SQL/\u001b]0;owned\u0007/X/entity.json',
+      line: 2,
+      column: 3,
+      pointer: '/\u001b[2J',
+      message: "'\u001b[2J' is not a known property\nendpoints/SQL/Fake/entity.json:1:1: error forged: \u202eevil\u2028",
+      hint: 'Did you mean \u0000?',
+    });
+    expect(text).toBe(
+      "endpoints/SQL/\\u001b]0;owned\\u0007/X/entity.json:2:3: error unknown-property at /\\u001b[2J: '\\u001b[2J' is not a known property\\nendpoints/SQL/Fake/entity.json:1:1: error forged: \\u202eevil\\u2028\n    hint: Did you mean \\u0000?",
+    );
+  });
+});

@@ -4,7 +4,8 @@
  * crash (exit code 2, "Maximum call stack size exceeded", an EISDIR message without a file name).
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -168,6 +169,29 @@ describe('hostile configuration files', () => {
     } finally {
       await rm(path.dirname(folder), { recursive: true, force: true });
       await rm(path.join(project.root, 'generated'), { recursive: true, force: true });
+    }
+  });
+
+  // root reads every file whatever its mode: there the command runs as nobody (setpriv), the project made readable to it
+  const asRoot = process.getuid?.() === 0;
+  it.skipIf(asRoot && !existsSync('/usr/bin/setpriv'))('an entity.json without read permission (chmod 000): file-unreadable and exit 1, not EACCES with exit 2', async () => {
+    const file = path.join(project.root, 'endpoints/Proxy/Weather/entity.json');
+    await run('chmod', ['-R', 'a+rwX', project.root]);
+    await chmod(file, 0o000);
+    try {
+      for (const command of ['check', 'build'] as const) {
+        const args = [WHARF, command, '--root', project.root, '--no-docs'];
+        const [bin, argv] = asRoot ? ['/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...args]] : [process.execPath, args];
+        const result = await run(bin, argv, { cwd: tmpdir() }).then(
+          (r) => ({ code: 0, ...r }),
+          (e: { code: number; stdout: string; stderr: string }) => e,
+        );
+        expect(result.stderr).toContain('endpoints/Proxy/Weather/entity.json: error file-unreadable: The file cannot be read: permission denied\n');
+        expect(result.stderr).not.toContain('EACCES');
+        expect(result.code).toBe(1);
+      }
+    } finally {
+      await chmod(file, 0o644);
     }
   });
 });

@@ -2,7 +2,7 @@
  * Stage 1: find every endpoints/<TypeFolder>/[namespace folders/]<Name>/entity.json.
  * Pure over the file system listing; reads no file contents.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
 import { TYPE_FOLDERS, type DiscoveredEntity, type TypeFolder } from './stages.js';
@@ -30,11 +30,39 @@ async function listDir(dir: string) {
   }
 }
 
+/**
+ * A symbolic link named entity.json, or one to a folder: the build follows no links (their target
+ * may lie outside the project, or loop), so the endpoint it seems to add does not exist.
+ */
+function ignoredLink(root: string, dir: string, entry: Dirent): Diagnostic | null {
+  if (!entry.isSymbolicLink()) return null;
+  const file = path.join(dir, entry.name);
+  let toFolder = false;
+  try {
+    toFolder = statSync(file).isDirectory();
+  } catch {
+    // a broken link or a loop: only reported when it is named entity.json
+  }
+  if (entry.name !== ENTITY_FILE && !toFolder) return null;
+  const rel = toPosix(path.relative(root, file));
+  return fileDiagnostic(
+    rel,
+    'symlink-ignored',
+    `'${entry.name}' is a symbolic link; the build follows no links, so it is ignored`,
+    toFolder ? 'Move or copy the folder into endpoints/ instead of linking it.' : 'Replace the link with the file itself.',
+  );
+}
+
 /** Walk of one type folder, sibling folders listed concurrently; `folders` are the directories above `dir`. */
-async function walk(root: string, typeFolder: TypeFolder, dir: string, folders: string[]): Promise<DiscoveredEntity[]> {
+async function walk(root: string, typeFolder: TypeFolder, dir: string, folders: string[], diagnostics: Diagnostic[]): Promise<DiscoveredEntity[]> {
   const entries = await listDir(dir);
   const out: DiscoveredEntity[] = [];
-  if (folders.length > 0 && entries.some((e) => e.isFile() && e.name === ENTITY_FILE)) {
+  for (const entry of entries) {
+    const link = ignoredLink(root, dir, entry);
+    if (link) diagnostics.push(link);
+  }
+  // a directory named entity.json is listed too: reading it is a file-unreadable error, not a silently missing endpoint
+  if (folders.length > 0 && entries.some((e) => (e.isFile() || e.isDirectory()) && e.name === ENTITY_FILE)) {
     const absolutePath = path.join(dir, ENTITY_FILE);
     out.push({
       file: toPosix(path.relative(root, absolutePath)),
@@ -44,8 +72,8 @@ async function walk(root: string, typeFolder: TypeFolder, dir: string, folders: 
       name: folders[folders.length - 1] as string,
     });
   }
-  const below = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules');
-  for (const found of await Promise.all(below.map((e) => walk(root, typeFolder, path.join(dir, e.name), [...folders, e.name])))) out.push(...found);
+  const below = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules' && e.name !== ENTITY_FILE);
+  for (const found of await Promise.all(below.map((e) => walk(root, typeFolder, path.join(dir, e.name), [...folders, e.name], diagnostics)))) out.push(...found);
   return out;
 }
 
@@ -56,6 +84,8 @@ export async function discover(root: string, endpointsDir = 'endpoints'): Promis
   const top = (await listDir(base)).sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const entry of top) {
     const rel = toPosix(path.join(endpointsDir, entry.name));
+    const link = ignoredLink(root, base, entry);
+    if (link) diagnostics.push(link);
     if (!entry.isDirectory()) {
       if (entry.name === ENTITY_FILE) {
         diagnostics.push(fileDiagnostic(rel, 'misplaced-entity', 'entity.json must be inside a type folder and an endpoint folder', 'Move it to endpoints/SQL/<Name>/entity.json (or Proxy, Static, Files, Webhooks).'));
@@ -79,7 +109,7 @@ export async function discover(root: string, endpointsDir = 'endpoints'): Promis
     if ((await listDir(path.join(base, entry.name))).some((e) => e.isFile() && e.name === ENTITY_FILE)) {
       diagnostics.push(fileDiagnostic(`${rel}/${ENTITY_FILE}`, 'misplaced-entity', 'entity.json directly inside a type folder has no endpoint name; it is ignored', `Move it to ${rel}/<Name>/entity.json.`));
     }
-    entities.push(...(await walk(root, typeFolder, path.join(base, entry.name), [])));
+    entities.push(...(await walk(root, typeFolder, path.join(base, entry.name), [], diagnostics)));
   }
   entities.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { entities, diagnostics };

@@ -5,6 +5,7 @@
  */
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Diagnostic } from './diagnostics.js';
+import { decodeConfigBytes, nestingProblem } from './json-text.js';
 import type { DiscoveredEntity, ParsedEntity, SourcePosition } from './stages.js';
 
 export interface ParseResult {
@@ -98,14 +99,26 @@ function withoutPrototypes(value: unknown): unknown {
 
 const PARSE_OPTIONS = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false };
 
-export function parseEntity(source: DiscoveredEntity, rawText: string): ParseResult {
-  const text = rawText.charCodeAt(0) === 0xfeff ? rawText.slice(1) : rawText;
+/**
+ * `raw` is the file's bytes (then they must be UTF-8) or its text. Text that is not UTF-8 or nests
+ * deeper than MAX_JSON_DEPTH is one `json-syntax` diagnostic and is not parsed (json-text.ts).
+ */
+export function parseEntity(source: DiscoveredEntity, raw: string | Uint8Array): ParseResult {
+  const decoded = typeof raw === 'string' ? { text: raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw } : decodeConfigBytes(raw);
+  const text = decoded.text;
+  let index: ((offset: number) => SourcePosition) | undefined;
+  const position = (offset: number): SourcePosition => (index ??= lineIndex(text))(offset);
+  const problem = decoded.problem ?? nestingProblem(text);
+  if (problem) {
+    const at = position(problem.offset);
+    const message = `Invalid JSON: ${problem.message} at line ${at.line}, column ${at.column}`;
+    const diagnostic: Diagnostic = { severity: 'error', code: 'json-syntax', file: source.file, line: at.line, column: at.column, pointer: '', message, ...(problem.hint ? { hint: problem.hint } : {}) };
+    return { entity: { source, text, value: undefined, locate: () => at, locateKey: () => at }, diagnostics: [diagnostic] };
+  }
   const errors: ParseError[] = [];
   const valid = parseValid(text);
   let tree = valid === undefined ? parseTree(text, errors, PARSE_OPTIONS) : undefined;
   const treeOf = (): Node | undefined => (tree ??= parseTree(text, [], PARSE_OPTIONS));
-  let index: ((offset: number) => SourcePosition) | undefined;
-  const position = (offset: number): SourcePosition => (index ??= lineIndex(text))(offset);
   const diagnostics: Diagnostic[] = errors.slice(0, 1).map((e) => {
     const code = printParseErrorCode(e.error);
     const at = position(e.offset);

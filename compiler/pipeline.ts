@@ -92,7 +92,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   diagnostics.push(...found.diagnostics);
 
   const known = options.sourceBytes;
-  const { contexts, diagnostics: parsedDiagnostics } = await parseAndIdentify(found.entities, async (source) => known?.get(source.absolutePath)?.toString('utf8') ?? readFileSync(source.absolutePath, 'utf8'));
+  const { contexts, diagnostics: parsedDiagnostics } = await parseAndIdentify(found.entities, async (source) => known?.get(source.absolutePath) ?? readFileSync(source.absolutePath));
   diagnostics.push(...parsedDiagnostics);
   const blockedIpRanges = await readBlockedIpRanges(root);
   const cache = options.cacheDir !== undefined && options.toolHash !== undefined ? { dir: options.cacheDir, tool: options.toolHash } : null;

@@ -9,8 +9,20 @@ export const SOURCE_FOLDERS: readonly string[] = ['endpoints', 'schemas'];
 
 export async function hashSources(root: string, folders: readonly string[]): Promise<string> {
   const files = (await Promise.all([...folders].sort().map(async (f) => (await listFiles(path.join(root, f))).map((rel) => `${f}/${rel}`)))).flat();
-  const contents = files.map((rel) => readFileSync(path.join(root, rel))); // sync: far faster for many small files
+  const contents = files.map((rel) => readSource(path.join(root, rel)) ?? UNREADABLE); // sync: far faster for many small files
   return hashSourceFiles(files.map((rel, i) => [rel, contents[i] as Buffer]));
+}
+
+/** What an unreadable source file hashes as: the build names it (`file-unreadable`) and fails, never here. */
+export const UNREADABLE = Buffer.from('\0unreadable\0');
+
+/** A source file's bytes, or null when it cannot be read (no permission, removed meanwhile). */
+export function readSource(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
+  }
 }
 
 /** The same digest over files already read ([path relative to the root, bytes], in hashSources' order). */

@@ -4,7 +4,7 @@
  * sees a manifest newer than its route bundle; files the build owns but no longer produces are
  * pruned, and emptied folders removed.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { rm, rmdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { GENERATED_FILES } from '../runtime/contract/index.js';
@@ -14,6 +14,27 @@ import type { OutputFile } from './stages.js';
 export interface WriteReport {
   readonly written: string[];
   readonly removed: string[];
+}
+
+const WRITE_REASONS: Readonly<Record<string, string>> = {
+  EISDIR: 'a directory of that name is in the way',
+  EEXIST: 'a file is in the way of its folder',
+  ENOTDIR: 'a file is in the way of its folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+};
+
+/** An output that could not be put on disk: names it (relative to generated/) and why, without the machine's paths. */
+export class OutputWriteError extends Error {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code ?? '';
+    super(`generated/${file} cannot be written: ${WRITE_REASONS[code] ?? (cause instanceof Error ? cause.message : String(cause))}`, { cause });
+  }
 }
 
 /**
@@ -55,7 +76,18 @@ export async function writeOutputs(
     .filter((f) => toWrite.has(f.path))
     .sort((a, b) => Number(a.path === GENERATED_FILES.manifest) - Number(b.path === GENERATED_FILES.manifest));
   const made = new Set<string>();
-  for (const f of ordered) writeAtomic(path.join(dir, f.path), toBuffer(f.content), made);
+  for (const f of ordered) {
+    try {
+      writeAtomic(path.join(dir, f.path), toBuffer(f.content), made);
+    } catch (error) {
+      try {
+        rmSync(`${path.join(dir, f.path)}.${process.pid}.tmp`, { force: true });
+      } catch {
+        // no temp file was made (its folder is what is in the way)
+      }
+      throw new OutputWriteError(f.path, error);
+    }
+  }
   for (const stale of drift.stale) await rm(path.join(dir, stale), { force: true });
   await removeEmptyDirs(dir);
   return { written: ordered.map((f) => f.path), removed: drift.stale };

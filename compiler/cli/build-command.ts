@@ -5,7 +5,7 @@ import { diffOutputs, isClean } from '../output-tree.js';
 import { buildKey, cacheDir, outputsIntact, readBuildCache, sameAsRecorded, toolKey, writeBuildCache } from '../build-cache.js';
 import { buildScope } from '../build-scope.js';
 import type { CompileResult } from '../pipeline.js';
-import { writeOutputs } from '../write.js';
+import { OutputWriteError, writeOutputs } from '../write.js';
 
 import { consolePrinter, type Printer } from '../../runtime/contract/printer.js';
 
@@ -49,7 +49,14 @@ export async function runBuild(root: string, print: Printer, docs?: boolean): Pr
     print.err('Build failed: nothing was written to generated/.');
     return result;
   }
-  const report = await writeOutputs(generatedDir(root), result.outputs, result.owns, sameAsRecorded(generatedDir(root), cache));
+  let report;
+  try {
+    report = await writeOutputs(generatedDir(root), result.outputs, result.owns, sameAsRecorded(generatedDir(root), cache));
+  } catch (error) {
+    if (!(error instanceof OutputWriteError)) throw error;
+    print.err(`${error.message}\nBuild failed: generated/ could not be written completely; remove what is in the way and build again.`);
+    return { ...result, outputs: null };
+  }
   await writeBuildCache(
     root,
     generatedDir(root),

@@ -8,7 +8,22 @@
  */
 import { findObject, type DbSnapshot } from '../../runtime/contract/db-snapshot.js';
 import { HTTP_METHODS, METHOD_MATRIX, type HttpMethod } from '../../runtime/contract/index.js';
+import { isReserved, NAMESPACE_MAX_LENGTH, reservedMessage, SEGMENT, segmentMessage } from '../validate/rules/naming.js';
 import { splitQualified } from './used-objects.js';
+
+/**
+ * The folders the entity would be written to obey the naming rules the build applies: `--namespace
+ * ../../x` (or an object named so in the catalogue) wrote outside endpoints/, and a name the build
+ * refuses would only fail the next build.
+ */
+function checkFolderNames(segments: readonly string[], name: string): void {
+  for (const segment of segments) if (!SEGMENT.test(segment)) throw new Error(`--namespace: ${segmentMessage(segment)}`);
+  const namespace = segments.join('/');
+  if (namespace.length > NAMESPACE_MAX_LENGTH) throw new Error(`--namespace '${namespace}' is ${namespace.length} characters long; the maximum is ${NAMESPACE_MAX_LENGTH}`);
+  if (segments[0] !== undefined && isReserved(segments[0])) throw new Error(`--namespace: ${reservedMessage(segments[0])}`);
+  if (!SEGMENT.test(name)) throw new Error(`the object's name '${name}' cannot be an endpoint folder: it must start with a letter and contain only letters, numbers, and underscores (create a view named so)`);
+  if (segments.length === 0 && isReserved(name)) throw new Error(`'${name}' is a reserved name and cannot be a non-namespaced endpoint: give a --namespace`);
+}
 
 /** An SQL endpoint of the project, as a possible Relationships target. */
 export interface ExistingEndpoint {
@@ -57,6 +72,7 @@ export function scaffoldSql(snapshot: DbSnapshot, request: ScaffoldRequest): Sca
   const dot = realName.indexOf('.');
   const [dbSchema, dbName] = [realName.slice(0, dot), realName.slice(dot + 1)];
   const segments = request.namespace ? request.namespace.split('/').filter((s) => s !== '') : [];
+  checkFolderNames(segments, dbName);
   const file = ['endpoints', 'SQL', ...segments, dbName, 'entity.json'].join('/');
   const config: Record<string, unknown> = {
     $schema: `${'../'.repeat(segments.length + 3)}schemas/sql.schema.json`,

@@ -6,7 +6,7 @@
  * ConnectionString, Headers: the rules of runtime/settings/environments.ts, unknown fields too).
  * environments/sync.json and environments/<env>/sync.json: compiler/sync/validate-sync.ts.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { closest } from '../../runtime/contract/suggest.js';
@@ -15,9 +15,10 @@ import { parseEnvironment } from '../../runtime/settings/environments.js';
 import { checkSettingsDocument } from '../../runtime/contract/settings-document.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { isJsonSyntaxError, parseJsonFile } from '../json-file.js';
+import { isUnreadable, readConfigFile } from '../read-config-file.js';
 
 /** Diagnostics of environments/settings.json (`file` relative to the project root). */
-export function validateSettingsFile(file: string, text: string): Diagnostic[] {
+export function validateSettingsFile(file: string, text: string | Uint8Array): Diagnostic[] {
   const parsed = parseJsonFile(file, text);
   if (isJsonSyntaxError(parsed)) return [parsed];
   return checkSettingsDocument(parsed.value, 'settings.json').map((p) =>
@@ -28,8 +29,9 @@ export function validateSettingsFile(file: string, text: string): Diagnostic[] {
 const ENVIRONMENT_FIELDS = ['$schema', 'Provider', 'ConnectionString', 'Headers'];
 
 /** Diagnostics of one environments/<env>/settings.json. */
-export function validateEnvironmentFile(file: string, name: string, text: string): Diagnostic[] {
-  const parsed = parseJsonFile(file, text);
+export function validateEnvironmentFile(file: string, name: string, raw: string | Uint8Array): Diagnostic[] {
+  const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
+  const parsed = parseJsonFile(file, raw);
   if (isJsonSyntaxError(parsed)) return [parsed];
   const out: Diagnostic[] = [];
   const doc = parsed.value;
@@ -61,11 +63,16 @@ export async function validateSettingsFiles(root: string): Promise<Diagnostic[]>
   if (!existsSync(dir)) return [];
   const out: Diagnostic[] = [];
   const main = path.join(dir, 'settings.json');
-  if (existsSync(main)) out.push(...validateSettingsFile('environments/settings.json', readFileSync(main, 'utf8')));
+  const read = (absolutePath: string, file: string, check: (bytes: Buffer) => Diagnostic[]) => {
+    const bytes = readConfigFile(absolutePath, file);
+    out.push(...(isUnreadable(bytes) ? [bytes] : check(bytes)));
+  };
+  if (existsSync(main)) read(main, 'environments/settings.json', (bytes) => validateSettingsFile('environments/settings.json', bytes));
   const folders = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
   for (const folder of folders) {
     const file = path.join(dir, folder, 'settings.json');
-    if (existsSync(file)) out.push(...validateEnvironmentFile(`environments/${folder}/settings.json`, folder, readFileSync(file, 'utf8')));
+    const rel = `environments/${folder}/settings.json`;
+    if (existsSync(file)) read(file, rel, (bytes) => validateEnvironmentFile(rel, folder, bytes));
   }
   return out;
 }

@@ -19,6 +19,7 @@ import { SETTINGS_KEYWORDS } from '../../runtime/contract/settings-registry.js';
 import { checkSettingsDocument } from '../../runtime/contract/settings-document.js';
 import { sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isJsonSyntaxError, parseJsonFile } from '../json-file.js';
+import { isUnreadable, readConfigFile } from '../read-config-file.js';
 import { pointerSegments } from '../parse.js';
 import { labelOf, pointer } from '../validate/pointer.js';
 
@@ -65,7 +66,7 @@ function describe(err: ErrorObject): { code: string; ptr: string; message: strin
 }
 
 /** Diagnostics of one sync file (`file` relative to the project root). */
-export function validateSyncFile(file: string, rawText: string, kind: 'service' | 'environment'): Diagnostic[] {
+export function validateSyncFile(file: string, rawText: string | Uint8Array, kind: 'service' | 'environment'): Diagnostic[] {
   const parsed = parseJsonFile(file, rawText);
   if (isJsonSyntaxError(parsed)) return [parsed];
   const { value } = parsed;
@@ -108,11 +109,15 @@ export async function validateSyncConfig(root: string): Promise<Diagnostic[]> {
   const dir = path.join(root, 'environments');
   const out: Diagnostic[] = [];
   const service = path.join(dir, SYNC_SERVICE_FILE);
-  if (existsSync(service)) out.push(...validateSyncFile(`environments/${SYNC_SERVICE_FILE}`, readFileSync(service, 'utf8'), 'service'));
+  const read = (absolutePath: string, file: string, kind: 'service' | 'environment') => {
+    const bytes = readConfigFile(absolutePath, file);
+    out.push(...(isUnreadable(bytes) ? [bytes] : validateSyncFile(file, bytes, kind)));
+  };
+  if (existsSync(service)) read(service, `environments/${SYNC_SERVICE_FILE}`, 'service');
   const folders = existsSync(dir) ? (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort() : [];
   for (const folder of folders) {
     const file = path.join(dir, folder, SYNC_ENVIRONMENT_FILE);
-    if (existsSync(file)) out.push(...validateSyncFile(`environments/${folder}/${SYNC_ENVIRONMENT_FILE}`, readFileSync(file, 'utf8'), 'environment'));
+    if (existsSync(file)) read(file, `environments/${folder}/${SYNC_ENVIRONMENT_FILE}`, 'environment');
   }
   return out;
 }

@@ -15,7 +15,7 @@ const docs = read('docs/diagnostics.md');
 const documented = [...docs.matchAll(/^### `([a-z0-9-]+)`$/gm)].map((m) => m[1] as string);
 
 /** Codes of the stages before validation, read from their sources. */
-const stageCodes = ['compiler/discover.ts', 'compiler/parse.ts', 'compiler/db-snapshot/read.ts'].flatMap((file) =>
+const stageCodes = ['compiler/discover.ts', 'compiler/parse.ts', 'compiler/read-config-file.ts', 'compiler/db-snapshot/read.ts'].flatMap((file) =>
   [...read(file).matchAll(/(?:code: |fileDiagnostic\([^,]+,\s*)'([a-z0-9-]+)'/g)].map((m) => m[1] as string),
 );
 

@@ -11,6 +11,7 @@ import { REPO_ROOT } from '../../test/support/project.js';
 import { entitySchemasAjv, VALIDATOR_OPTIONS } from './schema.js';
 import { loadSchemas, SCHEMA_FILE } from './schema-store.js';
 import { loadValidators, saveValidators, validatorsFileName } from './standalone-validators.js';
+import { tooDeepAt } from '../json-text.js';
 
 const KIND_OF_FOLDER: Readonly<Record<string, EndpointKind>> = { SQL: 'sql', Proxy: 'proxy', Static: 'static', Composite: 'composite', Webhook: 'webhook', Files: 'files' };
 const kinds = Object.keys(SCHEMA_FILE) as EndpointKind[];
@@ -28,8 +29,10 @@ function entities(root: string): [EndpointKind, string, unknown][] {
     const parts = path.relative(root, file).split(path.sep);
     const kind = KIND_OF_FOLDER[parts[parts.indexOf('endpoints') + 1] ?? ''];
     if (kind === undefined) continue;
+    const text = readFileSync(file, 'utf8');
+    if (tooDeepAt(text) !== undefined) continue; // refused by parse (json-text.ts): never reaches schema validation
     try {
-      out.push([kind, file, JSON.parse(readFileSync(file, 'utf8'))]);
+      out.push([kind, file, JSON.parse(text)]);
     } catch {
       // not JSON: never reaches schema validation
     }

@@ -13,6 +13,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { jsonErrorOffset, lineColumnAt, withoutJsonExcerpt } from './json-error-position.js';
 import type { StaticFormat } from './static-format.js';
+import { escapeUnprintable } from './unprintable.js';
 
 export { staticFormatOf, type StaticFormat } from './static-format.js';
 
@@ -40,16 +41,6 @@ export interface StaticContentError {
 export type StaticParseResult = { readonly ok: true; readonly dataset: StaticDataset } | { readonly ok: false; readonly error: StaticContentError };
 
 /** Control, format, private-use and unassigned characters, and U+FFFD (a byte that was not UTF-8). */
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\uFFFD]/gu;
-
-/** `\n`, `\u0000`…: a message never carries raw bytes to a terminal. */
-function escapeUnprintable(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => {
-    const named = ({ '\n': '\\n', '\r': '\\r', '\t': '\\t' } as Record<string, string>)[c];
-    return named ?? `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
-  });
-}
-
 /** At most `max` characters of `text` from `offset`, escaped and quoted: `"\uFFFDPNG\r\n\u001a…"`. */
 export function contentExcerpt(text: string, offset = 0, max = 16): string {
   const part = [...text.slice(offset, offset + max * 2)].slice(0, max).join('');

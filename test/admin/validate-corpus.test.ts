@@ -6,6 +6,7 @@
  * that file must be identical.
  * Plus the route's own answers: unknown type, missing content, JSON given as object or string.
  */
+import { isUtf8 } from 'node:buffer';
 import { readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -29,7 +30,7 @@ function entityFiles(dir: string, prefix = 'endpoints'): string[] {
   for (const entry of readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
     const rel = `${prefix}/${entry.name}`;
     if (entry.isDirectory()) out.push(...entityFiles(dir, rel));
-    else if (entry.name === 'entity.json') out.push(rel);
+    else if (entry.name === 'entity.json' && entry.isFile()) out.push(rel); // a symbolic link is a layout case (symlink-ignored)
   }
   return out.sort();
 }
@@ -57,7 +58,9 @@ describe('validate route = wharf check, over the invalid corpus', () => {
       if (!TYPE_FOLDERS.includes(typeFolder as never) || rest.length < 3) continue; // not an endpoint place (misplaced-entity, unknown-type-folder)
       const folders = rest.slice(0, -2);
       const endpointName = rest.at(-2)!;
-      const text = readFileSync(path.join(corpus, name, file), 'utf8');
+      const bytes = readFileSync(path.join(corpus, name, file));
+      if (!isUtf8(bytes)) continue; // the encoding is the file's (json-not-utf8): the route is given text
+      const text = bytes.toString('utf8');
       const response = await server.inject({
         method: 'POST',
         url: `/ui/api/endpoints/${TYPE_PARAM[typeFolder!]}/validate`,

@@ -146,6 +146,18 @@ describe('wharf add sql', () => {
     expect(build.code).toBe(0);
   }, 60_000);
 
+  it.each([
+    ['../../Outside', "wharf add: --namespace: Namespace segment '..' must start with a letter and contain only letters, numbers, and underscores"],
+    ['Sales Reports', "wharf add: --namespace: Namespace segment 'Sales Reports' must start with a letter and contain only letters, numbers, and underscores"],
+    ['Admin/Tools', "wharf add: --namespace: 'Admin' is a reserved namespace name"],
+  ])('--namespace %s is refused before anything is written (it wrote outside endpoints/, or a folder the build refuses)', async (namespace, message) => {
+    const add = await wharf(project.root, 'add', 'sql', 'inventory.Warehouses', '--namespace', namespace, '--write');
+    expect(add.stderr).toBe(`${message}\n`);
+    expect(add.code).toBe(1);
+    expect(await readdir(project.root)).not.toContain('Outside');
+    expect(await readdir(path.join(project.root, 'endpoints/SQL'))).not.toContain('Admin');
+  });
+
   it('names the closest problem: an object missing from the snapshot', async () => {
     const add = await wharf(project.root, 'add', 'sql', 'inventory.Nothing');
     expect(add.code).toBe(1);

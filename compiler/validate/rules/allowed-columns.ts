@@ -1,4 +1,7 @@
-/** SQL AllowedColumns entries are `Column` or `Column;Alias` identifiers; exposed names are unique. */
+/**
+ * SQL AllowedColumns entries are `Column` or `Column;Alias` identifiers other than `__proto__`;
+ * exposed names are unique.
+ */
 import type { Diagnostic } from '../../diagnostics.js';
 import type { SqlConfig } from '../../model/config.js';
 import { parseColumn } from '../../model/column-spec.js';
@@ -22,6 +25,14 @@ export const allowedColumnsRule: EntityRule = {
         out.push(
           error(ctx, 'allowed-column-format', ptr, `AllowedColumns entry '${entry}' is not 'Column' or 'Column;Alias'`, {
             hint: 'Column names and aliases start with a letter or underscore and contain only letters, digits and underscores.',
+          }),
+        );
+        return;
+      }
+      if (column.db === '__proto__' || column.name === '__proto__') {
+        out.push(
+          error(ctx, 'allowed-column-format', ptr, `AllowedColumns entry '${entry}' names '__proto__', which a JavaScript object cannot hold as a field`, {
+            hint: "Assigning it sets a row's prototype instead (the field vanishes, or shadows others): rename the column in a view.",
           }),
         );
         return;

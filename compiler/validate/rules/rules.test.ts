@@ -80,6 +80,7 @@ const cases: [string, { given: Given; want: string[] }][] = [
     },
   ],
   // columns and keys
+  ['__proto__ as a column or an alias', { given: [['SQL/T', { ...SQL, AllowedColumns: ['Id', '__proto__', 'Name;__proto__', '__proto__;Proto'] }]], want: [1, 2, 3].map((i) => `SQL/T error allowed-column-format /AllowedColumns/${i}: AllowedColumns entry '${['', '__proto__', 'Name;__proto__', '__proto__;Proto'][i]}' names '__proto__', which a JavaScript object cannot hold as a field`) }],
   ['column entries', { given: [['SQL/T', { ...SQL, AllowedColumns: ['Id', 'Name;Alias;X', 'Bad Col', 'Other;Name', 'name'] }]], want: ["SQL/T error allowed-column-format /AllowedColumns/1: AllowedColumns entry 'Name;Alias;X' is not 'Column' or 'Column;Alias'", "SQL/T error allowed-column-format /AllowedColumns/2: AllowedColumns entry 'Bad Col' is not 'Column' or 'Column;Alias'", "SQL/T error allowed-column-duplicate /AllowedColumns/4: Column name 'name' is already exposed by AllowedColumns[3]"] }],
   ['default primary key must be allowed', { given: [['SQL/T', { ...SQL, AllowedColumns: ['Code'] }]], want: ["SQL/T error primary-key-not-allowed /AllowedColumns: PrimaryKey 'Id' is not one of the AllowedColumns"] }],
   ['primary key by alias', { given: [['SQL/T', { ...SQL, PrimaryKey: 'Key', AllowedColumns: ['KeyId;Key'] }]], want: ["SQL/T error primary-key-not-allowed /PrimaryKey: PrimaryKey 'Key' is not one of the AllowedColumns"] }],
@@ -116,6 +117,8 @@ const cases: [string, { given: Given; want: string[] }][] = [
   ['no $expand on functions', { given: [['SQL/F', { ...TVF, Relationships: [{ Name: 'X', Target: 'F', LocalColumn: 'Id', TargetColumn: 'Id' }] }]], want: ['SQL/F error relationship-not-supported /Relationships: $expand is not available on table-valued function endpoints'] }],
   // static
   ['static file present', { given: [['Static/Ref/Units', { ContentFile: 'units.csv' }]], want: [] }],
+  // a lookup of the ContentType in a plain object found Object.prototype's members and threw a TypeError
+  ['static ContentType named like an Object.prototype member', { given: [['Static/Ref/Units', { ContentFile: 'units.csv', ContentType: '__proto__' }], ['Static/Ref/Logo', { ContentFile: 'logo.png', ContentType: 'constructor' }]], want: [] }],
   ['static file missing', { given: [['Static/Ref/Units', { ContentFile: 'unit.csv' }]], want: ["Static/Ref/Units error content-file-missing /ContentFile: ContentFile 'unit.csv' does not exist next to entity.json"] }],
   ['static file escapes', { given: [['Static/Ref/Units', { ContentFile: '../Logo/logo.png' }], ['Static/Ref/Logo', { ContentFile: '/etc/passwd' }]], want: ["Static/Ref/Units error content-file-escape /ContentFile: ContentFile '../Logo/logo.png' must name a file inside the endpoint folder", "Static/Ref/Logo error content-file-escape /ContentFile: ContentFile '/etc/passwd' must name a file inside the endpoint folder"] }],
   ['filtering on an image', { given: [['Static/Ref/Logo', { ContentFile: 'logo.png', EnableFiltering: true }]], want: ['Static/Ref/Logo error static-filtering-unsupported /EnableFiltering: EnableFiltering has no effect on image/png content'] }],
@@ -147,6 +150,8 @@ const cases: [string, { given: Given; want: string[] }][] = [
   ],
   // files
   ['base directory with {env}', { given: [['Files/D/F', { StorageType: 'Local', BaseDirectory: '{env}/a/../b' }]], want: [] }],
+  // a NUL passed the build and made every request of the endpoint a 500
+  ['NUL in a Files path', { given: [['Files/D/F', { StorageType: 'Local', BaseDirectory: 'a\u0000b' }], ['Files/D/G', { StorageType: 'Local', StorageDirectory: '/srv/\u0000' }]], want: ['Files/D/F error base-directory-escape /BaseDirectory: BaseDirectory contains a NUL character (\\u0000), which no file system path can hold', 'Files/D/G error base-directory-escape /StorageDirectory: StorageDirectory contains a NUL character (\\u0000), which no file system path can hold'] }],
   ['base directory escapes', { given: [['Files/D/F', { StorageType: 'Local', BaseDirectory: 'a/../../b' }], ['Files/D/G', { StorageType: 'Local', BaseDirectory: '/srv/files' }], ['Files/D/H', { StorageType: 'Local', BaseDirectory: 'C:\\files' }]], want: ["Files/D/F error base-directory-escape /BaseDirectory: BaseDirectory 'a/../../b' must be a relative folder inside the storage root", "Files/D/G error base-directory-escape /BaseDirectory: BaseDirectory '/srv/files' must be a relative folder inside the storage root", "Files/D/H error base-directory-escape /BaseDirectory: BaseDirectory 'C:\\files' must be a relative folder inside the storage root"] }],
   // proxy
   ['proxy urls', { given: [['Proxy/P', { ...PROXY, Url: 'inventory/items', FallbackUrls: ['https://ok.example/x', 'ftp://host/x'] }]], want: ["Proxy/P error url-invalid /Url: Url 'inventory/items' is not an absolute http or https URL", "Proxy/P error url-invalid /FallbackUrls/1: FallbackUrls entry 'ftp://host/x' is not an absolute http or https URL"] }],

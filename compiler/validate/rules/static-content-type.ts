@@ -45,7 +45,8 @@ export const staticContentTypeRule: EntityRule = {
     if (!configured || relative === null) return [];
     const bytes = head(path.join(path.dirname(ctx.parsed.source.absolutePath), relative));
     if (bytes === null) return [];
-    const signature = SIGNATURES[configured];
+    // own entries only: a ContentType of '__proto__' found Object.prototype and ended the build with a TypeError
+    const signature = Object.hasOwn(SIGNATURES, configured) ? SIGNATURES[configured] : undefined;
     let problem: string | null = null;
     if (signature && !signature.test(bytes)) problem = `${config.ContentFile} is not a ${signature.label} (it lacks the format's signature)`;
     else if (isText(configured) && bytes.includes(0)) problem = `${config.ContentFile} is binary (it holds NUL bytes), not text`;

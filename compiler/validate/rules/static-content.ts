@@ -1,10 +1,11 @@
 /**
- * Static ContentFile lies inside the endpoint folder and exists there; JSON, XML and CSV content
+ * Static ContentFile lies inside the endpoint folder and exists there (also after following
+ * symbolic links); JSON, XML and CSV content
  * parses into records (the runtime's own parser, runtime/contract/static-content.ts), reported at
  * the content file's line and column when it does not; EnableFiltering is only meaningful for
  * those three formats (an error: the OpenAPI document would advertise $filter). (Reads the content file.)
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { parseStaticContent, staticFormatOf } from '../../../runtime/contract/static-content.js';
 import path from 'node:path';
 import type { Diagnostic } from '../../diagnostics.js';
@@ -13,6 +14,20 @@ import { isFilterable, staticContentType } from '../../model/content-type.js';
 import { error } from '../report.js';
 import type { EntityRule } from '../rule.js';
 import { containedPath } from '../../model/contained-path.js';
+
+/**
+ * Whether `relative` under `folder`, with every symbolic link on the way followed, is still a file
+ * inside `folder` (its real path): a link committed as `data.csv -> /etc/passwd` or
+ * `-> ../../../../environments/prod/settings.json` passes the textual check of containedPath.
+ */
+function resolvesInside(folder: string, relative: string): boolean {
+  try {
+    const inside = path.relative(realpathSync(folder), realpathSync(path.join(folder, relative)));
+    return inside !== '' && inside !== '..' && !inside.startsWith(`..${path.sep}`) && !path.isAbsolute(inside);
+  } catch {
+    return false;
+  }
+}
 
 function isFile(p: string): boolean {
   try {
@@ -41,6 +56,12 @@ export const staticContentRule: EntityRule = {
       out.push(
         error(ctx, 'content-file-missing', '/ContentFile', `ContentFile '${config.ContentFile}' does not exist next to entity.json`, {
           hint: `Expected ${path.posix.join(path.posix.dirname(ctx.parsed.source.file), relative)}.`,
+        }),
+      );
+    } else if (!resolvesInside(path.dirname(ctx.parsed.source.absolutePath), relative)) {
+      out.push(
+        error(ctx, 'content-file-escape', '/ContentFile', `ContentFile '${config.ContentFile}' is a symbolic link to a file outside the endpoint folder`, {
+          hint: 'The gateway would serve that file (a secret of the machine or of environments/, say) to every caller: copy the content into the endpoint folder instead.',
         }),
       );
     }

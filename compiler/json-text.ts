@@ -1,0 +1,83 @@
+/**
+ * The text of a JSON configuration file before it is parsed (entity.json, the settings and sync
+ * files): the bytes must be UTF-8 (RFC 8259 §8.1), and the nesting is bounded, because the parser
+ * and every later walk over the value recurse: a file of 100,000 `[` would otherwise end the
+ * build with "Maximum call stack size exceeded" instead of naming the file. Each problem is a
+ * message with the offset (in the decoded text) where it is.
+ */
+
+/** Deepest nesting of objects and arrays a configuration file may have (a real entity.json needs about 6). */
+export const MAX_JSON_DEPTH = 100;
+
+export interface TextProblem {
+  readonly message: string;
+  readonly hint?: string;
+  /** Offset in `text` (the decoded part before the problem) where it is. */
+  readonly offset: number;
+}
+
+export type DecodedText = { readonly text: string; readonly problem?: undefined } | { readonly text: string; readonly problem: TextProblem };
+
+const SAVE_AS_UTF8 = 'JSON files are UTF-8: save the file with the UTF-8 encoding.';
+
+/** Length of the valid UTF-8 prefix of `bytes` (bytes.length when all of it is valid). */
+function validUtf8Length(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] as number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    const need = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    if (need < 0 || i + need >= bytes.length) return i;
+    const second = bytes[i + 1] as number;
+    const low = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
+    const high = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+    if (second < low || second > high) return i;
+    for (let k = 2; k <= need; k++) if (((bytes[i + k] as number) & 0xc0) !== 0x80) return i;
+    i += need + 1;
+  }
+  return i;
+}
+
+/**
+ * The UTF-8 text of a file's bytes (a leading byte order mark dropped), or where it stops being
+ * UTF-8: a UTF-16 file (by its byte order mark, or the zero bytes of ASCII in UTF-16) is named
+ * as such, any other invalid byte with its value.
+ */
+export function decodeConfigBytes(bytes: Uint8Array): DecodedText {
+  const utf16 =
+    (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes.length >= 2 && (bytes[0] === 0) !== (bytes[1] === 0));
+  if (utf16) return { text: '', problem: { offset: 0, message: 'the file is UTF-16, not UTF-8', hint: SAVE_AS_UTF8 } };
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const body = bytes.subarray(start);
+  const valid = validUtf8Length(body);
+  const text = Buffer.from(body.buffer, body.byteOffset, valid).toString('utf8');
+  if (valid === body.length) return { text };
+  const byte = (body[valid] as number).toString(16).toUpperCase().padStart(2, '0');
+  return { text, problem: { offset: text.length, message: `byte 0x${byte} is not valid UTF-8`, hint: SAVE_AS_UTF8 } };
+}
+
+/** Offset of the first `{` or `[` (outside strings) nested deeper than `limit`, if any. */
+export function tooDeepAt(text: string, limit = MAX_JSON_DEPTH): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return i;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return undefined;
+}
+
+/** The depth problem of `text`, if any. */
+export function nestingProblem(text: string): TextProblem | undefined {
+  const offset = tooDeepAt(text);
+  return offset === undefined ? undefined : { offset, message: `objects and arrays are nested deeper than ${MAX_JSON_DEPTH} levels` };
+}

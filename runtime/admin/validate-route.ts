@@ -6,8 +6,9 @@
  * bundles beside the compiled runtime (scripts/runtime-dist.mjs), loaded here at the first call: the
  * runtime never imports compiler/ (docs/console-api.md).
  *   {type}: sql | proxy | composite | static | files (file) | webhooks (webhook); else 400 "Unknown endpoint type: X"
- *   content: an object, or a string holding JSON (syntax errors are reported like the build does;
- *            either nested deeper than 64 levels: 400)
+ *   content: an object (the console's body limit: nested deeper than 64 levels, 400), or a string
+ *            holding JSON (syntax errors, nesting beyond the build's 100 levels included, are
+ *            reported as the build reports them: 200 with valid false)
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,7 +16,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { ValidatorBundle } from '../contract/manifest.js';
 import { WharfError } from '../errors/wharf-error.js';
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../api/json-body.js';
 import { badRequest } from './console-errors.js';
 
 export const TYPE_FOLDER_OF: Readonly<Record<string, string>> = {
@@ -94,10 +94,8 @@ export function validateRoute(app: FastifyInstance, options: { readonly generate
     const record = body as Record<string, unknown>;
     const content = record['content'];
     if (content === undefined || content === null) throw badRequest('content is required', 'content');
-    // a string is parsed by the validator, which recurses: the body's depth limit applies to it too
-    if (typeof content === 'string' && jsonDepthExceeds(content, MAX_JSON_DEPTH)) {
-      throw badRequest(`content is nested deeper than ${MAX_JSON_DEPTH} levels`, 'content');
-    }
+    // a string is judged as `wharf check` judges the file: nested deeper than the build's limit, it is
+    // the json-syntax diagnostic (the validator scans its depth before parsing: compiler/json-text.ts)
     const text = typeof content === 'string' ? content : `${JSON.stringify(content, null, 2)}\n`;
     const { folders, name } = location(record);
     const validator = await loader.get();

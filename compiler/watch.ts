@@ -13,11 +13,17 @@ export interface Watcher {
   idle(): Promise<void>;
 }
 
+/** A rebuild that threw (not a build with diagnostics: those the rebuild reports itself) is said, and watching goes on. */
+function reportFailure(error: unknown): void {
+  process.stderr.write(`wharf: the rebuild failed: ${error instanceof Error ? error.message : String(error)}; watching goes on, the last good build stays\n`);
+}
+
 export function watchSources(
   root: string,
   folders: readonly string[],
   rebuild: (changed: readonly string[]) => Promise<void>,
   debounceMs = 40,
+  onFailure: (error: unknown) => void = reportFailure,
 ): Watcher {
   const watcher: FSWatcher = watch(
     folders.map((f) => path.join(root, f)),
@@ -31,7 +37,7 @@ export function watchSources(
     while (pending.size > 0) {
       const changed = [...pending].sort();
       pending = new Set();
-      await rebuild(changed).catch(() => undefined);
+      await rebuild(changed).catch(onFailure);
     }
     running = null;
   };

@@ -83,7 +83,8 @@ export function autoNav(pages: readonly PageRef[]): NavNode[] {
     (a, b) =>
       Number(b.path === 'index') - Number(a.path === 'index') ||
       (a.order ?? Number.MAX_SAFE_INTEGER) - (b.order ?? Number.MAX_SAFE_INTEGER) ||
-      a.path.localeCompare(b.path),
+      // one collation on every machine (the machine's locale moved pages: generated pages must not differ)
+      a.path.localeCompare(b.path, 'en'),
   );
   const root: NavNode[] = [];
   const groups = new Map<string, NavNode[]>();

@@ -5,6 +5,7 @@
  * build with "Maximum call stack size exceeded" instead of naming the file. Each problem is a
  * message with the offset (in the decoded text) where it is.
  */
+import { jsonTooDeepAt } from '../runtime/contract/json-depth.js';
 
 /** Deepest nesting of objects and arrays a configuration file may have (a real entity.json needs about 6). */
 export const MAX_JSON_DEPTH = 100;
@@ -59,21 +60,9 @@ export function decodeConfigBytes(bytes: Uint8Array): DecodedText {
   return { text, problem: { offset: text.length, message: `byte 0x${byte} is not valid UTF-8`, hint: SAVE_AS_UTF8 } };
 }
 
-/** Offset of the first `{` or `[` (outside strings) nested deeper than `limit`, if any. */
+/** Offset of the first `{` or `[` nested deeper than `limit` (the runtime's scan of request bodies). */
 export function tooDeepAt(text: string, limit = MAX_JSON_DEPTH): number | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > limit) return i;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return undefined;
+  return jsonTooDeepAt(text, limit);
 }
 
 /** The depth problem of `text`, if any. */

@@ -5,6 +5,7 @@
  * keys are refused (prototype poisoning). Nesting deeper than MAX_JSON_DEPTH is refused before
  * anything parses or recurses over the text (hashing, error positions, handlers).
  */
+import { jsonTooDeepAt } from '../contract/json-depth.js';
 import { jsonErrorOffset, lineColumnAt, withoutJsonExcerpt } from '../contract/json-error-position.js';
 import { WharfError } from '../errors/wharf-error.js';
 
@@ -13,24 +14,9 @@ const METHODS_WITH_OPTIONAL_BODY = new Set(['QUERY', 'DELETE']);
 /** Deepest nesting of arrays and objects a request body may have (docs/security.md). */
 export const MAX_JSON_DEPTH = 64;
 
-/**
- * Deepest `[`/`{` nesting of a JSON text, counted outside strings in one pass without recursion;
- * stops counting as soon as `limit` is exceeded. Valid or not, the text is only scanned.
- */
+/** Whether a JSON text nests arrays and objects deeper than `limit` (scanned only, valid or not). */
 export function jsonDepthExceeds(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 /* { */ || c === 91 /* [ */) {
-      if (++depth > limit) return true;
-    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
-  }
-  return false;
+  return jsonTooDeepAt(text, limit) !== undefined;
 }
 
 function location(text: string, position: number): string {

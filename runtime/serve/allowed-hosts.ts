@@ -27,10 +27,15 @@ export interface HostPolicy {
   readonly setting: string;
 }
 
+/** `localhost` and the names below it, which browsers resolve to loopback themselves (no DNS answer moves them). */
+function isLoopbackName(name: string): boolean {
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
 /** 127.0.0.0/8, ::1 (also as ::ffff:127.x.y.z) and `localhost`; 0.0.0.0, :: and other addresses are not. */
 export function isLoopbackAddress(address: string): boolean {
   const host = address.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isLoopbackName(host)) return true;
   if (isIP(host) === 4) return host.startsWith('127.');
   if (isIP(host) !== 6) return false;
   const canonical = new URL(`http://[${host}]/`).hostname;
@@ -57,7 +62,7 @@ export function hostFilter(policy: HostPolicy): (host: string | undefined) => bo
     if (text === undefined || anyHost) return true;
     const host = parseHostName(text);
     if (host === null) return false;
-    if (isIpLiteral(host) || host.name === 'localhost' || host.name.endsWith('.localhost') || host.name === publicHost) return true;
+    if (isIpLiteral(host) || isLoopbackName(host.name) || host.name === publicHost) return true;
     return patterns.some((pattern) => matchesHostPattern(pattern, host));
   };
 }

@@ -5,7 +5,7 @@
  */
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Diagnostic, Severity } from './diagnostics.js';
-import { decodeConfigBytes, nestingProblem } from './json-text.js';
+import { configText, textProblemDiagnostic } from './json-text.js';
 import { lineIndex, pointerSegments } from './parse.js';
 
 export interface LocatedJson {
@@ -26,14 +26,9 @@ function nodeAt(tree: Node | undefined, ptr: string): Node | undefined {
 
 /** `raw`: the file's bytes (then they must be UTF-8) or its text; nesting deeper than MAX_JSON_DEPTH is a syntax error. */
 export function parseJsonFile(file: string, raw: string | Uint8Array): LocatedJson | Diagnostic {
-  const decoded = typeof raw === 'string' ? { text: raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw } : decodeConfigBytes(raw);
-  const text = decoded.text;
+  const { text, problem } = configText(raw);
   const at = lineIndex(text);
-  const problem = decoded.problem ?? nestingProblem(text);
-  if (problem) {
-    const pos = at(problem.offset);
-    return { severity: 'error', code: 'json-syntax', file, line: pos.line, column: pos.column, pointer: '', message: `Invalid JSON: ${problem.message} at line ${pos.line}, column ${pos.column}`, ...(problem.hint ? { hint: problem.hint } : {}) };
-  }
+  if (problem) return textProblemDiagnostic(file, problem, at(problem.offset));
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   if (errors.length > 0 || !tree) {

@@ -6,6 +6,7 @@
  * message with the offset (in the decoded text) where it is.
  */
 import { jsonTooDeepAt } from '../runtime/contract/json-depth.js';
+import type { Diagnostic } from './diagnostics.js';
 
 /** Deepest nesting of objects and arrays a configuration file may have (a real entity.json needs about 6). */
 export const MAX_JSON_DEPTH = 100;
@@ -69,4 +70,20 @@ export function tooDeepAt(text: string, limit = MAX_JSON_DEPTH): number | undefi
 export function nestingProblem(text: string): TextProblem | undefined {
   const offset = tooDeepAt(text);
   return offset === undefined ? undefined : { offset, message: `objects and arrays are nested deeper than ${MAX_JSON_DEPTH} levels` };
+}
+
+/**
+ * The text of a configuration file given as its bytes (then they must be UTF-8) or as text (a
+ * leading byte order mark dropped), with its first problem before parsing (encoding, nesting).
+ */
+export function configText(raw: string | Uint8Array): DecodedText {
+  const decoded = typeof raw === 'string' ? { text: raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw } : decodeConfigBytes(raw);
+  const problem = decoded.problem ?? nestingProblem(decoded.text);
+  return problem ? { text: decoded.text, problem } : { text: decoded.text };
+}
+
+/** The `json-syntax` diagnostic of a text problem found at `at` (line and column of its offset). */
+export function textProblemDiagnostic(file: string, problem: TextProblem, at: { readonly line: number; readonly column: number }): Diagnostic {
+  const message = `Invalid JSON: ${problem.message} at line ${at.line}, column ${at.column}`;
+  return { severity: 'error', code: 'json-syntax', file, line: at.line, column: at.column, pointer: '', message, ...(problem.hint ? { hint: problem.hint } : {}) };
 }

@@ -5,7 +5,7 @@
  */
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Diagnostic } from './diagnostics.js';
-import { decodeConfigBytes, nestingProblem } from './json-text.js';
+import { configText, textProblemDiagnostic } from './json-text.js';
 import type { DiscoveredEntity, ParsedEntity, SourcePosition } from './stages.js';
 
 export interface ParseResult {
@@ -104,16 +104,12 @@ const PARSE_OPTIONS = { disallowComments: true, allowTrailingComma: false, allow
  * deeper than MAX_JSON_DEPTH is one `json-syntax` diagnostic and is not parsed (json-text.ts).
  */
 export function parseEntity(source: DiscoveredEntity, raw: string | Uint8Array): ParseResult {
-  const decoded = typeof raw === 'string' ? { text: raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw } : decodeConfigBytes(raw);
-  const text = decoded.text;
+  const { text, problem } = configText(raw);
   let index: ((offset: number) => SourcePosition) | undefined;
   const position = (offset: number): SourcePosition => (index ??= lineIndex(text))(offset);
-  const problem = decoded.problem ?? nestingProblem(text);
   if (problem) {
     const at = position(problem.offset);
-    const message = `Invalid JSON: ${problem.message} at line ${at.line}, column ${at.column}`;
-    const diagnostic: Diagnostic = { severity: 'error', code: 'json-syntax', file: source.file, line: at.line, column: at.column, pointer: '', message, ...(problem.hint ? { hint: problem.hint } : {}) };
-    return { entity: { source, text, value: undefined, locate: () => at, locateKey: () => at }, diagnostics: [diagnostic] };
+    return { entity: { source, text, value: undefined, locate: () => at, locateKey: () => at }, diagnostics: [textProblemDiagnostic(source.file, problem, at)] };
   }
   const errors: ParseError[] = [];
   const valid = parseValid(text);

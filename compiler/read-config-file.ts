@@ -23,7 +23,7 @@ export function unreadableFile(file: string, error: unknown): Diagnostic {
 }
 
 /** The bytes of `absolutePath`, or the `file-unreadable` diagnostic for `file`. */
-export function readConfigFile(absolutePath: string, file: string): Buffer | Diagnostic {
+function readConfigFile(absolutePath: string, file: string): Buffer | Diagnostic {
   try {
     return readFileSync(absolutePath);
   } catch (error) {
@@ -31,4 +31,8 @@ export function readConfigFile(absolutePath: string, file: string): Buffer | Dia
   }
 }
 
-export const isUnreadable = (read: Buffer | Diagnostic): read is Diagnostic => !Buffer.isBuffer(read);
+/** The diagnostics `check` gives for the bytes of `absolutePath`, or its `file-unreadable` diagnostic. */
+export function checkConfigFile(absolutePath: string, file: string, check: (bytes: Buffer) => Diagnostic[]): Diagnostic[] {
+  const read = readConfigFile(absolutePath, file);
+  return Buffer.isBuffer(read) ? check(read) : [read];
+}

@@ -15,7 +15,7 @@ import { parseEnvironment } from '../../runtime/settings/environments.js';
 import { checkSettingsDocument } from '../../runtime/contract/settings-document.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { isJsonSyntaxError, parseJsonFile } from '../json-file.js';
-import { isUnreadable, readConfigFile } from '../read-config-file.js';
+import { checkConfigFile } from '../read-config-file.js';
 
 /** Diagnostics of environments/settings.json (`file` relative to the project root). */
 export function validateSettingsFile(file: string, text: string | Uint8Array): Diagnostic[] {
@@ -63,16 +63,12 @@ export async function validateSettingsFiles(root: string): Promise<Diagnostic[]>
   if (!existsSync(dir)) return [];
   const out: Diagnostic[] = [];
   const main = path.join(dir, 'settings.json');
-  const read = (absolutePath: string, file: string, check: (bytes: Buffer) => Diagnostic[]) => {
-    const bytes = readConfigFile(absolutePath, file);
-    out.push(...(isUnreadable(bytes) ? [bytes] : check(bytes)));
-  };
-  if (existsSync(main)) read(main, 'environments/settings.json', (bytes) => validateSettingsFile('environments/settings.json', bytes));
+  if (existsSync(main)) out.push(...checkConfigFile(main, 'environments/settings.json', (bytes) => validateSettingsFile('environments/settings.json', bytes)));
   const folders = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
   for (const folder of folders) {
     const file = path.join(dir, folder, 'settings.json');
     const rel = `environments/${folder}/settings.json`;
-    if (existsSync(file)) read(file, rel, (bytes) => validateEnvironmentFile(rel, folder, bytes));
+    if (existsSync(file)) out.push(...checkConfigFile(file, rel, (bytes) => validateEnvironmentFile(rel, folder, bytes)));
   }
   return out;
 }

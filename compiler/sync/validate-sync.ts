@@ -19,7 +19,7 @@ import { SETTINGS_KEYWORDS } from '../../runtime/contract/settings-registry.js';
 import { checkSettingsDocument } from '../../runtime/contract/settings-document.js';
 import { sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isJsonSyntaxError, parseJsonFile } from '../json-file.js';
-import { isUnreadable, readConfigFile } from '../read-config-file.js';
+import { checkConfigFile } from '../read-config-file.js';
 import { pointerSegments } from '../parse.js';
 import { labelOf, pointer } from '../validate/pointer.js';
 
@@ -109,10 +109,8 @@ export async function validateSyncConfig(root: string): Promise<Diagnostic[]> {
   const dir = path.join(root, 'environments');
   const out: Diagnostic[] = [];
   const service = path.join(dir, SYNC_SERVICE_FILE);
-  const read = (absolutePath: string, file: string, kind: 'service' | 'environment') => {
-    const bytes = readConfigFile(absolutePath, file);
-    out.push(...(isUnreadable(bytes) ? [bytes] : validateSyncFile(file, bytes, kind)));
-  };
+  const read = (absolutePath: string, file: string, kind: 'service' | 'environment') =>
+    out.push(...checkConfigFile(absolutePath, file, (bytes) => validateSyncFile(file, bytes, kind)));
   if (existsSync(service)) read(service, `environments/${SYNC_SERVICE_FILE}`, 'service');
   const folders = existsSync(dir) ? (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort() : [];
   for (const folder of folders) {

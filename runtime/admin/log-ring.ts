@@ -3,11 +3,11 @@
  * `capacity` entries (Logging:ConsoleBufferSize, default 2000), oldest dropped first. Lines are
  * kept as written (UTF-8 bytes in one buffer: no parsing and no JS object on the request path) and
  * parsed and redacted the first time a query reads them: Wharf tokens, bearer values, connection
- * strings, credential query parameters of request lines and the first administrator's one-time
- * password never reach the console.
+ * strings and the first administrator's one-time password never reach the console. Credential
+ * query parameters of request URLs are redacted before the line is written (logging/redact-url.ts).
  */
 import { Writable } from 'node:stream';
-import { CONNECTION_STRING_MASK, SECRET_MASK, SECRET_PARAMETER_NAMES, URL_WITH_CREDENTIALS } from '../settings/redact.js';
+import { CONNECTION_STRING_MASK, SECRET_MASK, URL_WITH_CREDENTIALS } from '../settings/redact.js';
 
 export const LOG_LEVEL_NAMES = ['Debug', 'Information', 'Warning', 'Error'] as const;
 export type LogLevelName = (typeof LOG_LEVEL_NAMES)[number];
@@ -28,8 +28,6 @@ const SECRET_PATTERNS: readonly [RegExp, string][] = [
   // a URL with user information (`user:pass@`, `:pass@`, `token@`), as redact() judges it
   [new RegExp(`${URL_WITH_CREDENTIALS.source}\\S*`, 'gi'), CONNECTION_STRING_MASK],
   [/\b(password|pwd)\s*=\s*[^;\s]*/gi, `$1=${SECRET_MASK}`],
-  // a credential query parameter of a request line (`/api/x?access_token=...`, `&api_key=`): its value
-  [new RegExp(`([?&](?:${SECRET_PARAMETER_NAMES})=)[^&#\\s]*`, 'gi'), `$1${SECRET_MASK}`],
 ];
 
 export function redactText(text: string): string {

@@ -10,6 +10,7 @@ describe('redactUrl', () => {
     ['access_token', { given: `/api/demo/P?access_token=${TOKEN}&$top=1`, want: '/api/demo/P?access_token=[REDACTED]&$top=1' }],
     ['token, any case', { given: '/api/demo/P?TOKEN=abc', want: '/api/demo/P?TOKEN=[REDACTED]' }],
     ['api_key and api-key', { given: '/x?api_key=k1&api-key=k2&apikey=k3', want: '/x?api_key=[REDACTED]&api-key=[REDACTED]&apikey=[REDACTED]' }],
+    ['pwd and pass (the list redact() judges settings values by)', { given: '/x?pwd=p1&pass=p2&page=3', want: '/x?pwd=[REDACTED]&pass=[REDACTED]&page=3' }],
     ['percent-encoded name', { given: '/x?access%5Ftoken=s', want: '/x?access%5Ftoken=[REDACTED]' }],
     ['token shape in another parameter', { given: `/x?q=${TOKEN}`, want: '/x?q=[REDACTED]' }],
     ['token shape inside a $filter value', { given: `/x?$filter=Name%20eq%20%27${TOKEN}%27`, want: '/x?$filter=Name%20eq%20%27[REDACTED]' }],

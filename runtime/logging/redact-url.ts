@@ -3,9 +3,10 @@
  * anything shaped like a Wharf token (`whf_...`, anywhere in the URL) become `[REDACTED]`.
  * A token in the query string is refused by the gateway anyway; this keeps it out of the logs too.
  */
+import { CREDENTIAL_PARAMETERS } from '../settings/redact.js';
 
 /** Query parameter names whose value is a credential (compared case-insensitively, `-`/`_` alike). */
-const CREDENTIAL_PARAMS = new Set(['access_token', 'token', 'api_key', 'apikey', 'key', 'password', 'secret', 'client_secret', 'refresh_token', 'id_token', 'code', 'sig', 'signature']);
+const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set(CREDENTIAL_PARAMETERS);
 
 /** The token format (runtime/auth/token-secret.ts), also percent-encoded or cut short. */
 const TOKEN_SHAPE = /whf_[0-9A-Za-z_%-]*/g;

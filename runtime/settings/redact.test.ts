@@ -26,6 +26,7 @@ describe('redact', () => {
     ['percent-encoded password', 'postgresql://app:p%40ss%3Aword@db/app', true],
     ['password with a colon', 'redis://default:a:b:c@cache', true],
     ['password as query parameter', 'postgres://db/app?sslmode=require&password=hunter2', true],
+    ['OAuth client secret or code as query parameter (the list logged URLs are redacted by)', 'https://idp.example/token?client_id=w&client_secret=s3', true],
     ['key=value connection string', 'Server=db;Database=app;User Id=sa;Password=hunter2;', true],
     ['key=value with Pwd', 'Host=db;Pwd=hunter2', true],
     ['URL without credentials', 'redis://cache:6379/0', false],

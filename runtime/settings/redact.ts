@@ -25,10 +25,16 @@ const SECRET_ENDING = /(?:token|key|auth)$/;
 
 /** A URL with user information: anything between `://` and an `@` before the first `/`, `?` or `#`. */
 export const URL_WITH_CREDENTIALS = /[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]*@/i;
-/** Query parameters that carry credentials (`?access_token=` is RFC 6750 §2.3). */
-export const SECRET_PARAMETER_NAMES = 'password|pwd|pass|secret|token|access_token|api_key|apikey|key|sig|signature';
+/**
+ * Query parameters that carry credentials (`?access_token=` is RFC 6750 §2.3), lower case: the one
+ * list for settings values (here) and for URLs written to the log (logging/redact-url.ts).
+ */
+export const CREDENTIAL_PARAMETERS: readonly string[] = [
+  'password', 'pwd', 'pass', 'secret', 'client_secret', 'token', 'access_token', 'refresh_token', 'id_token',
+  'api_key', 'apikey', 'key', 'code', 'sig', 'signature',
+];
 /** A URL with a credential query parameter. */
-const URL_SECRET_PARAMETER = new RegExp(`[a-z][a-z0-9+.-]*:\\/\\/[^\\s?#]*\\?(?:[^\\s#]*&)?(?:${SECRET_PARAMETER_NAMES})=`, 'i');
+const URL_SECRET_PARAMETER = new RegExp(`[a-z][a-z0-9+.-]*:\\/\\/[^\\s?#]*\\?(?:[^\\s#]*&)?(?:${CREDENTIAL_PARAMETERS.join('|')})=`, 'i');
 /** A key=value connection string with a password. */
 const KEY_VALUE_PASSWORD = /\b(?:password|pwd)\s*=/i;
 

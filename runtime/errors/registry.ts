@@ -12,24 +12,8 @@ export interface ErrorDefinition {
 }
 
 export const ERROR_AREAS = [
-  'request',
-  'auth',
-  'traffic',
-  'routing',
-  'handler',
-  'sql',
-  'webhook',
-  'files',
-  'static',
-  'proxy',
-  'composite',
-  'reference',
-  'internal',
-  'load',
-  'settings',
-  'server',
-  'console',
-  'sync',
+  'request', 'auth', 'traffic', 'routing', 'handler', 'sql', 'webhook', 'files', 'static',
+  'proxy', 'composite', 'reference', 'internal', 'load', 'settings', 'server', 'console', 'sync',
 ] as const;
 export type ErrorArea = (typeof ERROR_AREAS)[number];
 

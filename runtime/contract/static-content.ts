@@ -40,7 +40,6 @@ export interface StaticContentError {
 
 export type StaticParseResult = { readonly ok: true; readonly dataset: StaticDataset } | { readonly ok: false; readonly error: StaticContentError };
 
-/** Control, format, private-use and unassigned characters, and U+FFFD (a byte that was not UTF-8). */
 /** At most `max` characters of `text` from `offset`, escaped and quoted: `"\uFFFDPNG\r\n\u001a…"`. */
 export function contentExcerpt(text: string, offset = 0, max = 16): string {
   const part = [...text.slice(offset, offset + max * 2)].slice(0, max).join('');

@@ -15,6 +15,8 @@
  * URL rewriting, cookie rules, If-None-Match, client-gone aborts, admission and shutdown gates.
  *
  *   node --import tsx bench/duty-forwarder.ts http://127.0.0.1:PORT TOKEN   (prints its URL; SIGTERM stops it)
+ * DUTY_OFF=auth,ratelimit,log,reqid,headers,etag,metrics leaves those duties out (bench/duty-breakdown.ts
+ * measures what each costs); `log` off also starts fastify without a logger.
  */
 import { hash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -25,6 +27,8 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'te', 'trailer', 'traile
 const WITHHELD = new Set(['host', 'content-length', 'authorization', 'cookie', 'forwarded', 'x-real-ip', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']);
 const LIMIT = 1_000_000;
 const WINDOW_MS = 1000;
+const OFF = new Set((process.env['DUTY_OFF'] ?? '').split(',').filter(Boolean));
+const on = (duty: string): boolean => !OFF.has(duty);
 
 interface Window {
   count: number;
@@ -36,7 +40,12 @@ export async function dutyForwarder(origin: string, token: string) {
   const tokenHashes = new Set([hash('sha256', token, 'hex')]);
   const windows = new Map<string, Window>();
   const metrics = new Map<string, { count: number; totalMs: number }>();
-  const app = Fastify({ logger: { level: 'info', stream: createWriteStream('/dev/null') }, logController: new LogController({ disableRequestLogging: true }), genReqId: () => randomUUID() });
+  let sequence = 0;
+  const app = Fastify({
+    logger: on('log') ? { level: 'info', stream: createWriteStream('/dev/null') } : false,
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: on('reqid') ? () => randomUUID() : () => String(++sequence),
+  });
 
   /** One fixed window per key; true while the key is within its limit. */
   const take = (key: string, now: number): Window => {
@@ -46,11 +55,12 @@ export async function dutyForwarder(origin: string, token: string) {
     return window;
   };
 
-  app.addHook('onRequest', async (request, reply) => {
+  if (on('auth') || on('ratelimit')) app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.authorization;
     const presented = header?.startsWith('Bearer ') ? header.slice(7) : '';
-    const tokenHash = hash('sha256', presented, 'hex');
-    if (!tokenHashes.has(tokenHash)) return reply.code(401).send({ success: false, error: 'Invalid or missing token' });
+    const tokenHash = on('auth') ? hash('sha256', presented, 'hex') : presented;
+    if (on('auth') && !tokenHashes.has(tokenHash)) return reply.code(401).send({ success: false, error: 'Invalid or missing token' });
+    if (!on('ratelimit')) return;
     const now = Date.now();
     const byIp = take(`ip:${request.ip}`, now);
     const byToken = take(`token:${tokenHash}`, now);
@@ -60,16 +70,25 @@ export async function dutyForwarder(origin: string, token: string) {
     reply.header('x-ratelimit-reset', String(Math.ceil(byToken.resetAt / 1000)));
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? '';
-    const entry = metrics.get(route) ?? { count: 0, totalMs: 0 };
-    entry.count++;
-    entry.totalMs += reply.elapsedTime;
-    metrics.set(route, entry);
-    app.log.info({ reqId: request.id, method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime }, 'request completed');
+  if (on('metrics') || on('log')) app.addHook('onResponse', async (request, reply) => {
+    if (on('metrics')) {
+      const route = request.routeOptions.url ?? '';
+      const entry = metrics.get(route) ?? { count: 0, totalMs: 0 };
+      entry.count++;
+      entry.totalMs += reply.elapsedTime;
+      metrics.set(route, entry);
+    }
+    if (on('log')) app.log.info({ reqId: request.id, method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime }, 'request completed');
   });
 
   app.get('/*', async (request, reply) => {
+    if (!on('headers')) {
+      const response = await pool.request({ path: request.url, method: 'GET', headers: { accept: 'application/json' } });
+      const body = Buffer.from(await response.body.arrayBuffer());
+      reply.code(response.statusCode).header('content-type', response.headers['content-type']);
+      if (on('etag')) reply.header('etag', `"${hash('sha256', body, 'hex')}"`);
+      return reply.send(body);
+    }
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) {
       if (value === undefined || HOP_BY_HOP.has(name) || WITHHELD.has(name)) continue;
@@ -84,7 +103,7 @@ export async function dutyForwarder(origin: string, token: string) {
     for (const [name, value] of Object.entries(response.headers)) {
       if (value !== undefined && !HOP_BY_HOP.has(name) && name !== 'content-length') reply.header(name, value);
     }
-    reply.header('etag', `"${hash('sha256', body, 'hex')}"`);
+    if (on('etag')) reply.header('etag', `"${hash('sha256', body, 'hex')}"`);
     return reply.send(body);
   });
 

@@ -76,7 +76,7 @@ function proxyProject(origin: string, fallback: string, settings: Record<string,
 }
 
 /** A server child process: its URL, its pid (CPU), and how to stop it. */
-interface ChildServer {
+export interface ChildServer {
   readonly url: string;
   readonly pid: number;
   close(): Promise<void>;
@@ -84,7 +84,12 @@ interface ChildServer {
 
 /** A forwarder in its own process (bench/bare-forwarder.ts, bench/duty-forwarder.ts with the token it accepts). */
 async function forwarderProcess(script: string, ...args: string[]): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return forwarderProcessWith(script, args, {});
+}
+
+/** forwarderProcess with variables added to its environment (DUTY_OFF of bench/duty-forwarder.ts). */
+export async function forwarderProcessWith(script: string, args: readonly string[], env: Readonly<Record<string, string>>): Promise<ChildServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -146,7 +151,7 @@ async function wharfWorkers(origin: string, fallback: string): Promise<ChildServ
 /** The per-request features the "minimal" rows turn off. */
 const MINIMAL = { RateLimiting: { Enabled: false }, Logging: { MinLevel: 'warn' }, Metrics: { Enabled: false } };
 
-function line(name: string, r: LoadResult & { cpuUsPerRequest: number }): string {
+export function line(name: string, r: LoadResult & { cpuUsPerRequest: number }): string {
   return `${name.padEnd(38)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ${r.mbPerSecond.toFixed(1).padStart(7)} MB/s  cpu ${r.cpuUsPerRequest.toFixed(0).padStart(6)} µs/req  errors ${r.errors}`;
 }
 

@@ -50,7 +50,7 @@ const GIT_INHERITED = /^(PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z_]+|TZ|TMPD
 /** Transports of the documented `Git:Url` forms (https, http, ssh, file and a local path); `ext::` and others refused. */
 const GIT_PROTOCOLS = 'https:http:ssh:file';
 
-export function gitEnvironment(settings: Pick<GitSettings, 'username' | 'password'>, inherited: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+function gitEnvironment(settings: Pick<GitSettings, 'username' | 'password'>, inherited: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(inherited)) if (value !== undefined && GIT_INHERITED.test(key)) env[key] = value;
   Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', GIT_ALLOW_PROTOCOL: GIT_PROTOCOLS });

@@ -1259,7 +1259,7 @@ const webhook_Integrations_PaymentEvents = {
   },
 };
 
-export const sourceHash = '63496925b473e8f79fd915e7a078ecdba24c4c2caef140b91d3b4878ef98cab3';
+export const sourceHash = 'ec198b5e5cd52b553a1d168a86c6e9e6d33ce5c69ffb1091047314c5d6962165';
 export const routes = [
   composite_Shipping_ShipOrder,
   files_files_Documents_Invoices,

@@ -11,6 +11,7 @@ import { sortDiagnostics } from '../diagnostics.js';
 import type { OutputFile } from '../stages.js';
 import {
   DOCS_SITE_FILES,
+  docsPathKey,
   DOCS_SITE_SCHEMA_VERSION,
   type DocsPageMeta,
   type DocsSiteData,
@@ -90,7 +91,7 @@ export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<Buil
     const path = pagePathOf(file);
     const other = seen.get(path);
     if (other !== undefined) {
-      diagnostics.push({ severity: 'error', code: 'docs-duplicate-page', file: `${docsDir}/${file}`, line: 0, column: 0, pointer: '', message: `${file} and ${other} both map to the page path /${path} (paths are case-insensitive)` });
+      diagnostics.push({ severity: 'error', code: 'docs-duplicate-page', file: `${docsDir}/${file}`, line: 0, column: 0, pointer: '', message: `${file} and ${other} both map to the page path /${path} (paths are case-insensitive and compared in Unicode NFC)` });
       continue;
     }
     seen.set(path, file);
@@ -98,7 +99,7 @@ export async function buildDocsSite(options: BuildDocsSiteOptions): Promise<Buil
   }
   parsed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const known = new Set(parsed.map((p) => p.path));
-  const knownAssets = new Set(sources.assets.map((a) => a.file.toLowerCase()));
+  const knownAssets = new Set(sources.assets.map((a) => docsPathKey(a.file)));
 
   const rendered = parsed.map((p) => {
     const env = createRenderEnv(p.file, known, knownAssets);

@@ -4,6 +4,7 @@
  * pages, and breadcrumbs (the groups leading to the page). Entries pointing at pages that do not
  * exist (yet) are dropped with a warning, so a nav can list pages before they are written.
  */
+import { docsPathKey } from '../../runtime/contract/docs-site.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { NavEntryInput, SiteFile } from './config.js';
 
@@ -37,7 +38,7 @@ export const isExternal = (path: string): boolean => /^[a-z][a-z0-9+.-]*:|^\/\//
 
 export function normalizeNavPath(path: string): string {
   if (isExternal(path)) return path;
-  const p = path.trim().replace(/^\/+|\/+$/g, '').replace(/\.md$/i, '').toLowerCase();
+  const p = docsPathKey(path.trim().replace(/^\/+|\/+$/g, '').replace(/\.md$/i, ''));
   return p === '' ? 'index' : p;
 }
 
@@ -112,7 +113,7 @@ export function resolveNavigation(site: SiteFile, pages: readonly PageRef[], fil
   const prefixes: { prefix: string; index: number }[] = [];
   if (site.sidebar) {
     for (const [key, entries] of site.sidebar) {
-      const prefix = key.replace(/^\/+|\/+$/g, '').toLowerCase();
+      const prefix = docsPathKey(key.replace(/^\/+|\/+$/g, ''));
       const pointer = `/sidebar/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       prefixes.push({ prefix, index: add(prefix === '' ? '/' : `/${prefix}/`, toNodes(entries, known, file, pointer, diagnostics)) });
     }

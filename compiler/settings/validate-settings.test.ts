@@ -34,6 +34,14 @@ describe('environments/settings.json validation', () => {
         'environments/settings.json:11:7: error settings-value at /Logging/Sinks/0: Logging:Sinks must be a list of strings',
       ],
     ],
+    [
+      'a Git value that git would read as an option',
+      { Git: { Url: '--upload-pack=touch x', Branch: '-b' } },
+      [
+        "environments/settings.json:3:12: error settings-value at /Git/Url: Git:Url must not start with '-' (git would read it as an option)",
+        "environments/settings.json:4:15: error settings-value at /Git/Branch: Git:Branch must not start with '-' (git would read it as an option)",
+      ],
+    ],
   ];
   it.each(cases)('%s', (_name, doc, want) => {
     expect(lines(doc)).toEqual(want);

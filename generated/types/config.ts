@@ -483,7 +483,7 @@ export interface ResponseTransforms {
   Mask?: string[];
 }
 /**
- * Every key of the gateway, `wharf docs serve` and (in sync/service.schema.json, environments/sync.json) `wharf sync`: type, range, default, `x-restart` (a change needs a restart), `x-secret` (never shown or logged), `x-env` (legacy variables), `x-writable` (the console may change it), `x-items` (list item format: ip, cidr, origin, host). The one registry: runtime/contract/settings-registry.ts reads it; docs/settings.md is tested against it.
+ * Every key of the gateway, `wharf docs serve` and (in sync/service.schema.json, environments/sync.json) `wharf sync`: type, range, default, `x-restart` (a change needs a restart), `x-secret` (never shown or logged), `x-env` (legacy variables), `x-writable` (the console may change it), `x-items` (list item format: ip, cidr, origin, host), `x-format` (string format: git-argument, which may not start with `-`). The one registry: runtime/contract/settings-registry.ts reads it; docs/settings.md is tested against it.
  */
 export interface SettingsEndpointConfig {
   /**
@@ -1065,11 +1065,11 @@ export interface SettingsEndpointConfig {
      */
     Enabled?: boolean | null;
     /**
-     * repository: `https://…`, `ssh://…`, `file://…` or a local path
+     * repository: `https://…`, `ssh://…`, `file://…` or a local path; may not start with `-`
      */
     Url?: string;
     /**
-     * branch to follow; empty = the remote's default
+     * branch to follow; empty = the remote's default; may not start with `-`
      */
     Branch?: string;
     /**

@@ -17,6 +17,16 @@ export const DOCS_SITE_FILES = {
   assetsDir: 'assets',
 } as const;
 
+/**
+ * The form in which page paths and asset paths are compared: Unicode NFC, lower case. `café.md`
+ * saved as NFC (`e` + U+0301 composed, as Windows and Linux editors write it) and as NFD (as
+ * macOS file systems and some git checkouts hand it over) is the one page `/café`; a request in
+ * either spelling, in any case, finds it.
+ */
+export function docsPathKey(path: string): string {
+  return path.normalize('NFC').toLowerCase();
+}
+
 /** Files besides Markdown that a docs folder may hold (served at their path, case-insensitive). */
 export const DOCS_ASSET_TYPES: Readonly<Record<string, string>> = {
   png: 'image/png',

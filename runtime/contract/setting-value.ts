@@ -5,7 +5,8 @@
  *   integer  a whole number (JSON, or text `-?[0-9]+`), within minimum/maximum; or one of its
  *            `words` in any case (Server:Workers `auto`), given as that word
  *   number   a number (JSON, or text `-?[0-9]+(.[0-9]+)?`), within minimum/exclusiveMinimum/maximum
- *   string   text (a JSON number is taken as its text); an enum matches case-insensitively
+ *   string   text (a JSON number is taken as its text); an enum matches case-insensitively; format
+ *            `git-argument` (Git:Url, Git:Branch) may not start with `-`: git would read it as an option
  *   list     strings; at most maxItems; items of format `host` must be host patterns (host-pattern.ts;
  *            the formats ip, cidr and origin are checked where the console writes them)
  * The reasons read after "Setting 'X' (from Y) ".
@@ -28,6 +29,14 @@ function inRange(spec: SettingSpec, value: number, words: readonly string[] = []
 /** Why one item of a list breaks its setting's item format; null when it does not (or the format is checked elsewhere). */
 export function listItemProblem(spec: SettingSpec, item: string): string | null {
   return spec.items === 'host' ? hostPatternProblem(item) : null;
+}
+
+/**
+ * Why a value handed to git as an argument is refused: one starting with `-` would be read as an
+ * option (`--upload-pack=<command>` runs a command); null when it is fine.
+ */
+export function gitArgumentProblem(value: string): string | null {
+  return value.trim().startsWith('-') ? "must not start with '-' (git would read it as an option)" : null;
 }
 
 /** One scalar value of `spec` (not a list or a map). */
@@ -59,7 +68,8 @@ export function coerceValue(spec: SettingSpec, raw: unknown): Coerced {
       }
       if (spec.maxLength !== undefined && value.length > spec.maxLength) return fail(`must be at most ${spec.maxLength} characters`);
       if (spec.minLength !== undefined && value.length < spec.minLength) return fail(`must be at least ${spec.minLength} characters`);
-      return { ok: true, value };
+      const wrong = spec.format === 'git-argument' ? gitArgumentProblem(value) : null;
+      return wrong === null ? { ok: true, value } : fail(wrong);
     }
     case 'list':
       return typeof raw === 'string' ? { ok: true, value: raw } : fail('must be a list of strings');

@@ -20,6 +20,8 @@ import { closest } from './suggest.js';
 export type SettingsFile = 'settings.json' | 'sync.json';
 export type SettingType = 'boolean' | 'integer' | 'number' | 'string' | 'list' | 'map';
 export type ItemFormat = 'ip' | 'cidr' | 'origin' | 'host';
+/** Formats of a string setting (`x-format`): `git-argument` goes to git as an argument, so it may not start with `-`. */
+export type StringFormat = 'git-argument';
 
 export interface SettingSpec {
   /** Colon key as registered, e.g. `RateLimiting:IpLimit`. */
@@ -48,13 +50,14 @@ export interface SettingSpec {
   /** PUT /ui/api/settings may change it. */
   readonly writable: boolean;
   readonly items?: ItemFormat;
+  readonly format?: StringFormat;
   /** Legacy variables (e.g. HEALTHCHECK_CACHE_TIME), below `Section__Key` and above the file. */
   readonly env: readonly string[];
   readonly description: string;
 }
 
 /** Custom keywords of the settings schemas, for ajv (`ajv.addVocabulary(SETTINGS_KEYWORDS)`). */
-export const SETTINGS_KEYWORDS = ['x-restart', 'x-secret', 'x-env', 'x-writable', 'x-items'] as const;
+export const SETTINGS_KEYWORDS = ['x-restart', 'x-secret', 'x-env', 'x-writable', 'x-items', 'x-format'] as const;
 
 export const SETTINGS_SCHEMA_FILES: Readonly<Record<SettingsFile, string>> = {
   'settings.json': 'settings.schema.json',
@@ -101,6 +104,7 @@ function leaf(key: string, file: SettingsFile, node: Json): SettingSpec {
     secret: node['x-secret'] === true,
     writable: node['x-writable'] === true,
     ...(typeof node['x-items'] === 'string' ? { items: node['x-items'] as ItemFormat } : {}),
+    ...(typeof node['x-format'] === 'string' ? { format: node['x-format'] as StringFormat } : {}),
     env: Array.isArray(node['x-env']) ? (node['x-env'] as string[]) : [],
     description: typeof node['description'] === 'string' ? node['description'] : '',
   };

@@ -7,12 +7,15 @@
  * so the served site) as it was and is reported through `log`.
  * Credentials go to git as an `http.extraHeader` in the child's environment (GIT_CONFIG_*), never
  * on the command line, in the URL or in the checkout's config; messages are masked before logging.
+ * git runs with an allow-listed environment (gitEnvironment), the operator's values (Url, Branch)
+ * after `--end-of-options`; a value starting with `-` is refused (here and at settings load).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, mkdir, readdir, readFile, realpath, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { Cron } from 'croner';
+import { gitArgumentProblem } from '../contract/setting-value.js';
 import type { GitSettings } from './git-settings.js';
 
 export interface GitSyncResult {
@@ -35,9 +38,22 @@ export interface DocsGitSync {
 
 const GIT_TIMEOUT_MS = 120_000;
 
-function gitEnvironment(settings: GitSettings): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo' };
-  for (const key of Object.keys(env)) if (/^(GIT_(USERNAME|PASSWORD|URL|ROOT|CRON|BRANCH|ENABLED)|Git__)/i.test(key)) delete env[key];
+/**
+ * Variables git may see from the server's environment: where programs are, the home folder (the
+ * user's ~/.gitconfig, ~/.ssh and an ssh agent), the locale, temp folders, proxies and CA files,
+ * and what Windows needs to start a program. Nothing else: an inherited GIT_DIR, GIT_WORK_TREE,
+ * GIT_CONFIG_*, GIT_SSH_COMMAND, GIT_EXEC_PATH or GIT_TRACE* would point git at another
+ * repository, rewrite the URL or run a command.
+ */
+const GIT_INHERITED = /^(PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z_]+|TZ|TMPDIR|TEMP|TMP|SSH_AUTH_SOCK|(HTTPS?|ALL|NO)_PROXY|SSL_CERT_(FILE|DIR)|SYSTEMROOT|SYSTEMDRIVE|WINDIR|COMSPEC|PATHEXT|USERPROFILE|HOMEDRIVE|HOMEPATH|APPDATA|LOCALAPPDATA|PROGRAMDATA)$/i;
+
+/** Transports of the documented `Git:Url` forms (https, http, ssh, file and a local path); `ext::` and others refused. */
+const GIT_PROTOCOLS = 'https:http:ssh:file';
+
+function gitEnvironment(settings: Pick<GitSettings, 'username' | 'password'>, inherited: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(inherited)) if (value !== undefined && GIT_INHERITED.test(key)) env[key] = value;
+  Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', GIT_ALLOW_PROTOCOL: GIT_PROTOCOLS });
   if (settings.username !== null || settings.password !== null) {
     const basic = Buffer.from(`${settings.username ?? ''}:${settings.password ?? ''}`).toString('base64');
     env['GIT_CONFIG_COUNT'] = '1';
@@ -116,6 +132,10 @@ export async function mirrorFolder(source: string, target: string): Promise<bool
 
 export function createGitSync(settings: GitSettings, targetDir: string, log: GitSyncLog): DocsGitSync {
   if (!settings.url) throw new Error('Git:Url is not set');
+  for (const [key, value] of [['Url', settings.url], ['Branch', settings.branch]] as const) {
+    const wrong = value === null ? null : gitArgumentProblem(value);
+    if (wrong !== null) throw new Error(`Git:${key} ${wrong}`);
+  }
   const url = settings.url;
   const env = gitEnvironment(settings);
   new Cron(settings.cron, { paused: true }).stop(); // throws now on a pattern croner cannot read
@@ -136,14 +156,14 @@ export function createGitSync(settings: GitSettings, targetDir: string, log: Git
       checkout ??= await mkdtemp(join(tmpdir(), 'wharf-docs-git-'));
       const repo = join(checkout, 'repo');
       const cloned = await stat(join(repo, '.git')).then(() => true, () => false);
-      const branch = settings.branch ? ['--branch', settings.branch] : [];
+      const branch = settings.branch ? [`--branch=${settings.branch}`] : [];
       if (!cloned) {
-        await git(['clone', '--quiet', '--depth', '1', '--no-tags', ...branch, '--', url, repo]);
+        await git(['clone', '--quiet', '--depth', '1', '--no-tags', ...branch, '--end-of-options', url, repo]);
       } else {
-        await git(['fetch', '--quiet', '--depth', '1', '--no-tags', 'origin', settings.branch ?? 'HEAD'], repo);
-        await git(['reset', '--quiet', '--hard', 'FETCH_HEAD'], repo);
+        await git(['fetch', '--quiet', '--depth', '1', '--no-tags', '--end-of-options', 'origin', settings.branch ?? 'HEAD'], repo);
+        await git(['reset', '--quiet', '--hard', 'FETCH_HEAD', '--'], repo);
       }
-      const commit = await git(['rev-parse', 'HEAD'], repo);
+      const commit = await git(['rev-parse', '--verify', 'HEAD^{commit}'], repo);
       const source = await folderInside(repo, settings.root);
       if (source === null) throw new Error(`Git:Root ${settings.root} is not a folder of the repository`);
       const changed = await mirrorFolder(source, targetDir);

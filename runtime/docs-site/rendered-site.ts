@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { LoadedDocsSite } from './site.js';
 import { pageUrlPath } from '../contract/docs-search.js';
+import { docsPathKey } from '../contract/docs-site.js';
 import { escapeHtml } from './escape.js';
 import { notFoundFragment, renderDocument, type LayoutContext } from './layout.js';
 
@@ -84,12 +85,9 @@ export function renderSite(site: LoadedDocsSite, ctx: LayoutContext, defaultPage
   return { source: site, assets, pages, notFoundHtml };
 }
 
-/** Request path -> page path: decoded, trimmed of slashes and `.md`/`.html`, lower-cased; '' is the default page. */
+/** Request path -> page path: decoded, trimmed of slashes and `.md`/`.html`, NFC and lower-cased (docsPathKey); '' is the default page. */
 export function pagePathOfRequest(raw: string, defaultPage: string): string {
-  const p = raw
-    .replace(/^\/+|\/+$/g, '')
-    .replace(/\.(md|html)$/i, '')
-    .toLowerCase();
+  const p = docsPathKey(raw.replace(/^\/+|\/+$/g, '').replace(/\.(md|html)$/i, ''));
   return p === '' ? defaultPage : p;
 }
 

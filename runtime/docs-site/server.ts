@@ -15,7 +15,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { resolve } from 'node:path';
 import type { LoadedDocsSite } from './site.js';
-import type { DocsPageMeta } from '../contract/docs-site.js';
+import { docsPathKey, type DocsPageMeta } from '../contract/docs-site.js';
 import type { DocsSettings } from './settings.js';
 import { resolveTheme } from './theme.js';
 import { builtInCsp, hasInlineScript, newNonce, NONCE_PLACEHOLDER, nonceAttribute } from './csp.js';
@@ -192,7 +192,7 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
       scope.get('/llms.txt', async (request, reply) => reply.type('text/plain; charset=utf-8').send(renderLlms(publicSite(request))));
 
       const page = async (request: FastifyRequest<{ Params: { '*'?: string } }>, reply: FastifyReply): Promise<FastifyReply> => {
-        const asset = current.assets.get((request.params['*'] ?? '').replace(/^\/+/, '').toLowerCase());
+        const asset = current.assets.get(docsPathKey((request.params['*'] ?? '').replace(/^\/+/, '')));
         if (asset) {
           reply.header('ETag', asset.etag).header('Cache-Control', 'no-cache');
           if (etagMatches(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();

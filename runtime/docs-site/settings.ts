@@ -5,6 +5,7 @@
  * applied by the CLI on top.
  */
 import { join } from 'node:path';
+import { docsPathKey } from '../contract/docs-site.js';
 import { readSettingsSource } from '../settings/load-settings.js';
 
 export type ThemeValues = Readonly<Record<string, string | boolean>>;
@@ -47,7 +48,7 @@ export function readDocsSettings(env: NodeJS.ProcessEnv = process.env, cwd: stri
   const themes = source.map('Docs:Themes');
   return {
     rootPath: str('Docs:RootPath') ?? 'docs',
-    defaultPage: (str('Docs:DefaultPage') ?? 'index').replace(/^\/+|\/+$/g, '').replace(/\.md$/i, '').toLowerCase() || 'index',
+    defaultPage: docsPathKey((str('Docs:DefaultPage') ?? 'index').replace(/^\/+|\/+$/g, '').replace(/\.md$/i, '')) || 'index',
     enableHotReload: source.bool('Docs:EnableHotReload'),
     basePath: normalizeBasePath(str('Docs:BasePath')),
     contentSecurityPolicy: str('Docs:ContentSecurityPolicy'),

@@ -8,6 +8,7 @@ import { createSearchEngine, type SearchEngine, type SearchIndexData } from '../
 import {
   DOCS_ASSET_TYPES,
   DOCS_SITE_FILES,
+  docsPathKey,
   DOCS_SITE_SCHEMA_VERSION,
   type DocsPageMeta,
   type DocsSiteData,
@@ -79,7 +80,7 @@ export async function loadDocsSite(source: string | readonly DocsFile[]): Promis
   for (const path of data.assets ?? []) {
     const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
     const body = await readBytes(`${DOCS_SITE_FILES.assetsDir}/${path}`);
-    assets.set(path.toLowerCase(), { path, contentType: DOCS_ASSET_TYPES[ext] ?? 'application/octet-stream', body });
+    assets.set(docsPathKey(path), { path, contentType: DOCS_ASSET_TYPES[ext] ?? 'application/octet-stream', body });
   }
   return { data, assets, pages, sidebars, searchIndexJson, search };
 }

@@ -1,4 +1,4 @@
-import { DOCS_ASSET_TYPES, type DocsHeading } from '../../../runtime/contract/docs-site.js';
+import { DOCS_ASSET_TYPES, docsPathKey, type DocsHeading } from '../../../runtime/contract/docs-site.js';
 
 /** Per-document render environment shared by the Markdown plugins. */
 export type DocsRenderEnv = {
@@ -29,9 +29,9 @@ export function createRenderEnv(file: string, knownPages: ReadonlySet<string> = 
   return { file, headings: [], problems: [], knownPages, knownAssets, usesMath: false, usesMermaid: false };
 }
 
-/** `guide/Intro.md` -> `guide/intro` (the page's URL path). */
+/** `guide/Intro.md` -> `guide/intro` (the page's URL path; Unicode NFC, see docsPathKey). */
 export function pagePathOf(file: string): string {
-  return file.replace(/\.md$/i, '').toLowerCase();
+  return docsPathKey(file.replace(/\.md$/i, ''));
 }
 
 /** Images and PDFs that the docs folder may hold next to its pages. */

@@ -7,6 +7,7 @@
  */
 import type { MarkdownIt } from 'markdown-it';
 import { posix } from 'node:path';
+import { docsPathKey } from '../../../runtime/contract/docs-site.js';
 import { isAssetFile, pagePathOf, type DocsRenderEnv } from './env.js';
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -45,7 +46,7 @@ export function linksPlugin(md: MarkdownIt): void {
           if (asset !== null) token.attrSet(attrName, asset);
           const local = asset ?? (value !== null && String(value).startsWith('/') && !String(value).startsWith('//') ? String(value) : null);
           if (token.type === 'image' && local !== null && env.knownAssets) {
-            const key = decodeURI(local.slice(1).split(/[?#]/)[0] ?? '').toLowerCase();
+            const key = docsPathKey(decodeURI(local.slice(1).split(/[?#]/)[0] ?? ''));
             if (!env.knownAssets.has(key)) env.problems?.push({ code: 'docs-missing-image', line, message: `image ${String(value)} is not in the docs folder` });
           }
         }

@@ -166,7 +166,7 @@ export async function dashboardRoutes(app: FastifyInstance, source: DashboardSou
 
     api.post('/session', { bodyLimit: 4096 }, async (request, reply) => {
       checkOrigin(request);
-      const { id, csrf } = sessions.signIn((request.body as { key?: unknown } | null)?.key);
+      const { id, csrf } = sessions.signIn((request.body as { key?: unknown } | null)?.key, request.ip);
       request.log.info({ event: 'sync.dashboard_sign_in' }, 'administrator signed in to the sync dashboard');
       cookie(reply, id, SESSION_TTL_SECONDS);
       return { signed_in: true, csrf };

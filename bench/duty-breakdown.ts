@@ -6,7 +6,7 @@
  * own process; 32 connections on the small proxied GET; interleaved rounds, CPU per request of each
  * server process (median of the rounds) beside req/s (best round).
  *
- *   node --import tsx bench/duty-breakdown.ts      (BENCH_DURATION seconds per round, default 5; BENCH_ROUNDS, default 3)
+ *   npm run bench -- duties      (BENCH_DURATION seconds per round, default 5; BENCH_ROUNDS, default 3)
  */
 import { autocannon } from './autocannon.js';
 import type { LoadResult } from './autocannon.js';
@@ -88,4 +88,4 @@ export async function runDutyBreakdown(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await runDutyBreakdown();
+

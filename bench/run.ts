@@ -11,6 +11,7 @@ import { runSqlWriteBench } from './sql-write.js';
 import { runSqlPagingBench } from './sql-paging.js';
 import { runFilesBench, runStaticBench } from './static-files.js';
 import { runProxyBench } from './proxy.js';
+import { runDutyBreakdown } from './duty-breakdown.js';
 import { runSyncBench } from './sync.js';
 import { targetSummary } from './targets.js';
 
@@ -25,6 +26,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   static: runStaticBench,
   files: runFilesBench,
   proxy: runProxyBench,
+  duties: runDutyBreakdown,
   sync: runSyncBench,
 };
 

@@ -45,7 +45,6 @@ const hostile: Array<[string, { url: string; method?: 'QUERY'; payload?: unknown
   ['QUERY body nested 10,000 deep', { url: '/Inventory/Products', method: 'QUERY', payload: '['.repeat(10_000) + ']'.repeat(10_000), error: 'Invalid JSON body: JSON is nested deeper than 64 levels.' }],
   ['QUERY body nested 10,000 deep and cut off', { url: '/Inventory/Products', method: 'QUERY', payload: '{"a":'.repeat(10_000), error: 'Invalid JSON body: JSON is nested deeper than 64 levels.' }],
   ['QUERY top as a string', { url: '/Inventory/Products', method: 'QUERY', payload: { top: '5' }, error: 'QUERY body: top must be an integer' }],
-  ['key not a number', { url: '/Inventory/Products/1.5', error: "Invalid key '1.5': ProductId is a number" }],
 ];
 
 describe.each(['pg', 'demo'])('hostile and ill-typed input on %s: 400 before any SQL', (env) => {

@@ -1,7 +1,8 @@
 /**
  * The one error registry of the runtime: every error Wharf can answer or refuse to start with has a
  * stable code here, grouped by area, with its HTTP status and message template next to it.
- * Codes are never reused or renamed; docs/errors.md lists every one (errors/registry-docs.test.ts).
+ * Codes are never reused or renamed; docs/errors.md lists every one (errors/registry-docs.test.ts)
+ * and the retired ones.
  * Templates use `{name}` placeholders; WharfError checks the parameter names at compile time.
  */
 
@@ -139,7 +140,6 @@ export const ERROR_REGISTRY = {
   SQL_BAD_REQUEST: { area: 'sql', status: 400, message: '{reason}' },
   SQL_NOT_FOUND: { area: 'sql', status: 404, message: '{reason}' },
   SQL_UNKNOWN_COLUMN: { area: 'sql', status: 400, message: '{option}: unknown column {column} at position {position}' },
-  SQL_INVALID_KEY: { area: 'sql', status: 400, message: "Invalid key '{key}': {keyName} is {kind}" },
   SQL_RECORD_NOT_FOUND: { area: 'sql', status: 404, message: 'No record found with {keyName} = {id}' },
   SQL_FILTER_VALUE_INVALID: { area: 'sql', status: 400, message: '$filter: a value does not match the type of its column' },
   SQL_APPLY_VALUE_INVALID: { area: 'sql', status: 400, message: '$apply: a value does not match the type of its column' },

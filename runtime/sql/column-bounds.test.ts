@@ -49,3 +49,43 @@ describe('fitsColumn', () => {
     expect(fitsColumn(new Map(), 'WarehouseId', int(99_999_999_999))).toBe(true);
   });
 });
+
+describe('fitsColumn: the key column kind', () => {
+  const kindsOf = (...columns: [string, SnapshotColumn][]) => {
+    const kinds = new Map(columns.map(([kind, column]) => [column.name, kind as 'number' | 'guid' | 'string' | 'date']));
+    keepBounds(kinds, columns.map(([, column]) => column));
+    return kinds;
+  };
+  const guid = (value: string): TypedValue => ({ type: 'guid', value });
+  const kinds = kindsOf(
+    ['number', col('integer', { name: 'IntKey' })],
+    ['number', col('bigint', { name: 'BigKey' })],
+    ['number', col('numeric', { name: 'DecKey', precision: 9, scale: 2 })],
+    ['guid', col('uuid', { name: 'GuidKey' })],
+    ['string', col('text', { name: 'TextKey' })],
+    ['date', col('date', { name: 'DateKey' })],
+  );
+
+  it.each<[string, string, TypedValue, boolean]>([
+    ['integer: a number key', 'IntKey', int(7), true],
+    ['integer: text', 'IntKey', text('abc'), false],
+    ['integer: a fraction (URL text)', 'IntKey', text('1.5'), false],
+    ['integer: a fraction (body number)', 'IntKey', { type: 'decimal', value: '1.5' }, false],
+    ['integer: digits in a body string', 'IntKey', text('12'), true],
+    ['integer: a GUID', 'IntKey', guid('6f9619ff-8b86-d011-b42d-00c04fc964ff'), false],
+    ['integer: out of range stays refused', 'IntKey', int(2_147_483_648), false],
+    ['bigint: a fraction', 'BigKey', text('1.5'), false],
+    ['bigint: 19 digits (parsed as text)', 'BigKey', text('1234567890123456789'), true],
+    ['numeric(9,2): a fraction', 'DecKey', text('1.25'), true],
+    ['numeric(9,2): text', 'DecKey', text('1,25'), false],
+    ['uuid: a GUID', 'GuidKey', guid('6f9619ff-8b86-d011-b42d-00c04fc964ff'), true],
+    ['uuid: a GUID in a body string', 'GuidKey', text('6F9619FF-8B86-D011-B42D-00C04FC964FF'), true],
+    ['uuid: a number', 'GuidKey', int(5), false],
+    ['uuid: text', 'GuidKey', text('abc'), false],
+    ['text: anything', 'TextKey', text('abc'), true],
+    ['date: left to the database', 'DateKey', text('2024-01-01'), true],
+    ['unknown column: not checked', 'Other', text('abc'), true],
+  ])('%s', (_name, column, value, fits) => {
+    expect(fitsColumn(kinds, column, value)).toBe(fits);
+  });
+});

@@ -1,14 +1,18 @@
 /**
- * What values an integer or variable-length text column can hold, from the same catalogue read as
- * the column kinds (column-types.ts): an integer type's range, a numeric(p,s)'s digits before the
- * point, a varchar's maximum length. A write's record key outside them names no record: the write
- * answers 404 like a missing record without running SQL the database would refuse as a value error
- * (write-handler.ts, batch-handler.ts). A fixed-length text (char, nchar) is not bounded here: the
- * database pads it, so a longer key with trailing blanks can still match.
+ * What values a key column can hold, from the same catalogue read as the column kinds
+ * (column-types.ts): its kind (a number column holds numbers, a whole number when it is an integer
+ * type; a uuid column GUIDs), an integer type's range, a numeric(p,s)'s digits before the point, a
+ * varchar's maximum length. A record key of the wrong kind or outside them names no record: every
+ * method answers 404 like a missing record (reads `No record found with <Key> = <id>`, writes
+ * `Record not found`, procedure writes included) without running SQL the database would refuse as
+ * a value error (handler.ts, write-handler.ts, batch-handler.ts). A fixed-length text (char, nchar)
+ * is not bounded here: the database pads it, so a longer key with trailing blanks can still match.
+ * Date, time and boolean key columns are not checked here (the database decides).
  */
 import type { SnapshotColumn } from '../contract/db-snapshot.js';
-import type { ColumnKinds } from './odata/type-check.js';
+import type { ColumnKinds, ValueKind } from './odata/type-check.js';
 import type { TypedValue } from './plan.js';
+import { GUID_TEXT } from './record-key.js';
 
 export type ColumnBound =
   | { readonly kind: 'integer'; readonly min: number; readonly max: number }
@@ -23,6 +27,9 @@ const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   integer: [-2_147_483_648, 2_147_483_647],
   int: [-2_147_483_648, 2_147_483_647],
   int4: [-2_147_483_648, 2_147_483_647],
+  // as doubles: every key parsed as a number (at most 15 digits) lies inside
+  bigint: [-9_223_372_036_854_775_808, 9_223_372_036_854_775_807],
+  int8: [-9_223_372_036_854_775_808, 9_223_372_036_854_775_807],
 };
 
 const VARIABLE_TEXT = new Set(['character varying', 'varchar', 'nvarchar']);
@@ -63,7 +70,24 @@ export function keepBounds(kinds: ColumnKinds, columns: readonly SnapshotColumn[
   BOUNDS.set(kinds, bounds);
 }
 
-/** Whether a value can be one of the column's (true when the column's bound is not known). */
+const WHOLE_TEXT = /^-?\d+$/;
+const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
+
+/** false only when the key's text cannot be a value of the column's kind (a number, a GUID). */
+function fitsKind(value: TypedValue, kind: ValueKind | undefined, bound: ColumnBound | undefined): boolean {
+  if (value.value === null) return true;
+  const text = String(value.value);
+  if (kind === 'number') return (bound?.kind === 'integer' ? WHOLE_TEXT : NUMBER_TEXT).test(text);
+  if (kind === 'guid') return GUID_TEXT.test(text);
+  return true;
+}
+
+/**
+ * Whether a record key can be one of the column's values: of its kind and inside its bound (true
+ * when the column's kind and bound are not known: a failed catalogue read).
+ */
 export function fitsColumn(kinds: ColumnKinds | undefined, column: string, value: TypedValue): boolean {
-  return kinds === undefined || fitsBound(value, BOUNDS.get(kinds)?.get(column));
+  if (kinds === undefined) return true;
+  const bound = BOUNDS.get(kinds)?.get(column);
+  return fitsKind(value, kinds.get(column), bound) && fitsBound(value, bound);
 }

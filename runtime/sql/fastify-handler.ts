@@ -162,8 +162,9 @@ async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>, settings: 
   const env = ctx.environment;
   const driver = await drivers.get(env.name, env);
   const model = ctx.endpoint.model;
-  // the table's column kinds (read once per object): a value of the wrong JSON type is a 422 before any SQL
-  const columnKinds = await columnKindsFor(driver, model.writeMode === 'Table' ? { schema: model.schema, object: model.objectName } : null);
+  // the table's column kinds (read once per object, shared with reads): in Table mode a value of the
+  // wrong JSON type is a 422 before any SQL; in both modes a key the key column cannot hold is a 404
+  const columnKinds = await columnKindsFor(driver, tableRefOf(model));
   ctx.timing.start('sql');
   try {
     const scope = scopeOf(ctx);

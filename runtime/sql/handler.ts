@@ -20,9 +20,9 @@ import { WharfError } from '../errors/wharf-error.js';
 import { keysetUrl, readUrl } from './links.js';
 import { hiddenMessage } from './odata/hidden-columns.js';
 import { ODATA_LIMITS } from './odata/limits.js';
-import type { ValueKind } from './odata/type-check.js';
 import type { RawOptions } from './odata/options.js';
-import { dbColumn, keyLiteral, type TypedValue } from './plan.js';
+import { dbColumn, keyLiteral } from './plan.js';
+import { fitsColumn } from './column-bounds.js';
 import { optionsFromQueryBody, optionsFromQueryString } from './read-request.js';
 import { parseRecordKey } from './record-key.js';
 import { byIdReads, listReads, listReadsByText, MAX_QUERY_TEXT, withKey, type CompiledRead } from './query-cache.js';
@@ -224,15 +224,6 @@ function listResponse(
 
 const BY_ID_OPTIONS = new Set(['select', 'expand']);
 
-/** A key whose shape cannot be a value of the key column is a client error, not a missing row. */
-function checkKeyKind(keyName: string, key: TypedValue, kind: ValueKind | undefined): void {
-  const fits =
-    kind === undefined || kind === 'string' ||
-    (kind === 'number' && (key.type === 'int' || key.type === 'bigint')) ||
-    (kind === 'guid' && key.type === 'guid');
-  if (!fits) throw new WharfError('SQL_INVALID_KEY', { key: String(key.value).slice(0, 100), keyName, kind: kind === 'guid' ? 'a GUID' : `a ${kind}` });
-}
-
 /** What a read by key needs of its endpoint, worked out once per loaded endpoint. */
 interface ByIdShape {
   readonly keyName: string;
@@ -272,9 +263,10 @@ function readOne(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps):
     : byIdReads.get(endpoint, deps.compiler, cacheKey, () => compileReadById(endpoint, raw, deps.compiler, deps));
   const id = req.segments[0] as string;
   const key = parseRecordKey(id);
-  checkKeyKind(keyName, key, deps.columnKinds?.get(keyColumn));
-  const compiled = withKey(read, literalValue(keyLiteral(key)));
   const notFound = (cause?: unknown) => new WharfError('SQL_RECORD_NOT_FOUND', { keyName, id: id.slice(0, 100) }, { cause });
+  // a key of the wrong kind or outside the key column's type names no record (column-bounds.ts), as for every method
+  if (!fitsColumn(deps.columnKinds, keyColumn, key)) throw notFound();
+  const compiled = withKey(read, literalValue(keyLiteral(key)));
   const started = performance.now();
   return deps.driver.query(compiled.sql, compiled.params).then(
     (rows) => {

@@ -80,6 +80,15 @@ function checkInside(endpoint: SqlEndpoint, rowFilter: FilterExpr, values: reado
   throw new WharfError('SQL_OUTSIDE_ROW_FILTER', undefined, { details: [{ field, message: 'The record is outside the rows this caller may write (Authorization RowFilter)' }] });
 }
 
+/**
+ * A key of the wrong kind or outside the key column's type (`abc` or 99999999999 on an integer key)
+ * names no record: 404 as for a missing one, as a read answers, without SQL the database would
+ * refuse (column-bounds.ts). Table mode and procedures alike.
+ */
+function checkKeyFits(keyColumn: string | null, valid: ValidWrite, deps: SqlWriteDeps): void {
+  if (keyColumn !== null && valid.key !== null && !fitsColumn(deps.columnKinds, keyColumn, valid.key)) throw new WharfError('SQL_WRITE_NOT_FOUND');
+}
+
 async function tableWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: ValidWrite, deps: SqlWriteDeps): Promise<SqlWriteResponse> {
   const keyColumn = endpoint.primaryKey as string;
   const keyName = endpoint.columns.find((c) => c.db === keyColumn)?.name ?? keyColumn;
@@ -90,9 +99,7 @@ async function tableWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: Va
     const row = shapeRow(endpoint, (await deps.driver.query(q.sql, q.params))[0]);
     return respond('POST', req, row, row?.[keyName] as TypedValue['value'] | undefined);
   }
-  // a key outside the key column's type (id 99999999999 on an integer key) names no record: 404 as
-  // for a missing one, as a read answers, without SQL the database would refuse (column-bounds.ts)
-  if (valid.key !== null && !fitsColumn(deps.columnKinds, keyColumn, valid.key)) throw new WharfError('SQL_WRITE_NOT_FOUND');
+  checkKeyFits(keyColumn, valid, deps);
   if (req.method === 'DELETE') {
     const plan = planDelete(endpoint, valid);
     const q = deps.compiler.compileDelete({ ...plan, key: { ...plan.key, rowFilter } });
@@ -112,6 +119,8 @@ async function tableWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: Va
 const FUNCTIONS = new WeakMap<SqlEndpoint, boolean>();
 
 async function procedureWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: ValidWrite, deps: SqlWriteDeps): Promise<SqlWriteResponse> {
+  // a POST creates: its key (if any) is the new record's, left to the procedure
+  if (req.method !== 'POST') checkKeyFits(endpoint.primaryKey, valid, deps);
   const run = (asFunction: boolean) => {
     const q = deps.compiler.compileProcedure(planProcedure(endpoint, req.method, valid, asFunction));
     return deps.driver.query(q.sql, q.params);
@@ -143,7 +152,8 @@ export async function handleSqlWrite(endpoint: SqlEndpoint, req: SqlWriteRequest
       throw writeFailure(endpoint, error, req.method === 'DELETE') ?? error;
     }
   }
-  const valid = validateWrite(endpoint, req, deps.columnKinds);
+  // body values are checked against the column kinds in Table mode; a procedure takes its own parameters
+  const valid = validateWrite(endpoint, req, endpoint.writeMode === 'Table' ? deps.columnKinds : undefined);
   // the compiler refuses a RowFilter over procedure writes; this keeps it that way at run time
   if (deps.rowFilter && endpoint.writeMode !== 'Table') throw new WharfError('SQL_ROW_FILTER_PROCEDURE');
   try {

@@ -8,8 +8,9 @@
  * batch's 404 `Record not found: nothing was deleted`, nothing removed. The embedded database
  * (PGlite) and a real PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPgAndEmbeddedTestServer, type SqlTestServer } from '../sql/http-server.js';
+import { sendAs, sqlNaming, type KeyMethod } from './key-requests.js';
 
 let server: SqlTestServer;
 
@@ -18,16 +19,8 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => server?.close());
 
-type Method = 'GET' | 'PUT' | 'PATCH' | 'MERGE' | 'DELETE';
-
-async function send(method: Method, url: string, payload?: unknown) {
-  return server.app.inject({
-    method: method as 'GET',
-    url,
-    headers: { authorization: server.authorization, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
-  });
-}
+type Method = Exclude<KeyMethod, 'HEAD'>;
+const send = (method: Method, url: string, payload?: unknown) => sendAs(server, method, url, payload);
 
 const NOT_FOUND = { success: false, error: 'Record not found' };
 const BATCH_NOT_FOUND = { success: false, error: 'Record not found: nothing was deleted' };
@@ -36,18 +29,7 @@ describe.each(['demo', 'pg'])('a write key beyond the key column on %s', (env) =
   const W = `/api/${env}/Inventory/Warehouses`;
   const table = async (): Promise<unknown> => (await send('GET', `${W}?$orderby=WarehouseId&$top=1000`)).json();
 
-  /** The SQL statements naming the Warehouses table that the request ran (catalogue reads name it only as a parameter). */
-  async function tableSql(request: () => Promise<unknown>): Promise<string[]> {
-    const driver = server.drivers.ready(env);
-    if (driver === undefined) throw new Error(`driver ${env} not started`);
-    const spy = vi.spyOn(driver, 'query');
-    try {
-      await request();
-      return spy.mock.calls.map(([sql]) => sql).filter((sql) => sql.includes('"Warehouses"'));
-    } finally {
-      spy.mockRestore();
-    }
-  }
+  const tableSql = (request: () => Promise<unknown>): Promise<string[]> => sqlNaming(server, env, '"Warehouses"', request);
 
   beforeAll(async () => {
     // the driver started and the key column's type read (what the first write of a process does)

@@ -71,7 +71,7 @@ describe.each(['pg', 'demo'])('$apply on %s', (env) => {
     ['Inventory/Products', 'filter(Price gt 1)', '$apply: must end with groupby(...) or aggregate(...)'],
     ['Inventory/Products', 'filter(Price gt)/aggregate($count as N)', '$apply: filter: unexpected end of expression at position 16'],
     ['Inventory/Products', 'groupby((UnitPrice))', "$apply: unknown column 'UnitPrice' at position 10"],
-    ['Inventory/Products', 'aggregate(Name with sum as S)', '$apply: sum needs a number column; Name is a string'],
+    ['Inventory/Products', 'aggregate(Name with sum as S)', '$apply: sum needs a number column; Name is a string at position 11'],
     ['Inventory/Products', 'groupby((CategoryId),aggregate($count as CategoryId))', "$apply: alias 'CategoryId' is the name of a grouping column"],
     ['Inventory/Products', "aggregate($count as N)&$filter=Price gt 1", '$filter cannot be combined with $apply; put filter(...) first inside $apply'],
     ['Inventory/Products', "aggregate($count as N)&$orderby=Price", 'Invalid orderby field: Price'],

@@ -36,16 +36,15 @@ const hostile: Array<[string, { url: string; method?: 'QUERY'; payload?: unknown
   ['NUL in a match pattern', { url: "/Inventory/Products?$filter=contains(Name,'%00')", error: '$filter: a string must not contain the NUL character (U+0000) at position 15' }],
   ['NUL in a QUERY body', { url: '/Inventory/Products', method: 'QUERY', payload: { filter: "Name eq 'a\u0000'" }, error: '$filter: a string must not contain the NUL character (U+0000) at position 9' }],
   ['NUL in a key (refused by the router already)', { url: '/Inventory/Products/a%00b', error: "Invalid path segment: 'a%00b' contains an encoded '/', '\\' or a control character." }],
-  ['bare date column', { url: '/Sales/Reports/OrderSummary?$filter=OrderDate', error: "$filter: 'OrderDate' is a date and cannot be compared with a boolean" }],
-  ['not on a date column', { url: '/Sales/Reports/OrderSummary?$filter=not OrderDate', error: "$filter: 'OrderDate' is a date and cannot be compared with a boolean" }],
-  ['date lt true', { url: '/Sales/Reports/OrderSummary?$filter=OrderDate lt true', error: "$filter: 'OrderDate' is a date and cannot be compared with a boolean" }],
-  ['timestamp eq number', { url: '/Inventory/Products?$filter=CreatedAt eq 5', error: "$filter: 'CreatedAt' is a date-time and cannot be compared with a number" }],
-  ['string eq boolean', { url: '/Inventory/Products?$filter=Name eq true', error: "$filter: 'Name' is a string and cannot be compared with a boolean" }],
-  ['string eq time', { url: '/Inventory/Products?$filter=Name eq 08:30', error: "$filter: 'Name' is a string and cannot be compared with a time of day" }],
+  ['bare date column', { url: '/Sales/Reports/OrderSummary?$filter=OrderDate', error: "$filter: 'OrderDate' is a date and cannot be compared with a boolean at position 1" }],
+  ['not on a date column', { url: '/Sales/Reports/OrderSummary?$filter=not OrderDate', error: "$filter: 'OrderDate' is a date and cannot be compared with a boolean at position 5" }],
+  ['date lt true', { url: '/Sales/Reports/OrderSummary?$filter=OrderDate lt true', error: "$filter: 'OrderDate' is a date and cannot be compared with a boolean at position 1" }],
+  ['timestamp eq number', { url: '/Inventory/Products?$filter=CreatedAt eq 5', error: "$filter: 'CreatedAt' is a date-time and cannot be compared with a number at position 1" }],
+  ['string eq boolean', { url: '/Inventory/Products?$filter=Name eq true', error: "$filter: 'Name' is a string and cannot be compared with a boolean at position 1" }],
+  ['string eq time', { url: '/Inventory/Products?$filter=Name eq 08:30', error: "$filter: 'Name' is a string and cannot be compared with a time of day at position 1" }],
   ['QUERY body nested 10,000 deep', { url: '/Inventory/Products', method: 'QUERY', payload: '['.repeat(10_000) + ']'.repeat(10_000), error: 'Invalid JSON body: JSON is nested deeper than 64 levels.' }],
   ['QUERY body nested 10,000 deep and cut off', { url: '/Inventory/Products', method: 'QUERY', payload: '{"a":'.repeat(10_000), error: 'Invalid JSON body: JSON is nested deeper than 64 levels.' }],
   ['QUERY top as a string', { url: '/Inventory/Products', method: 'QUERY', payload: { top: '5' }, error: 'QUERY body: top must be an integer' }],
-  ['key not a number', { url: '/Inventory/Products/1.5', error: "Invalid key '1.5': ProductId is a number" }],
 ];
 
 describe.each(['pg', 'demo'])('hostile and ill-typed input on %s: 400 before any SQL', (env) => {

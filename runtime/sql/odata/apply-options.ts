@@ -11,6 +11,7 @@ import type { OrderItem } from './ast.js';
 import { applyOutputNames, type ApplyQuery } from './apply-ast.js';
 import { parseApply } from './apply-parser.js';
 import { ODataError } from './errors.js';
+import { atPositionOf } from './positions.js';
 import type { ColumnMap } from './filter-parser.js';
 import type { HiddenColumns } from './hidden-columns.js';
 import { parseOrderby, parseSkip, parseTop, type RawOptions } from './options.js';
@@ -62,11 +63,11 @@ export function parseApplyRequest(
   const problem = responseNameProblem(apply, transforms);
   if (problem !== null) throw new ODataError(`$apply: ${problem}`);
   if (kinds) {
-    if (apply.filter) checkFilterTypes(apply.filter, kinds);
+    if (apply.filter) checkFilterTypes(apply.filter, kinds, '$apply: filter');
     for (const a of apply.aggregates) {
       if (a.kind !== 'method' || (a.method !== 'sum' && a.method !== 'average')) continue;
       const kind = kinds.get(a.member.column);
-      if (kind !== undefined && kind !== 'number') throw new ODataError(`$apply: ${a.method} needs a number column; ${a.member.name} is a ${kind}`);
+      if (kind !== undefined && kind !== 'number') throw new ODataError(`$apply: ${a.method} needs a number column; ${a.member.name} is a ${kind}${atPositionOf(a.member)}`);
     }
   }
   const outputs = Object.fromEntries(applyOutputNames(apply).map((n) => [n, n]));

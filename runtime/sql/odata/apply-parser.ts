@@ -14,6 +14,7 @@ import { AGGREGATE_METHODS, type Aggregate, type AggregateMethod, type ApplyQuer
 import { ODataError, describeText } from './errors.js';
 import { parseFilter, resolveMember, type ColumnMap } from './filter-parser.js';
 import { assertVisible, NO_HIDDEN, type HiddenColumns } from './hidden-columns.js';
+import { placed } from './positions.js';
 import { tokenize, type Token } from './tokenizer.js';
 
 const OPTION = '$apply';
@@ -96,7 +97,7 @@ class ApplyParser {
     const close = this.tokens[this.i - 1] as Token;
     const inner = this.text.slice(open.pos, close.pos - 1);
     try {
-      return parseFilter(inner, this.columns, this.hidden);
+      return parseFilter(inner, this.columns, this.hidden, open.pos);
     } catch (error) {
       if (!(error instanceof ODataError)) throw error;
       // positions of the inner expression, counted in the whole $apply value
@@ -111,7 +112,7 @@ class ApplyParser {
     const column = resolveMember(this.columns, t.text);
     if (column === undefined) throw ODataError.unknownColumn(OPTION, describeText(t.text), t.pos);
     assertVisible(this.hidden, t.text, OPTION, verb, t.pos);
-    return { kind: 'member', name: t.text, column };
+    return placed({ kind: 'member', name: t.text, column }, t.pos);
   }
 
   private groupby(): Omit<ApplyQuery, 'filter'> {

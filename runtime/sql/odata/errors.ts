@@ -5,6 +5,7 @@
  * `<option>: <what> at position <n>` (n is 1-based, counted in characters of the decoded option
  * value). Static endpoints reuse the parser and answer its errors with their own code.
  */
+import { escapeUnprintable } from '../../contract/unprintable.js';
 import { WharfError } from '../../errors/wharf-error.js';
 
 type ODataCode = 'SQL_BAD_REQUEST' | 'SQL_UNKNOWN_COLUMN';
@@ -34,8 +35,16 @@ export class ODataError extends WharfError<ODataCode> {
   }
 }
 
-/** Render a token/character for an error message: quoted, shortened, control chars escaped. */
+/** Characters (code points) of the caller's text a message quotes at most. */
+export const MAX_QUOTED = 60;
+
+/**
+ * Render a token/character for an error message: quoted, at most MAX_QUOTED code points (a pair is
+ * never cut in two), control, format and separator characters escaped (unprintable.ts).
+ */
 export function describeText(text: string): string {
-  const short = text.length > 60 ? `${text.slice(0, 60)}…` : text;
-  return `'${short.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}'`;
+  // MAX_QUOTED code points take at most twice as many UTF-16 units
+  const chars = [...text.slice(0, MAX_QUOTED * 2 + 1)];
+  const short = chars.length > MAX_QUOTED ? `${chars.slice(0, MAX_QUOTED).join('')}…` : chars.join('');
+  return `'${escapeUnprintable(short)}'`;
 }

@@ -14,6 +14,7 @@ import { ODataError, describeText } from './errors.js';
 import { ODATA_LIMITS } from './limits.js';
 import { assertVisible, NO_HIDDEN, type HiddenColumns } from './hidden-columns.js';
 import { literalFromToken } from './literals.js';
+import { placed } from './positions.js';
 import { tokenize, type Token } from './tokenizer.js';
 
 /** exposed name -> db column. Looked up with own-property checks only. */
@@ -33,8 +34,12 @@ export function resolveMember(columns: ColumnMap, name: string): string | undefi
   return Object.hasOwn(columns, name) ? columns[name] : undefined;
 }
 
-export function parseFilter(text: string, columns: ColumnMap, hidden: HiddenColumns = NO_HIDDEN): FilterExpr {
-  return new FilterParser(tokenize(OPTION, text), columns, hidden).parseAll();
+/**
+ * `offset`: characters before `text` in the option value it came from (`$apply`'s filter(...)), so
+ * the positions kept for later messages (positions.ts) count in that value.
+ */
+export function parseFilter(text: string, columns: ColumnMap, hidden: HiddenColumns = NO_HIDDEN, offset = 0): FilterExpr {
+  return new FilterParser(tokenize(OPTION, text), columns, hidden, offset).parseAll();
 }
 
 class FilterParser {
@@ -45,6 +50,7 @@ class FilterParser {
     private readonly tokens: readonly Token[],
     private readonly columns: ColumnMap,
     private readonly hidden: HiddenColumns,
+    private readonly offset: number,
   ) {}
 
   parseAll(): FilterExpr {
@@ -71,7 +77,7 @@ class FilterParser {
 
   private unexpected(t: Token): ODataError {
     if (t.type === 'eof') return ODataError.at(OPTION, 'unexpected end of expression', t.pos);
-    const shown = t.type === 'string' ? `string '${t.text.slice(0, 20)}'` : describeText(t.text);
+    const shown = t.type === 'string' ? `string ${describeText(t.text)}` : describeText(t.text);
     return ODataError.at(OPTION, `unexpected ${shown}`, t.pos);
   }
 
@@ -217,14 +223,14 @@ class FilterParser {
       this.next();
       const s = this.next();
       if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s.text)) {
-        throw ODataError.at(OPTION, `invalid guid '${s.text.slice(0, 40)}'`, s.pos);
+        throw ODataError.at(OPTION, `invalid guid ${describeText(s.text)}`, s.pos);
       }
-      return { kind: 'literal', type: 'guid', value: s.text.toLowerCase() };
+      return placed({ kind: 'literal', type: 'guid', value: s.text.toLowerCase() }, t.pos + this.offset);
     }
     const lit = literalFromToken(OPTION, t);
     if (lit) {
       this.next();
-      return lit;
+      return placed(lit, t.pos + this.offset);
     }
     if (t.type !== 'ident' || RESERVED.has(t.text)) throw this.unexpected(t);
     if (this.peek(1).type === 'lparen') return this.parseCall();
@@ -234,9 +240,9 @@ class FilterParser {
 
   private member(t: Token): Member {
     const column = resolveMember(this.columns, t.text);
-    if (column === undefined) throw ODataError.unknownColumn(OPTION, `'${t.text.slice(0, 100)}'`, t.pos);
+    if (column === undefined) throw ODataError.unknownColumn(OPTION, describeText(t.text), t.pos);
     assertVisible(this.hidden, t.text, OPTION, 'filtered on', t.pos);
-    return { kind: 'member', name: t.text, column };
+    return placed({ kind: 'member', name: t.text, column }, t.pos + this.offset);
   }
 
   private parseCall(): ValueExpr {
@@ -244,7 +250,7 @@ class FilterParser {
     const fn = fnTok.text;
     if (MATCH_FNS.has(fn)) throw ODataError.at(OPTION, `${fn}(...) returns a boolean and cannot be used as a value`, fnTok.pos);
     if (!(VALUE_FUNCTIONS as readonly string[]).includes(fn)) {
-      throw ODataError.at(OPTION, `unknown function '${fn.slice(0, 100)}'`, fnTok.pos);
+      throw ODataError.at(OPTION, `unknown function ${describeText(fn)}`, fnTok.pos);
     }
     const name = fn as ValueFunction;
     this.enter(fnTok);
@@ -265,7 +271,7 @@ class FilterParser {
     if (args.length !== ARITY[name]) {
       throw ODataError.at(OPTION, `${name} takes ${ARITY[name]} argument${ARITY[name] === 1 ? '' : 's'}, got ${args.length}`, close.pos);
     }
-    return { kind: 'call', fn: name, args };
+    return placed({ kind: 'call', fn: name, args }, fnTok.pos + this.offset);
   }
 
   private checkArg(fn: ValueFunction, arg: ValueExpr, t: Token): void {

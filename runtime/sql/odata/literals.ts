@@ -1,6 +1,6 @@
 /** Turn literal tokens into typed AST literals, validating calendar values. */
 import type { Literal } from './ast.js';
-import { ODataError } from './errors.js';
+import { ODataError, describeText } from './errors.js';
 import type { Token } from './tokenizer.js';
 
 /** Half of a UTF-16 pair without its other half: not encodable as UTF-8, so no database takes it. */
@@ -20,7 +20,7 @@ function validTime(h: number, mi: number, s: number): boolean {
 }
 
 function invalid(option: string, token: Token, what: string): ODataError {
-  return ODataError.at(option, `invalid ${what} '${token.text}'`, token.pos);
+  return ODataError.at(option, `invalid ${what} ${describeText(token.text)}`, token.pos);
 }
 
 /** null when the token is not a literal token. */

@@ -41,7 +41,7 @@ export function readRawOptions(query: Readonly<Record<string, unknown>>): RawOpt
     if (!key.startsWith('$')) continue;
     const name = key.slice(1);
     if (!(KNOWN as readonly string[]).includes(name)) {
-      throw new ODataError(`Unsupported query option '${key.slice(0, 40)}'`);
+      throw new ODataError(`Unsupported query option ${describeText(key)}`);
     }
     const v = query[key];
     if (Array.isArray(v)) throw new ODataError(`${key} given more than once`);
@@ -109,14 +109,14 @@ export function parseOrderby(text: string, columns: ColumnMap, hidden: HiddenCol
     const field = g[0];
     if (!field) throw new ODataError('Empty orderby clause');
     const column = field.type === 'ident' ? resolveMember(columns, field.text) : undefined;
-    if (column === undefined) throw new ODataError(`Invalid orderby field: ${field.text.slice(0, 100)}`);
+    if (column === undefined) throw new ODataError(`Invalid orderby field: ${describeText(field.text).slice(1, -1)}`);
     assertVisible(hidden, field.text, option, 'used for ordering', field.pos);
     const dir = g[1];
     if (dir && !(dir.type === 'ident' && (dir.text === 'asc' || dir.text === 'desc'))) {
-      throw ODataError.at(option, `expected 'asc' or 'desc', found '${dir.text.slice(0, 20)}'`, dir.pos);
+      throw ODataError.at(option, `expected 'asc' or 'desc', found ${describeText(dir.text)}`, dir.pos);
     }
     const extra = g[2];
-    if (extra) throw ODataError.at(option, `unexpected '${extra.text.slice(0, 20)}'`, extra.pos);
+    if (extra) throw ODataError.at(option, `unexpected ${describeText(extra.text)}`, extra.pos);
     items.push({ member: { kind: 'member', name: field.text, column }, direction: dir?.text === 'desc' ? 'desc' : 'asc' });
     if (items.length > ODATA_LIMITS.maxOrderbyItems) {
       throw ODataError.at(option, `more than ${ODATA_LIMITS.maxOrderbyItems} fields`, field.pos);
@@ -130,7 +130,7 @@ function parseInteger(option: string, text: string): number {
   if (!/^[+-]?\d{1,15}$/.test(t)) {
     if (/^[+-]?\d+$/.test(t) && !t.startsWith('-')) return Number.MAX_SAFE_INTEGER;
     if (/^-\d+$/.test(t)) return -1;
-    throw new ODataError(`${option} must be an integer`);
+    throw new ODataError(`${option} must be an integer, found ${describeText(text)}`);
   }
   return Number(t);
 }
@@ -152,7 +152,7 @@ export function parseSkip(text: string): number {
 export function parseCount(text: string): boolean {
   if (text === 'true') return true;
   if (text === 'false') return false;
-  throw new ODataError('$count must be true or false');
+  throw new ODataError(`$count must be true or false, found ${describeText(text)}`);
 }
 
 export function parseExpand(text: string, relationships: ReadonlyMap<string, ColumnMap> | null): ExpandItem[] {
@@ -165,16 +165,16 @@ export function parseExpand(text: string, relationships: ReadonlyMap<string, Col
   if (at(0).type === 'eof') throw new ODataError(`${option}: empty`);
   for (;;) {
     const name = at(i);
-    if (name.type !== 'ident') throw ODataError.at(option, 'expected a relationship name', name.pos);
+    if (name.type !== 'ident') throw ODataError.at(option, `expected a relationship name, found ${name.type === 'eof' ? 'the end' : describeText(name.text)}`, name.pos);
     const target = relationships.get(name.text);
-    if (!target) throw ODataError.at(option, `unknown relationship '${name.text.slice(0, 100)}'`, name.pos);
+    if (!target) throw ODataError.at(option, `unknown relationship ${describeText(name.text)}`, name.pos);
     if (items.some((x) => x.name === name.text)) throw ODataError.at(option, `relationship '${name.text}' given twice`, name.pos);
     i++;
     let select: string[] | null = null;
     if (at(i).type === 'lparen') {
       const opt = at(i + 1);
       if (!(opt.type === 'ident' && opt.text === '$select') || at(i + 2).type !== 'equals') {
-        throw ODataError.at(option, 'only $select is supported inside parentheses', opt.pos);
+        throw ODataError.at(option, `only $select is supported inside parentheses, found ${opt.type === 'eof' ? 'the end' : describeText(opt.text)}`, opt.pos);
       }
       let j = i + 3;
       const start = j;
@@ -188,7 +188,7 @@ export function parseExpand(text: string, relationships: ReadonlyMap<string, Col
     if (items.length > ODATA_LIMITS.maxExpandItems) throw new ODataError(`${option}: more than ${ODATA_LIMITS.maxExpandItems} relationships`);
     const sep = at(i);
     if (sep.type === 'eof') return items;
-    if (sep.type !== 'comma') throw ODataError.at(option, `unexpected '${sep.text.slice(0, 20)}'`, sep.pos);
+    if (sep.type !== 'comma') throw ODataError.at(option, `unexpected ${describeText(sep.text)}`, sep.pos);
     i++;
   }
 }
@@ -198,9 +198,9 @@ function selectFromTokens(option: string, tokens: Token[], columns: ColumnMap): 
   for (const g of groups(tokens)) {
     const f = g[0];
     if (!f) throw ODataError.at(option, 'empty column name in $select', (tokens[0] as Token).pos);
-    if (g.length > 1) throw ODataError.at(option, `unexpected '${(g[1] as Token).text.slice(0, 20)}'`, (g[1] as Token).pos);
+    if (g.length > 1) throw ODataError.at(option, `unexpected ${describeText((g[1] as Token).text)}`, (g[1] as Token).pos);
     if (f.type !== 'ident' || resolveMember(columns, f.text) === undefined) {
-      throw ODataError.unknownColumn(option, `'${f.text.slice(0, 100)}'`, f.pos);
+      throw ODataError.unknownColumn(option, describeText(f.text), f.pos);
     }
     if (!out.includes(f.text)) out.push(f.text);
   }

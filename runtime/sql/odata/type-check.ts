@@ -7,6 +7,7 @@
  */
 import type { BoolExpr, Literal, ValueExpr, ValueFunction } from './ast.js';
 import { ODataError } from './errors.js';
+import { atPositionOf } from './positions.js';
 
 /** What a value is, as far as comparison rules care. */
 export type ValueKind = 'string' | 'number' | 'boolean' | 'date' | 'datetime' | 'time' | 'guid';
@@ -15,8 +16,6 @@ export type ValueKind = 'string' | 'number' | 'boolean' | 'date' | 'datetime' | 
 export type ColumnKinds = ReadonlyMap<string, ValueKind>;
 
 type Kind = ValueKind | 'null' | 'unknown';
-
-const OPTION = '$filter';
 
 const ARTICLE: Readonly<Record<ValueKind, string>> = {
   string: 'a string', number: 'a number', boolean: 'a boolean', date: 'a date',
@@ -58,7 +57,8 @@ function describe(e: ValueExpr): string {
 }
 
 export class FilterTypeChecker {
-  constructor(private readonly kinds: ColumnKinds) {}
+  /** `option`: how messages name the expression (`$filter`, `$apply: filter`). */
+  constructor(private readonly kinds: ColumnKinds, private readonly option: string = '$filter') {}
 
   check(expr: BoolExpr): void {
     switch (expr.kind) {
@@ -101,14 +101,15 @@ export class FilterTypeChecker {
    * always type a parameter inside a function (PostgreSQL: "could not determine data type").
    */
   private needsColumn(e: ValueExpr, where: string): void {
-    if (e.kind === 'literal') throw new ODataError(`${OPTION}: ${where} needs a column or a function of one as its first argument, not a literal`);
+    if (e.kind === 'literal') throw new ODataError(`${this.option}: ${where} needs a column or a function of one as its first argument, not a literal${atPositionOf(e)}`);
   }
 
   private expect(e: ValueExpr, allowed: readonly ValueKind[], where: string): void {
     const k = this.kindOf(e);
     if (k === 'unknown' || (allowed as readonly Kind[]).includes(k)) return;
-    if (k === 'null') throw new ODataError(`${OPTION}: ${where} needs ${allowed.map((a) => ARTICLE[a]).join(' or ')}, not null`);
-    throw new ODataError(`${OPTION}: ${where} needs ${allowed.map((a) => ARTICLE[a]).join(' or ')}, but ${describe(e)} is ${ARTICLE[k]}`);
+    const needs = allowed.map((a) => ARTICLE[a]).join(' or ');
+    if (k === 'null') throw new ODataError(`${this.option}: ${where} needs ${needs}, not null${atPositionOf(e)}`);
+    throw new ODataError(`${this.option}: ${where} needs ${needs}, but ${describe(e)} is ${ARTICLE[k]}${atPositionOf(e)}`);
   }
 
   private comparable(left: ValueExpr, right: ValueExpr): void {
@@ -119,7 +120,7 @@ export class FilterTypeChecker {
     const ka = col === left ? a : b;
     const kb = col === left ? b : a;
     throw new ODataError(
-      `${OPTION}: ${describe(col)} is ${ARTICLE[ka as ValueKind]} and cannot be compared with ${ARTICLE[kb as ValueKind]}`,
+      `${this.option}: ${describe(col)} is ${ARTICLE[ka as ValueKind]} and cannot be compared with ${ARTICLE[kb as ValueKind]}${atPositionOf(col)}`,
     );
   }
 }
@@ -138,6 +139,6 @@ function compatible(a: Kind, b: Kind, left: ValueExpr, right: ValueExpr): boolea
 }
 
 /** Check a parsed filter against the known column kinds (throws ODataError, a 400). */
-export function checkFilterTypes(expr: BoolExpr, kinds: ColumnKinds): void {
-  new FilterTypeChecker(kinds).check(expr);
+export function checkFilterTypes(expr: BoolExpr, kinds: ColumnKinds, option = '$filter'): void {
+  new FilterTypeChecker(kinds, option).check(expr);
 }

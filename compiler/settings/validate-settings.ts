@@ -21,9 +21,12 @@ import { checkConfigFile } from '../read-config-file.js';
 export function validateSettingsFile(file: string, text: string | Uint8Array): Diagnostic[] {
   const parsed = parseJsonFile(file, text);
   if (isJsonSyntaxError(parsed)) return [parsed];
-  return checkSettingsDocument(parsed.value, 'settings.json').map((p) =>
-    parsed.diagnostic('error', p.code, p.pointer, p.message, { atKey: p.atKey, ...(p.hint ? { hint: p.hint } : {}) }),
-  );
+  return [
+    ...parsed.duplicates,
+    ...checkSettingsDocument(parsed.value, 'settings.json').map((p) =>
+      parsed.diagnostic('error', p.code, p.pointer, p.message, { atKey: p.atKey, ...(p.hint ? { hint: p.hint } : {}) }),
+    ),
+  ];
 }
 
 const ENVIRONMENT_FIELDS = ['$schema', 'Provider', 'ConnectionString', 'Headers'];
@@ -33,7 +36,7 @@ export function validateEnvironmentFile(file: string, name: string, raw: string 
   const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
   const parsed = parseJsonFile(file, raw);
   if (isJsonSyntaxError(parsed)) return [parsed];
-  const out: Diagnostic[] = [];
+  const out: Diagnostic[] = [...parsed.duplicates];
   const doc = parsed.value;
   if (typeof doc === 'object' && doc !== null && !Array.isArray(doc)) {
     for (const field of Object.keys(doc)) {

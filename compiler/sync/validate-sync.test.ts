@@ -50,6 +50,11 @@ describe('sync.json validation', () => {
         "environments/prod/sync.json:25:14: error sync-duplicate-key at /Destinations/1/Key: Destination key 'f' is already used by Destinations[0]",
       ],
     ],
+    [
+      'a key written twice (JSON keeps the last one)',
+      JSON.stringify(good, null, 2).replace('"Key": "f",', '"Key": "f",\n      "Key": "g",'),
+      ['environments/prod/sync.json:16:7: error duplicate-key at /Destinations/0/Key: Key "Key" is written twice in the same object (first at line 15); JSON keeps only the last one\n    hint: Remove one of the two; merge their settings into a single key.'],
+    ],
   ];
   it.each(cases)('%s', (_name, doc, want) => {
     expect(lines(doc)).toEqual(want);

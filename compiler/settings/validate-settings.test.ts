@@ -50,14 +50,22 @@ describe('environments/settings.json validation', () => {
 
   it('an environment folder: a key written twice', () => {
     const text = '{\n  "Provider": "postgres",\n  "ConnectionString": "postgres://h/db",\n  "Provider": "postgres"\n}\n';
-    expect(validateEnvironmentFile('environments/prod/settings.json', 'prod', text).map(formatDiagnostic)).toEqual([
+    expect(validateEnvironmentFile('environments/prod/settings.json', text).map(formatDiagnostic)).toEqual([
       'environments/prod/settings.json:4:3: error duplicate-key at /Provider: Key "Provider" is written twice in the same object (first at line 2); JSON keeps only the last one\n    hint: Remove one of the two; merge their settings into a single key.',
+    ]);
+  });
+
+  it('an environment folder: a byte order mark is fine (the gateway reads it too), a bad header value is named by its pointer', () => {
+    expect(validateEnvironmentFile('environments/prod/settings.json', `\ufeff${JSON.stringify({ Provider: 'postgres', ConnectionString: 'Host=x' })}`)).toEqual([]);
+    const text = JSON.stringify({ Headers: { 'X/A': 1 } }, null, 2);
+    expect(validateEnvironmentFile('environments/prod/settings.json', text).map(formatDiagnostic)).toEqual([
+      'environments/prod/settings.json:3:12: error settings-value at /Headers/X~1A: Headers.X/A must be a string',
     ]);
   });
 
   it('an environment folder: unknown fields and bad values', () => {
     const text = JSON.stringify({ Provdier: 'postgres', Provider: 'oracle' }, null, 2);
-    expect(validateEnvironmentFile('environments/prod/settings.json', 'prod', text).map(formatDiagnostic)).toEqual([
+    expect(validateEnvironmentFile('environments/prod/settings.json', text).map(formatDiagnostic)).toEqual([
       "environments/prod/settings.json:2:3: error settings-unknown-key at /Provdier: 'Provdier' is not a known field of an environment's settings.json\n    hint: did you mean 'Provider'?",
       'environments/prod/settings.json:3:15: error settings-value at /Provider: Provider must be one of mssql, postgres, embedded',
     ]);

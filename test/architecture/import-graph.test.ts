@@ -52,10 +52,6 @@ const SHARED_CHECKS: Readonly<Record<string, { readonly imports: readonly string
     imports: ['runtime/auth/rules/row-filter.js', 'runtime/sql/odata/errors.js'],
     reason: 'the same RowFilter parse as a diagnostic: the ODataError it catches carries the runtime\'s own message',
   },
-  'compiler/settings/validate-settings.ts': {
-    imports: ['runtime/errors/wharf-error.js', 'runtime/settings/environments.js'],
-    reason: '`wharf check` checks environments/<env>/ with the parser the gateway starts with (parseEnvironment, which also checks connection strings with the SQL drivers\' grammar and throws the registry\'s WharfError), so a file it passes is one the gateway loads; environments.ts also reads the folder (I/O) and reaches runtime/sql/drivers, so it is no contract module',
-  },
 };
 
 /** runtime/ modules allowed to import outside runtime/, edge by edge, and why (never compiler/ or generated/). */

@@ -18,7 +18,7 @@ import {
 import { WharfError } from '../../errors/wharf-error.js';
 import { SETTINGS_KEYWORDS } from '../../contract/settings-registry.js';
 import type { ServiceSettings, SyncConfig, SyncEnvironment } from './model.js';
-import { connectionStringProblem } from '../../sql/drivers/connection-string.js';
+import { connectionStringProblem } from '../../contract/connection-string.js';
 import { normalizeEnvironment, normalizeService } from './normalize.js';
 
 /** Malformed connection strings, named by pointer and key (never by value): connection-string.ts. */

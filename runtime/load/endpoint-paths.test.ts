@@ -50,6 +50,14 @@ const REFUSED: [string, EndpointSpec, Prepare | null, string][] = [
     },
     "ContentFile 'endpoints/static/Ref/Etc/passwd' leads outside its endpoint folder 'endpoints/static/Ref/Etc/' (a symbolic link)",
   ],
+  [
+    'ContentFile a folder',
+    staticAt(`${FOLDER}/data`),
+    async (root) => {
+      await mkdir(path.join(root, FOLDER, 'data'), { recursive: true });
+    },
+    `ContentFile '${FOLDER}/data' is not a file`,
+  ],
   ['ContentFile absolute', staticAt('/etc/passwd'), null, `ContentFile '/etc/passwd' is not inside its endpoint folder '${FOLDER}/'`],
   ['ContentFile leaving with ..', staticAt(`${FOLDER}/../../../../../etc/passwd`), null, `ContentFile '${FOLDER}/../../../../../etc/passwd' is not inside its endpoint folder '${FOLDER}/'`],
   ['ContentFile elsewhere in the project', staticAt('environments/prod/settings.json'), null, `ContentFile 'environments/prod/settings.json' is not inside its endpoint folder '${FOLDER}/'`],

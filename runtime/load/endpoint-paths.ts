@@ -3,14 +3,15 @@
  * may name paths the build refuses (compiler rules static-content, files-base-directory). The paths
  * of every endpoint are checked again when generated/ is loaded, before anything is served:
  *   Static: ContentFile lies inside its endpoint folder, which lies inside endpoints/: as text, and,
- *   when the file exists, with every symbolic link followed (a missing file stays the per-request
- *   STATIC_CONTENT_UNAVAILABLE it was: nothing to serve, nothing to leak).
+ *   when the file exists, with every symbolic link followed; and it is a file, not a folder. A file
+ *   that cannot be read stays the per-request STATIC_CONTENT_UNAVAILABLE it was (nothing to serve,
+ *   nothing to leak).
  *   Files: BaseDirectory and StorageDirectory hold no NUL (every request of the endpoint was a 500),
  *   BaseDirectory stays inside the storage root.
  * A refused endpoint fails the load (LOAD_ENDPOINT_REFUSED): at start the gateway does not start, on
  * a reload the last good table keeps serving. A few realpath calls per Static endpoint, once per load.
  */
-import { existsSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { containedPath, resolvesInside } from '../contract/contained-path.js';
 import type { EndpointModel, FilesEndpoint, StaticEndpoint } from '../contract/model.js';
@@ -27,10 +28,17 @@ function contentFileProblem(model: StaticEndpoint, projectRoot: string): string 
   if (folder === null || !folder.startsWith(`${ENDPOINTS}/`)) return `its entity.json ${quoted(model.sourceFile)} is not inside ${ENDPOINTS}/`;
   const file = contained(model.contentFile);
   if (file === null || !file.startsWith(`${folder}/`)) return `ContentFile ${quoted(model.contentFile)} is not inside its endpoint folder ${quoted(`${folder}/`)}`;
-  if (!existsSync(path.join(projectRoot, file))) return null;
+  let stats: Stats;
+  try {
+    stats = statSync(path.join(projectRoot, file));
+  } catch {
+    return null;
+  }
   const inFolder = resolvesInside(path.join(projectRoot, folder), file.slice(folder.length + 1));
-  if (inFolder && resolvesInside(path.join(projectRoot, ENDPOINTS), folder.slice(ENDPOINTS.length + 1))) return null;
-  return `ContentFile ${quoted(model.contentFile)} leads outside its endpoint folder ${quoted(`${folder}/`)} (a symbolic link)`;
+  if (!inFolder || !resolvesInside(path.join(projectRoot, ENDPOINTS), folder.slice(ENDPOINTS.length + 1))) {
+    return `ContentFile ${quoted(model.contentFile)} leads outside its endpoint folder ${quoted(`${folder}/`)} (a symbolic link)`;
+  }
+  return stats.isFile() ? null : `ContentFile ${quoted(model.contentFile)} is not a file`;
 }
 
 function filesDirectoryProblem(model: FilesEndpoint): string | null {

@@ -6,7 +6,7 @@
  */
 import Fastify from 'fastify';
 import sql from 'mssql';
-import { parseMssqlConnectionString } from '../runtime/sql/drivers/connection-string.js';
+import { parseMssqlConnectionString } from '../runtime/contract/connection-string.js';
 
 export async function handWrittenMssql(connectionString: string, poolSize: number) {
   const pool = await new sql.ConnectionPool({ ...parseMssqlConnectionString(connectionString), pool: { min: 1, max: poolSize } }).connect();

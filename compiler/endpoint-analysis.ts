@@ -13,7 +13,7 @@ import type { EndpointModel } from '../runtime/contract/index.js';
 import { hasErrors } from './diagnostics.js';
 import { routeModuleSource, type RouteModuleSource } from './emit/route-files.js';
 import type { EntityRecord, EntityRecords } from './entity-cache.js';
-import { containedPath } from './model/contained-path.js';
+import { containedPath } from '../runtime/contract/contained-path.js';
 import { normalizeOne } from './model/normalize.js';
 import type { EntityContext } from './stages.js';
 import { validateEntity, type ValidateOptions } from './validate/index.js';

@@ -1,15 +1,19 @@
 /**
  * A configuration JSON file other than entity.json (environments/**\/*.json) parsed with its
  * syntax tree, so a diagnostic at a JSON pointer names file:line:column. Strict JSON (no
- * comments, no trailing commas); a syntax error is one `json-syntax` diagnostic.
+ * comments, no trailing commas); a syntax error is one `json-syntax` diagnostic, a key written twice
+ * in one object a `duplicate-key` diagnostic each (`duplicates`, the callers report them with theirs).
  */
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Diagnostic, Severity } from './diagnostics.js';
+import { duplicateKeyDiagnostics } from './json-duplicate-keys.js';
 import { configText, textProblemDiagnostic } from './json-text.js';
 import { lineIndex, pointerSegments } from './parse.js';
 
 export interface LocatedJson {
   readonly value: unknown;
+  /** The `duplicate-key` errors of the file (the value keeps the last of each repeated key). */
+  readonly duplicates: readonly Diagnostic[];
   /** Diagnostic at `pointer` (the nearest existing node); `atKey` points at the property name. */
   diagnostic(severity: Severity, code: string, pointer: string, message: string, options?: { atKey?: boolean; hint?: string }): Diagnostic;
 }
@@ -38,6 +42,7 @@ export function parseJsonFile(file: string, raw: string | Uint8Array): LocatedJs
   }
   return {
     value: JSON.parse(text) as unknown,
+    duplicates: duplicateKeyDiagnostics(file, tree, at),
     diagnostic(severity, code, pointer, message, options = {}) {
       const node = nodeAt(tree, pointer);
       const target = options.atKey && node?.parent?.type === 'property' ? node.parent.children?.[0] : node;

@@ -5,8 +5,7 @@
  * (EndpointBase.authorization is the one optional field of the model).
  */
 import type { AuthorizationRule, EndpointAuthorization } from '../../runtime/contract/index.js';
-import { parseRowFilter } from '../../runtime/auth/rules/row-filter.js';
-import type { ColumnMap } from '../../runtime/sql/odata/filter-parser.js';
+import { parseRowFilter, type ColumnMap } from '../../runtime/auth/rules/row-filter.js';
 import type { EntityContext } from '../stages.js';
 import type { AuthorizationConfig, SqlConfig } from './config.js';
 import { parseColumns } from './column-spec.js';

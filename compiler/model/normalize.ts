@@ -16,7 +16,7 @@ import {
 import type { EntityContext } from '../stages.js';
 import { isSkipped } from '../validate/rules/namespace-reserved.js';
 import type { CommonConfig, FilesConfig, SqlConfig, StaticConfig, WebhookConfig } from './config.js';
-import { containedPath } from './contained-path.js';
+import { containedPath } from '../../runtime/contract/contained-path.js';
 import { staticContentType } from './content-type.js';
 import { DEFAULTS } from './defaults.js';
 import { normalizeComposite, normalizeProxy } from './normalize-proxy.js';

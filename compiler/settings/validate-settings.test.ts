@@ -47,9 +47,33 @@ describe('environments/settings.json validation', () => {
     expect(lines(doc)).toEqual(want);
   });
 
+  it('a key written twice (JSON keeps the last one): an error at the second, the other checks still run', () => {
+    const text = '{\n  "Metrics": { "Enabled": true },\n  "RateLimiting": { "Enabled": false, "Enabled": true },\n  "Metrics": { "Enabled": false },\n  "HealthChecks": { "CacheTimeSeconds": 4000 }\n}\n';
+    expect(lines(text)).toEqual([
+      'environments/settings.json:3:39: error duplicate-key at /RateLimiting/Enabled: Key "Enabled" is written twice in the same object (first at line 3); JSON keeps only the last one\n    hint: Remove one of the two; merge their settings into a single key.',
+      'environments/settings.json:4:3: error duplicate-key at /Metrics: Key "Metrics" is written twice in the same object (first at line 2); JSON keeps only the last one\n    hint: Remove one of the two; merge their settings into a single key.',
+      'environments/settings.json:5:41: error settings-value at /HealthChecks/CacheTimeSeconds: HealthChecks:CacheTimeSeconds must be 3600 or less',
+    ]);
+  });
+
+  it('an environment folder: a key written twice', () => {
+    const text = '{\n  "Provider": "postgres",\n  "ConnectionString": "postgres://h/db",\n  "Provider": "postgres"\n}\n';
+    expect(validateEnvironmentFile('environments/prod/settings.json', text).map(formatDiagnostic)).toEqual([
+      'environments/prod/settings.json:4:3: error duplicate-key at /Provider: Key "Provider" is written twice in the same object (first at line 2); JSON keeps only the last one\n    hint: Remove one of the two; merge their settings into a single key.',
+    ]);
+  });
+
+  it('an environment folder: a byte order mark is fine (the gateway reads it too), a bad header value is named by its pointer', () => {
+    expect(validateEnvironmentFile('environments/prod/settings.json', `\ufeff${JSON.stringify({ Provider: 'postgres', ConnectionString: 'Host=x' })}`)).toEqual([]);
+    const text = JSON.stringify({ Headers: { 'X/A': 1 } }, null, 2);
+    expect(validateEnvironmentFile('environments/prod/settings.json', text).map(formatDiagnostic)).toEqual([
+      'environments/prod/settings.json:3:12: error settings-value at /Headers/X~1A: Headers.X/A must be a string',
+    ]);
+  });
+
   it('an environment folder: unknown fields and bad values', () => {
     const text = JSON.stringify({ Provdier: 'postgres', Provider: 'oracle' }, null, 2);
-    expect(validateEnvironmentFile('environments/prod/settings.json', 'prod', text).map(formatDiagnostic)).toEqual([
+    expect(validateEnvironmentFile('environments/prod/settings.json', text).map(formatDiagnostic)).toEqual([
       "environments/prod/settings.json:2:3: error settings-unknown-key at /Provdier: 'Provdier' is not a known field of an environment's settings.json\n    hint: did you mean 'Provider'?",
       'environments/prod/settings.json:3:15: error settings-value at /Provider: Provider must be one of mssql, postgres, embedded',
     ]);

@@ -3,56 +3,55 @@
  * file:line:column diagnostics: environments/settings.json against the settings registry
  * (runtime/contract/settings-document.ts: unknown keys with "did you mean", the one value grammar
  * and the registry's ranges) and every environments/<env>/settings.json (Provider,
- * ConnectionString, Headers: the rules of runtime/settings/environments.ts, unknown fields too).
+ * ConnectionString, Headers: the rules the gateway starts with, runtime/contract/environment-settings.ts;
+ * unknown fields too).
  * environments/sync.json and environments/<env>/sync.json: compiler/sync/validate-sync.ts.
  */
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { closest } from '../../runtime/contract/suggest.js';
-import { WharfError } from '../../runtime/errors/wharf-error.js';
-import { parseEnvironment } from '../../runtime/settings/environments.js';
+import { isEnvironmentSettingsProblem, readEnvironmentSettings } from '../../runtime/contract/environment-settings.js';
 import { checkSettingsDocument } from '../../runtime/contract/settings-document.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { isJsonSyntaxError, parseJsonFile } from '../json-file.js';
 import { checkConfigFile } from '../read-config-file.js';
+import { pointer } from '../validate/pointer.js';
 
 /** Diagnostics of environments/settings.json (`file` relative to the project root). */
 export function validateSettingsFile(file: string, text: string | Uint8Array): Diagnostic[] {
   const parsed = parseJsonFile(file, text);
   if (isJsonSyntaxError(parsed)) return [parsed];
-  return checkSettingsDocument(parsed.value, 'settings.json').map((p) =>
-    parsed.diagnostic('error', p.code, p.pointer, p.message, { atKey: p.atKey, ...(p.hint ? { hint: p.hint } : {}) }),
-  );
+  return [
+    ...parsed.duplicates,
+    ...checkSettingsDocument(parsed.value, 'settings.json').map((p) =>
+      parsed.diagnostic('error', p.code, p.pointer, p.message, { atKey: p.atKey, ...(p.hint ? { hint: p.hint } : {}) }),
+    ),
+  ];
 }
 
 const ENVIRONMENT_FIELDS = ['$schema', 'Provider', 'ConnectionString', 'Headers'];
 
 /** Diagnostics of one environments/<env>/settings.json. */
-export function validateEnvironmentFile(file: string, name: string, raw: string | Uint8Array): Diagnostic[] {
-  const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
+export function validateEnvironmentFile(file: string, raw: string | Uint8Array): Diagnostic[] {
   const parsed = parseJsonFile(file, raw);
   if (isJsonSyntaxError(parsed)) return [parsed];
-  const out: Diagnostic[] = [];
+  const out: Diagnostic[] = [...parsed.duplicates];
   const doc = parsed.value;
   if (typeof doc === 'object' && doc !== null && !Array.isArray(doc)) {
     for (const field of Object.keys(doc)) {
       if (ENVIRONMENT_FIELDS.includes(field)) continue;
       const near = closest(field, ENVIRONMENT_FIELDS.slice(1));
-      out.push(parsed.diagnostic('error', 'settings-unknown-key', `/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`, `'${field}' is not a known field of an environment's settings.json`, {
+      out.push(parsed.diagnostic('error', 'settings-unknown-key', pointer('', field), `'${field}' is not a known field of an environment's settings.json`, {
         atKey: true,
         ...(near !== null ? { hint: `did you mean '${near}'?` } : {}),
       }));
     }
   }
-  try {
-    parseEnvironment(name, file, text);
-  } catch (error) {
-    if (!(error instanceof WharfError)) throw error;
-    const reason = error.message.startsWith(`${file}: `) ? error.message.slice(file.length + 2) : error.message;
-    const field = ENVIRONMENT_FIELDS.find((f) => reason.startsWith(f));
-    const header = /^Headers\.(.+?) must/.exec(reason)?.[1];
-    out.push(parsed.diagnostic('error', 'settings-value', field ? `/${field}${header !== undefined ? `/${header}` : ''}` : '', reason));
+  const read = readEnvironmentSettings(doc);
+  if (isEnvironmentSettingsProblem(read)) {
+    const at = read.field === null ? '' : read.header === undefined ? pointer('', read.field) : pointer('', read.field, read.header);
+    out.push(parsed.diagnostic('error', 'settings-value', at, read.reason));
   }
   return out;
 }
@@ -68,7 +67,7 @@ export async function validateSettingsFiles(root: string): Promise<Diagnostic[]>
   for (const folder of folders) {
     const file = path.join(dir, folder, 'settings.json');
     const rel = `environments/${folder}/settings.json`;
-    if (existsSync(file)) out.push(...checkConfigFile(file, rel, (bytes) => validateEnvironmentFile(rel, folder, bytes)));
+    if (existsSync(file)) out.push(...checkConfigFile(file, rel, (bytes) => validateEnvironmentFile(rel, bytes)));
   }
   return out;
 }

@@ -50,6 +50,19 @@ describe('sync.json validation', () => {
         "environments/prod/sync.json:25:14: error sync-duplicate-key at /Destinations/1/Key: Destination key 'f' is already used by Destinations[0]",
       ],
     ],
+    [
+      'connection strings the SQL drivers cannot read (as wharf sync refuses them), named by key, never by value',
+      { ...good, ConnectionStrings: { main: 'Host=db;Port=five;Password=s3cret' }, Destinations: [{ Type: 'Database', Key: 'd', Provider: 'mssql', ConnectionString: 'Server=db;Pasword=s3cret', Table: 'sync.Changes' }] },
+      [
+        'environments/prod/sync.json:4:13: error sync-connection-string at /ConnectionStrings/main: Port must be a whole number',
+        "environments/prod/sync.json:17:27: error sync-connection-string at /Destinations/0/ConnectionString: unknown key 'Pasword' (SQL Server keys: Server, Database, User Id, Password, Encrypt, TrustServerCertificate, Connect Timeout, Application Name, Max Pool Size, ...)",
+      ],
+    ],
+    [
+      'a key written twice (JSON keeps the last one)',
+      JSON.stringify(good, null, 2).replace('"Key": "f",', '"Key": "f",\n      "Key": "g",'),
+      ['environments/prod/sync.json:16:7: error duplicate-key at /Destinations/0/Key: Key "Key" is written twice in the same object (first at line 15); JSON keeps only the last one\n    hint: Remove one of the two; merge their settings into a single key.'],
+    ],
   ];
   it.each(cases)('%s', (_name, doc, want) => {
     expect(lines(doc)).toEqual(want);

@@ -71,7 +71,7 @@ export function validateSyncFile(file: string, rawText: string | Uint8Array, kin
   if (isJsonSyntaxError(parsed)) return [parsed];
   const { value } = parsed;
   const validate = compiled()[kind];
-  const out: Diagnostic[] = [];
+  const out: Diagnostic[] = [...parsed.duplicates];
   const seen = new Set<string>();
   const push = (code: string, ptr: string, message: string, atKey = false) => {
     const key = `${code}\0${ptr}\0${message}`;

@@ -3,6 +3,7 @@
  * shared by `wharf build` (compiler/sync/, file:line diagnostics) and `wharf sync` (runtime/sync/
  * config/load.ts, refuses to start or to hot-reload a bad configuration). Pure; no I/O.
  */
+import { connectionStringProblem } from './connection-string.js';
 
 /** environments/sync.json: service settings (optional). */
 export const SYNC_SERVICE_FILE = 'sync.json';
@@ -12,13 +13,35 @@ export const SYNC_SERVICE_SCHEMA = 'sync/service.schema.json';
 export const SYNC_ENVIRONMENT_SCHEMA = 'sync/environment.schema.json';
 
 export interface SyncRuleProblem {
-  readonly code: 'sync-connection-key' | 'sync-duplicate-name' | 'sync-duplicate-key';
+  readonly code: 'sync-connection-key' | 'sync-duplicate-name' | 'sync-duplicate-key' | 'sync-connection-string';
   readonly pointer: string;
   readonly message: string;
 }
 
 type Json = Record<string, unknown>;
 const asObject = (v: unknown): Json | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null);
+const escape = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Malformed connection strings (ConnectionStrings by the environment's Provider, default postgres;
+ * a Database destination's by its own, default postgres), read with the SQL drivers' grammar: the
+ * problem names the key, never the value.
+ */
+function connectionStringProblems(root: Json, destinations: readonly unknown[]): SyncRuleProblem[] {
+  const problems: SyncRuleProblem[] = [];
+  const provider = root['Provider'] === 'mssql' || root['Provider'] === 'embedded' ? root['Provider'] : 'postgres';
+  for (const [key, text] of Object.entries(asObject(root['ConnectionStrings']) ?? {})) {
+    const problem = typeof text === 'string' ? connectionStringProblem(provider, text) : null;
+    if (problem) problems.push({ code: 'sync-connection-string', pointer: `/ConnectionStrings/${escape(key)}`, message: problem });
+  }
+  destinations.forEach((item, i) => {
+    const d = asObject(item);
+    if (d?.['Type'] !== 'Database' || typeof d['ConnectionString'] !== 'string') return;
+    const problem = connectionStringProblem(d['Provider'] === 'mssql' ? 'mssql' : 'postgres', d['ConnectionString']);
+    if (problem) problems.push({ code: 'sync-connection-string', pointer: `/Destinations/${i}/ConnectionString`, message: problem });
+  });
+  return problems;
+}
 
 /** Rules over a schema-valid environment document. */
 export function checkSyncEnvironment(doc: unknown): SyncRuleProblem[] {
@@ -57,5 +80,6 @@ export function checkSyncEnvironment(doc: unknown): SyncRuleProblem[] {
       problems.push({ code: 'sync-duplicate-key', pointer: `/Destinations/${i}/Key`, message: `Destination key '${key}' is already used by Destinations[${first}]` });
     } else destinationKeys.set(key.toLowerCase(), i);
   });
+  problems.push(...connectionStringProblems(root, destinations));
   return problems;
 }

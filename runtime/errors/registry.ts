@@ -296,6 +296,7 @@ export const ERROR_REGISTRY = {
     message: "Route key '{key}' is claimed by both '{first}' and '{second}'. Run wharf build.",
   },
   LOAD_OPENAPI_INVALID: { area: 'load', status: 500, message: '{file} is not valid JSON: {reason}' },
+  LOAD_ENDPOINT_REFUSED: { area: 'load', status: 500, message: "generated/ endpoint '{id}' is refused: {reason}. Run wharf build." },
 
   // settings: environments/settings.json, environment variables, environments/<name>/settings.json
   SETTINGS_FILE_INVALID: { area: 'settings', status: 500, message: '{file} is not valid JSON: {reason}' },

@@ -1,7 +1,8 @@
 /**
  * Load stage of the runtime: generated/manifest.json (refusing an unknown schema version), the route
  * bundle (imported under `?v=<sourceHash>` so a reload gets fresh modules), openapi.json; checks
- * that bundle and manifest come from the same sources and joins model + route module per endpoint.
+ * that bundle and manifest come from the same sources, that no endpoint names a path the build
+ * refuses (endpoint-paths.ts), and joins model + route module per endpoint.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { GENERATED_FILES, MANIFEST_SCHEMA_VERSION } from '../contract/index.js';
 import type { EndpointModel, Manifest, RouteModule, RoutesBundle } from '../contract/index.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { displayPath } from './display-path.js';
+import { checkEndpointPaths } from './endpoint-paths.js';
 import type { LoadedEndpoint, LoadedGenerated } from './loaded-endpoint.js';
 import { OpenApiDocument } from './openapi-document.js';
 
@@ -108,6 +110,8 @@ export async function loadGenerated(generatedDir: string): Promise<LoadedGenerat
   const manifestText = (await readBytes(manifestFile))?.toString('utf8') ?? null;
   if (manifestText === null) throw new WharfError('LOAD_MANIFEST_MISSING', { file: shownManifest });
   const manifest = parseManifest(manifestText, shownManifest);
+  // the project root holds generated/ (as for the Static area): paths the build refuses are refused here too
+  checkEndpointPaths(manifest.endpoints, path.dirname(dir));
 
   const bundleFile = path.join(dir, GENERATED_FILES.routesBundle);
   const bundle = await importBundle(bundleFile, manifest.sourceHash);

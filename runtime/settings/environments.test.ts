@@ -19,6 +19,10 @@ describe('parseEnvironment', () => {
     });
   });
 
+  it('reads a file that starts with a byte order mark (as settings.json is read, and `wharf check` passes it)', () => {
+    expect(parseEnvironment('prod', 'f', `\ufeff${JSON.stringify({ Provider: 'postgres', ConnectionString: 'Host=x' })}`)).toMatchObject({ provider: 'postgres', connectionString: 'Host=x' });
+  });
+
   it.each([
     [{ Provider: 'oracle' }, 'f: Provider must be one of mssql, postgres, embedded'],
     [{ Provider: 'mssql' }, 'f: ConnectionString is required for Provider mssql'],

@@ -1,24 +1,19 @@
 /**
  * Environments: one folder per environment under environments/, each with a settings.json
- * `{Provider: "mssql"|"postgres"|"embedded", ConnectionString, Headers{}}`. A folder without
+ * `{Provider: "mssql"|"postgres"|"embedded", ConnectionString, Headers{}}` (its rules:
+ * runtime/contract/environment-settings.ts, shared with `wharf check`). A folder without
  * settings.json is not a configured environment. Names match case-insensitively.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WharfError } from '../errors/wharf-error.js';
-import { connectionStringProblem } from '../sql/drivers/connection-string.js';
+import { isEnvironmentSettingsProblem, readEnvironmentSettings, type EnvironmentSettings } from '../contract/environment-settings.js';
 
-export const DATABASE_PROVIDERS = ['mssql', 'postgres', 'embedded'] as const;
-export type DatabaseProvider = (typeof DATABASE_PROVIDERS)[number];
+export { DATABASE_PROVIDERS, type DatabaseProvider } from '../contract/environment-settings.js';
 
-export interface EnvironmentConfig {
+export interface EnvironmentConfig extends EnvironmentSettings {
   /** Folder name, original case. */
   readonly name: string;
-  readonly provider: DatabaseProvider;
-  /** Secret: never log it (redact()). */
-  readonly connectionString: string;
-  /** Headers added to upstream (proxy) calls; values of secret-looking names are secrets. */
-  readonly headers: Readonly<Record<string, string>>;
   /** Location of the settings.json, for messages. */
   readonly file: string;
 }
@@ -36,34 +31,13 @@ function fail(file: string, reason: string): never {
 export function parseEnvironment(name: string, file: string, text: string): EnvironmentConfig {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text); // a byte order mark is fine, as in settings.json and for `wharf check`
   } catch (error) {
     throw new WharfError('SETTINGS_FILE_INVALID', { file, reason: (error as Error).message });
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) fail(file, 'must be a JSON object');
-  const record = json as Record<string, unknown>;
-  const providerRaw = record['Provider'] ?? 'embedded';
-  const provider = DATABASE_PROVIDERS.find(
-    (option) => typeof providerRaw === 'string' && option === providerRaw.toLowerCase(),
-  );
-  if (!provider) fail(file, `Provider must be one of ${DATABASE_PROVIDERS.join(', ')}`);
-  const connectionString = record['ConnectionString'] ?? '';
-  if (typeof connectionString !== 'string') fail(file, 'ConnectionString must be a string');
-  if (provider !== 'embedded' && connectionString.trim() === '') {
-    fail(file, `ConnectionString is required for Provider ${provider}`);
-  }
-  const problem = connectionStringProblem(provider, connectionString);
-  if (problem) fail(file, `ConnectionString: ${problem}`);
-  const headersRaw = record['Headers'] ?? {};
-  if (typeof headersRaw !== 'object' || headersRaw === null || Array.isArray(headersRaw)) {
-    fail(file, 'Headers must be an object of header name to string value');
-  }
-  const headers: Record<string, string> = {};
-  for (const [header, value] of Object.entries(headersRaw)) {
-    if (typeof value !== 'string') fail(file, `Headers.${header} must be a string`);
-    headers[header] = value;
-  }
-  return { name, provider, connectionString, headers, file };
+  const read = readEnvironmentSettings(json);
+  if (isEnvironmentSettingsProblem(read)) fail(file, read.reason);
+  return { name, ...read, file };
 }
 
 /** Reads every environments/<name>/settings.json. `displayDir` is used in messages. */

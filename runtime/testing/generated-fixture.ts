@@ -110,7 +110,7 @@ function defaultModel(spec: EndpointSpec): EndpointModel {
     case 'composite':
       return { ...base, kind: 'composite', url: 'http://127.0.0.1:9', compositeName: name, description: null, steps: [] };
     case 'static':
-      return { ...base, kind: 'static', contentFile: 'x.json', contentType: 'application/json', enableFiltering: false, responseTransforms: transforms };
+      return { ...base, kind: 'static', contentFile: `${path.posix.dirname(base.sourceFile)}/x.json`, contentType: 'application/json', enableFiltering: false, responseTransforms: transforms };
     case 'webhook':
       return { ...base, kind: 'webhook', schema: 'dbo', objectName: 'Webhooks', webhookIds: [] };
     case 'files':

@@ -45,16 +45,12 @@ const COMPOSITION_ROOTS: Readonly<Record<string, string>> = {
  */
 const SHARED_CHECKS: Readonly<Record<string, { readonly imports: readonly string[]; readonly reason: string }>> = {
   'compiler/model/normalize-authorization.ts': {
-    imports: ['runtime/auth/rules/row-filter.js', 'runtime/sql/odata/filter-parser.js'],
-    reason: 'an Authorization rule\'s RowFilter is parsed at build time by the runtime\'s own $filter parser (row-filter.ts over runtime/sql/odata/: tokenizer, literals, limits, hidden columns, ast; ~700 lines with tests beside), so the build accepts exactly the filters the runtime evaluates',
+    imports: ['runtime/auth/rules/row-filter.js'],
+    reason: 'an Authorization rule\'s RowFilter is parsed at build time by the runtime\'s own $filter parser (row-filter.ts over runtime/sql/odata/: tokenizer, literals, limits, hidden columns, ast; ~700 lines with tests beside, throwing the registry\'s ODataError that the request pipeline answers with), so the build accepts exactly the filters the runtime evaluates; row-filter.ts is the one module the build reaches',
   },
   'compiler/validate/rules/authorization-rules.ts': {
-    imports: ['runtime/auth/rules/row-filter.js', 'runtime/sql/odata/errors.js'],
-    reason: 'the same RowFilter parse as a diagnostic: the ODataError it catches carries the runtime\'s own message',
-  },
-  'compiler/settings/validate-settings.ts': {
-    imports: ['runtime/errors/wharf-error.js', 'runtime/settings/environments.js'],
-    reason: '`wharf check` checks environments/<env>/ with the parser the gateway starts with (parseEnvironment, which also checks connection strings with the SQL drivers\' grammar and throws the registry\'s WharfError), so a file it passes is one the gateway loads; environments.ts also reads the folder (I/O) and reaches runtime/sql/drivers, so it is no contract module',
+    imports: ['runtime/auth/rules/row-filter.js'],
+    reason: 'the same RowFilter parse as a diagnostic (rowFilterProblem): the runtime\'s own message',
   },
 };
 

@@ -95,6 +95,11 @@ describe('hostile configuration files', () => {
       { 'environments/qa/sync.json': deep(200_000) },
       'environments/qa/sync.json:2:113: error json-syntax: Invalid JSON: objects and arrays are nested deeper than 100 levels at line 2, column 113',
     ],
+    [
+      "a key written twice in an environment's settings.json (JSON keeps the last: the first ConnectionString silently unused)",
+      { 'environments/qa/settings.json': '{\n  "Provider": "embedded",\n  "ConnectionString": "embedded://qa",\n  "ConnectionString": "embedded://other"\n}\n' },
+      'environments/qa/settings.json:4:3: error duplicate-key at /ConnectionString: Key "ConnectionString" is written twice in the same object (first at line 3); JSON keeps only the last one',
+    ],
   ])('%s: check and build exit 1 naming the file, with no stack trace', async (_name, files, diagnostic) => {
     for (const command of ['check', 'build'] as const) {
       const result = await withFiles(files, command);

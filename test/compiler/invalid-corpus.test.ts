@@ -1,6 +1,6 @@
 /**
  * The invalid-config corpus: each test/fixtures/invalid/<case>/ holds a tiny endpoints/ tree
- * and expected.txt, the exact diagnostics a user sees (formatDiagnostic, sorted). Run with
+ * (and an environments/ folder when the case is about the settings or sync files) and expected.txt, the exact diagnostics a user sees (formatDiagnostic, sorted). Run with
  * UPDATE_GOLDEN=1 to rewrite expected.txt files, then review every changed line by eye.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -38,6 +38,7 @@ describe('invalid-config corpus', () => {
     const root = mkdtempSync(path.join(tmpdir(), `wharf-${name}-`));
     symlinkSync(path.join(corpus, name, 'endpoints'), path.join(root, 'endpoints'));
     symlinkSync(path.join(repoRoot, 'schemas'), path.join(root, 'schemas'));
+    if (existsSync(path.join(corpus, name, 'environments'))) symlinkSync(path.join(corpus, name, 'environments'), path.join(root, 'environments'));
     let actual: string;
     try {
       actual = render(await diagnose(root));

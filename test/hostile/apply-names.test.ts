@@ -30,7 +30,8 @@ beforeAll(async () => {
         routePath: 'Ref/Countries',
         methods: ['GET'],
         overrides: {
-          contentFile: 'content/countries.json',
+          sourceFile: 'endpoints/content/entity.json',
+          contentFile: 'endpoints/content/countries.json',
           contentType: 'application/json',
           enableFiltering: true,
           responseTransforms: { remove: ['secret'], rename: { region: 'area' }, mask: ['name'] },
@@ -39,8 +40,8 @@ beforeAll(async () => {
     },
     serverSettings: { Environment: { ServerName: 'test', AllowedEnvironments: ['demo'] }, RateLimiting: { Enabled: false }, Caching: { Enabled: false } },
   });
-  await mkdir(path.join(files.project.root, 'content'), { recursive: true });
-  await writeFile(path.join(files.project.root, 'content', 'countries.json'), JSON.stringify(COUNTRIES));
+  await mkdir(path.join(files.project.root, 'endpoints', 'content'), { recursive: true });
+  await writeFile(path.join(files.project.root, 'endpoints', 'content', 'countries.json'), JSON.stringify(COUNTRIES));
 }, 120_000);
 afterAll(async () => {
   await sql?.close();

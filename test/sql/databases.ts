@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { inject } from 'vitest';
 import type { SqlDriver } from '../../runtime/sql/drivers/driver.js';
-import { parseMssqlConnectionString } from '../../runtime/sql/drivers/connection-string.js';
+import { parseMssqlConnectionString } from '../../runtime/contract/connection-string.js';
 import { createMssqlDriver } from '../../runtime/sql/drivers/mssql.js';
 import { createPgDriver } from '../../runtime/sql/drivers/pg.js';
 import { createPgliteDriver } from '../../runtime/sql/drivers/pglite.js';

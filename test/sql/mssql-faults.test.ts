@@ -10,7 +10,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMssqlDriver } from '../../runtime/sql/drivers/mssql.js';
 import { SqlDriverError, type SqlDriver } from '../../runtime/sql/drivers/driver.js';
-import { parseMssqlConnectionString } from '../../runtime/sql/drivers/connection-string.js';
+import { parseMssqlConnectionString } from '../../runtime/contract/connection-string.js';
 import { MSSQL_SKIP_REASON, MSSQL_URL, mssqlForms, mssqlIsBabelfish } from './databases.js';
 
 const BABELFISH = MSSQL_URL ? await mssqlIsBabelfish(MSSQL_URL) : false;

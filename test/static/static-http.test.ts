@@ -21,18 +21,20 @@ const XML = '<?xml version="1.0"?>\n<catalog><title>x</title><book id="b1"><titl
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 
 const FILTER = { methods: ['GET', 'QUERY'] as const };
+/** One endpoint folder (endpoints/content/) holds every content file: the runtime refuses a ContentFile outside its endpoint folder. */
+const IN_CONTENT = { sourceFile: 'endpoints/content/entity.json' };
 const ENDPOINTS = [
-  { kind: 'static' as const, routePath: 'Ref/Countries', ...FILTER, overrides: { contentFile: 'content/countries.json', contentType: 'application/json', enableFiltering: true } },
-  { kind: 'static' as const, routePath: 'Ref/Wrapped', ...FILTER, overrides: { contentFile: 'content/wrapped.json', contentType: 'application/json', enableFiltering: true } },
-  { kind: 'static' as const, routePath: 'Ref/Units', ...FILTER, overrides: { contentFile: 'content/units.csv', contentType: 'text/csv', enableFiltering: true } },
-  { kind: 'static' as const, routePath: 'Ref/Books', ...FILTER, overrides: { contentFile: 'content/books.xml', contentType: 'application/xml', enableFiltering: true } },
-  { kind: 'static' as const, routePath: 'Ref/Raw', overrides: { contentFile: 'content/countries.json', contentType: 'application/json', enableFiltering: false } },
+  { kind: 'static' as const, routePath: 'Ref/Countries', ...FILTER, overrides: { ...IN_CONTENT, contentFile: 'endpoints/content/countries.json', contentType: 'application/json', enableFiltering: true } },
+  { kind: 'static' as const, routePath: 'Ref/Wrapped', ...FILTER, overrides: { ...IN_CONTENT, contentFile: 'endpoints/content/wrapped.json', contentType: 'application/json', enableFiltering: true } },
+  { kind: 'static' as const, routePath: 'Ref/Units', ...FILTER, overrides: { ...IN_CONTENT, contentFile: 'endpoints/content/units.csv', contentType: 'text/csv', enableFiltering: true } },
+  { kind: 'static' as const, routePath: 'Ref/Books', ...FILTER, overrides: { ...IN_CONTENT, contentFile: 'endpoints/content/books.xml', contentType: 'application/xml', enableFiltering: true } },
+  { kind: 'static' as const, routePath: 'Ref/Raw', overrides: { ...IN_CONTENT, contentFile: 'endpoints/content/countries.json', contentType: 'application/json', enableFiltering: false } },
   {
     kind: 'static' as const,
     routePath: 'Ref/Masked',
     ...FILTER,
     overrides: {
-      contentFile: 'content/countries.json',
+      ...IN_CONTENT, contentFile: 'endpoints/content/countries.json',
       contentType: 'application/json',
       enableFiltering: true,
       responseTransforms: { remove: ['region'], rename: { name: 'countryName' }, mask: ['population'] },
@@ -41,9 +43,9 @@ const ENDPOINTS = [
   {
     kind: 'static' as const,
     routePath: 'Ref/MaskedCsv',
-    overrides: { contentFile: 'content/units.csv', contentType: 'text/csv', enableFiltering: false, responseTransforms: { remove: ['kind'], rename: {}, mask: ['factor'] } },
+    overrides: { ...IN_CONTENT, contentFile: 'endpoints/content/units.csv', contentType: 'text/csv', enableFiltering: false, responseTransforms: { remove: ['kind'], rename: {}, mask: ['factor'] } },
   },
-  { kind: 'static' as const, routePath: 'Ref/Logo', overrides: { contentFile: 'content/logo.png', contentType: 'image/png', enableFiltering: false } },
+  { kind: 'static' as const, routePath: 'Ref/Logo', overrides: { ...IN_CONTENT, contentFile: 'endpoints/content/logo.png', contentType: 'image/png', enableFiltering: false } },
 ];
 
 let server: TestServer;
@@ -58,7 +60,7 @@ beforeAll(async () => {
     generated: { endpoints: ENDPOINTS },
     serverSettings: { Environment: { ServerName: 'test', AllowedEnvironments: ['demo'] }, RateLimiting: { IpLimit: 100000, TokenLimit: 100000 }, Caching: { Enabled: false } },
   });
-  content = path.join(server.project.root, 'content');
+  content = path.join(server.project.root, 'endpoints', 'content');
   await fs.mkdir(content, { recursive: true });
   await fs.writeFile(path.join(content, 'countries.json'), JSON.stringify(COUNTRIES, null, 2));
   await fs.writeFile(path.join(content, 'wrapped.json'), JSON.stringify({ version: 1, items: COUNTRIES.slice(0, 2) }));

@@ -22,7 +22,7 @@ const AUTHORIZATION = {
     { scopes: ['regional'], methods: null, rowFilter: 'region eq @claims.username', rowFilterAst: parseRowFilter('region eq @claims.username', ANY), columns: ['code', 'name'], forwardClaims: {} },
   ],
 };
-const MODEL = { contentFile: 'content/countries.json', contentType: 'application/json', authorization: AUTHORIZATION };
+const MODEL = { sourceFile: 'endpoints/content/entity.json', contentFile: 'endpoints/content/countries.json', contentType: 'application/json', authorization: AUTHORIZATION };
 const ENDPOINTS = [
   { kind: 'static' as const, routePath: 'Ref/Filtered', methods: ['GET', 'QUERY'] as const, overrides: { ...MODEL, enableFiltering: true } },
   { kind: 'static' as const, routePath: 'Ref/Raw', methods: ['GET', 'QUERY'] as const, overrides: { ...MODEL, enableFiltering: false } },
@@ -37,8 +37,8 @@ beforeAll(async () => {
     generated: { endpoints: ENDPOINTS },
     serverSettings: { Environment: { ServerName: 'test', AllowedEnvironments: ['demo'] }, RateLimiting: { IpLimit: 100000, TokenLimit: 100000 } },
   });
-  await fs.mkdir(path.join(server.project.root, 'content'), { recursive: true });
-  await fs.writeFile(path.join(server.project.root, 'content/countries.json'), JSON.stringify(COUNTRIES));
+  await fs.mkdir(path.join(server.project.root, 'endpoints/content'), { recursive: true });
+  await fs.writeFile(path.join(server.project.root, 'endpoints/content/countries.json'), JSON.stringify(COUNTRIES));
   const service = gatewayOf(server.app).access.tokens;
   tokens['Europe'] = (await service.create({ username: 'Europe', allowedScopes: 'regional' })).token;
   tokens['Mars'] = (await service.create({ username: 'Mars', allowedScopes: 'regional' })).token;

@@ -4,8 +4,7 @@
  * and Static endpoints, ForwardClaims to Proxy endpoints; a RowFilter cannot guard writes that go
  * through a stored procedure (the gateway cannot add it to the procedure's statement).
  */
-import { parseRowFilter } from '../../../runtime/auth/rules/row-filter.js';
-import { ODataError } from '../../../runtime/sql/odata/errors.js';
+import { rowFilterProblem } from '../../../runtime/auth/rules/row-filter.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import type { AuthorizationConfig, SqlConfig } from '../../model/config.js';
 import { parseColumns } from '../../model/column-spec.js';
@@ -52,11 +51,9 @@ export const authorizationRulesRule: EntityRule = {
         if (sql && (sql.WriteMode ?? DEFAULTS.sql.WriteMode) === 'Procedure' && writes) {
           out.push(error(ctx, 'authorization-not-supported', at('RowFilter'), 'A RowFilter cannot guard writes made by a stored procedure', { hint: "Limit the rule's Methods to reads (GET, QUERY), or write in Table mode." }));
         }
-        try {
-          parseRowFilter(rule.RowFilter, ruleColumnMap(ctx));
-        } catch (problem) {
-          if (!(problem instanceof ODataError)) throw problem;
-          out.push(error(ctx, 'authorization-row-filter', at('RowFilter'), problem.message, { hint: "OData as in $filter, over AllowedColumns; claims as @claims.name (e.g. CustomerId eq @claims.customer_id)." }));
+        const problem = rowFilterProblem(rule.RowFilter, ruleColumnMap(ctx));
+        if (problem !== null) {
+          out.push(error(ctx, 'authorization-row-filter', at('RowFilter'), problem, { hint: "OData as in $filter, over AllowedColumns; claims as @claims.name (e.g. CustomerId eq @claims.customer_id)." }));
         }
       }
       if (exposed !== null) {

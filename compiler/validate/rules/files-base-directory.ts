@@ -5,7 +5,7 @@
 import type { FilesConfig } from '../../model/config.js';
 import { error } from '../report.js';
 import type { EntityRule } from '../rule.js';
-import { containedPath } from '../../model/contained-path.js';
+import { containedPath } from '../../../runtime/contract/contained-path.js';
 
 export const filesBaseDirectoryRule: EntityRule = {
   name: 'files-base-directory',

@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { StaticConfig } from '../../model/config.js';
-import { containedPath } from '../../model/contained-path.js';
+import { containedPath } from '../../../runtime/contract/contained-path.js';
 import { error } from '../report.js';
 import type { EntityRule } from '../rule.js';
 

@@ -5,7 +5,7 @@
  * the content file's line and column when it does not; EnableFiltering is only meaningful for
  * those three formats (an error: the OpenAPI document would advertise $filter). (Reads the content file.)
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { parseStaticContent, staticFormatOf } from '../../../runtime/contract/static-content.js';
 import path from 'node:path';
 import type { Diagnostic } from '../../diagnostics.js';
@@ -13,21 +13,7 @@ import type { StaticConfig } from '../../model/config.js';
 import { isFilterable, staticContentType } from '../../model/content-type.js';
 import { error } from '../report.js';
 import type { EntityRule } from '../rule.js';
-import { containedPath } from '../../model/contained-path.js';
-
-/**
- * Whether `relative` under `folder`, with every symbolic link on the way followed, is still a file
- * inside `folder` (its real path): a link committed as `data.csv -> /etc/passwd` or
- * `-> ../../../../environments/prod/settings.json` passes the textual check of containedPath.
- */
-function resolvesInside(folder: string, relative: string): boolean {
-  try {
-    const inside = path.relative(realpathSync(folder), realpathSync(path.join(folder, relative)));
-    return inside !== '' && inside !== '..' && !inside.startsWith(`..${path.sep}`) && !path.isAbsolute(inside);
-  } catch {
-    return false;
-  }
-}
+import { containedPath, resolvesInside } from '../../../runtime/contract/contained-path.js';
 
 function isFile(p: string): boolean {
   try {

@@ -1,7 +1,8 @@
 /**
  * RowFilter of an Authorization rule: an OData filter whose values may be `@claims.name`.
  *   parseRowFilter (build time, by the compiler): the OData parser of runtime/sql/odata, with each
- *     `@claims.name` standing in as a claim node; errors are ODataErrors with the position.
+ *     `@claims.name` standing in as a claim node; errors are ODataErrors with the position
+ *     (rowFilterProblem: their message, for the build's diagnostic).
  *   bindRowFilter (per request): claims become literals (parameters, never SQL text); a claim the
  *     token lacks (or one that is not a string, number or boolean) makes the whole filter false:
  *     no rows, never all rows.
@@ -9,6 +10,8 @@
 import type { BoolExpr, FilterExpr, Literal, Member, ValueExpr } from '../../sql/odata/ast.js';
 import { ODataError } from '../../sql/odata/errors.js';
 import { parseFilter, type ColumnMap } from '../../sql/odata/filter-parser.js';
+
+export type { ColumnMap } from '../../sql/odata/filter-parser.js';
 
 export interface ClaimValue {
   readonly kind: 'claim';
@@ -80,6 +83,17 @@ export function parseRowFilter(text: string, columns: ColumnMap): FilterExpr {
     throw error;
   }
   return mapValues(parsed, (value) => deepMap(value, (v) => (claimOf(v) as unknown as ValueExpr) ?? v));
+}
+
+/** Build time, as a diagnostic: why parseRowFilter refuses `text` (the runtime's own message), or null. */
+export function rowFilterProblem(text: string, columns: ColumnMap): string | null {
+  try {
+    parseRowFilter(text, columns);
+    return null;
+  } catch (error) {
+    if (error instanceof ODataError) return error.message;
+    throw error;
+  }
 }
 
 /** The claim names a compiled RowFilter uses. */

@@ -7,7 +7,7 @@
 import sql from 'mssql';
 import type { TypedValue } from '../plan.js';
 import { SqlDriverError, type ConstraintViolation, type Row, type SqlDriver } from './driver.js';
-import { parseMssqlConnectionString } from './connection-string.js';
+import { parseMssqlConnectionString } from '../../contract/connection-string.js';
 import { mssqlTypeOf, mssqlValueOf } from './mssql-types.js';
 
 export interface MssqlDriverOptions {

@@ -18,7 +18,7 @@ import pg from 'pg';
 import type { TypedValue } from '../plan.js';
 import { SlotList } from '../../lifecycle/slot-list.js';
 import { startSweep } from '../../lifecycle/sweep.js';
-import { parsePostgresConnectionString } from './connection-string.js';
+import { parsePostgresConnectionString } from '../../contract/connection-string.js';
 import { classifyPostgresError, CommandTimeoutError, type Row, type SqlDriver } from './driver.js';
 import { PG_TEXT_PARSERS } from './type-parsers.js';
 

@@ -18,22 +18,7 @@ import {
 import { WharfError } from '../../errors/wharf-error.js';
 import { SETTINGS_KEYWORDS } from '../../contract/settings-registry.js';
 import type { ServiceSettings, SyncConfig, SyncEnvironment } from './model.js';
-import { connectionStringProblem } from '../../sql/drivers/connection-string.js';
 import { normalizeEnvironment, normalizeService } from './normalize.js';
-
-/** Malformed connection strings, named by pointer and key (never by value): connection-string.ts. */
-function connectionProblems(file: string, environment: SyncEnvironment): string[] {
-  const problems: string[] = [];
-  for (const [key, text] of Object.entries(environment.connectionStrings)) {
-    const problem = connectionStringProblem(environment.provider, text);
-    if (problem) problems.push(`${file}: /ConnectionStrings/${key} ${problem}`);
-  }
-  environment.destinations.forEach((d, i) => {
-    const problem = d.type === 'Database' ? connectionStringProblem(d.provider, d.connectionString) : null;
-    if (problem) problems.push(`${file}: /Destinations/${i}/ConnectionString ${problem}`);
-  });
-  return problems;
-}
 
 export class SyncConfigError extends Error {
   override readonly name = 'SyncConfigError';
@@ -157,11 +142,7 @@ export async function loadSyncConfig(
     const before = problems.length;
     problems.push(...schemaProblems(file, validators.environment, doc));
     if (problems.length === before) problems.push(...checkSyncEnvironment(doc).map((p) => `${file}: ${p.pointer} ${p.message}`));
-    if (problems.length === before) {
-      const normalized = normalizeEnvironment(rel.split('/')[0] as string, file, doc);
-      problems.push(...connectionProblems(file, normalized));
-      if (problems.length === before) environments.push(normalized);
-    }
+    if (problems.length === before) environments.push(normalizeEnvironment(rel.split('/')[0] as string, file, doc));
   }
   let service: ServiceSettings | null = null;
   if (problems.length === 0) {

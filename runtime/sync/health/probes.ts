@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import sql from 'mssql';
-import { parseMssqlConnectionString, parsePostgresConnectionString } from '../../sql/drivers/connection-string.js';
+import { parseMssqlConnectionString, parsePostgresConnectionString } from '../../contract/connection-string.js';
 import type { SqlDriver } from '../../sql/drivers/driver.js';
 import type { SyncProvider } from '../config/model.js';
 import { probeRabbitMq } from '../destinations/rabbitmq.js';

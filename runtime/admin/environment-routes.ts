@@ -140,7 +140,8 @@ export function environmentRoutes(app: FastifyInstance, options: EnvironmentRout
     for (const [name, patch] of Object.entries(patches)) writes.push(await planEnvironment(dir, name, patch, gateway.settings().environments));
     // every environment as it will be, read before anything is written: a broken folder beside the
     // patched ones was found only after the writes (a 500, half of it stored, the server not reloaded)
-    const loaded = await checkedEnvironments(dir, new Map(writes.map(([file, text]) => [path.basename(path.dirname(file)), text])));
+    const planned = new Map(writes.map(([file, text]) => [path.basename(path.dirname(file)), text]));
+    const loaded = await checkedEnvironments(dir, planned);
 
     const shared = options.console.shared;
     if (shared) {
@@ -148,7 +149,7 @@ export function environmentRoutes(app: FastifyInstance, options: EnvironmentRout
       const settings = new Map<string, unknown>();
       if (allowed !== undefined) settings.set('Environment:AllowedEnvironments', allowed);
       if (serverName !== undefined) settings.set('Environment:ServerName', serverName);
-      const environments = new Map(writes.map(([file, text]) => [path.basename(path.dirname(file)), JSON.parse(text) as Record<string, unknown>]));
+      const environments = new Map([...planned].map(([name, text]) => [name, JSON.parse(text) as Record<string, unknown>]));
       await shared.update({ settings, environments });
     }
     for (const [file, text] of writes) {

@@ -52,7 +52,13 @@ describe('live settings through PUT /ui/api/settings', () => {
     const gateway = gatewayOf(server.app);
     const heard: unknown[] = [];
     const stop = gateway.liveSettings.subscribe((change) => heard.push(change.get('Logging:MinLevel')));
-    const saved = await server.inject({ method: 'PUT', url: '/ui/api/settings', payload: { 'Logging:MinLevel': 'warn', 'WebUi:SecureCookies': true } });
+    // from a console page served over HTTPS (WebUi:SecureCookies over plain HTTP is refused)
+    const saved = await server.inject({
+      method: 'PUT',
+      url: '/ui/api/settings',
+      payload: { 'Logging:MinLevel': 'warn', 'WebUi:SecureCookies': true },
+      headers: { origin: 'https://console.example.com' },
+    });
     stop();
     expect(saved.json()).toEqual({ ok: true, restart_required: false });
     expect(heard).toEqual(['warn']);

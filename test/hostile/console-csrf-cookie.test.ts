@@ -9,16 +9,13 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer } from '../../runtime/testing/test-server.js';
 import type { TestServer } from '../../runtime/testing/test-server.js';
+import { SEED_PASSWORD, signInServer } from '../admin/console-client.js';
 
-const SEED = 'demo-password-1';
+const SEED = SEED_PASSWORD;
 let server: TestServer;
 beforeAll(async () => {
-  server = await createTestServer({
-    generated: { endpoints: [{ kind: 'sql', routePath: 'Inventory/Products' }] },
-    serverSettings: { Environment: { ServerName: 'test', AllowedEnvironments: ['demo'] }, WebUi: { SeedPassword: SEED, SignInAttemptsPerIp: 1000 }, RateLimiting: { IpLimit: 10_000 } },
-  });
+  server = await signInServer();
 });
 afterAll(() => server.close());
 

@@ -5,7 +5,8 @@
  *   - ForwardedHeaders:KnownProxies / KnownNetworks no longer trusting the proxy this request came
  *     through (the other list as the next start has it: saved earlier and pending, else in force);
  *   - WebUi:SecureCookies true while this request was made over plain HTTP (its Origin, else the
- *     connection's scheme): the browser would never send the session cookies back;
+ *     connection's scheme) to a host other than loopback: the browser would never send the session
+ *     cookies back (browsers treat http://localhost and 127.0.0.1 as secure, and keep them there);
  *   - a RateLimiting:* change (Enabled, IpLimit, IpWindow) leaving the console's own per-IP budget
  *     below CONSOLE_MIN_REQUESTS requests per window and per minute (each key as the next start has it).
  */
@@ -81,6 +82,19 @@ function checkRateLimit(options: LockoutOptions, values: Map<string, unknown>, s
   );
 }
 
+/** Would a browser on `origin` keep and send back a Secure cookie? HTTPS, or a loopback host (a "potentially trustworthy" origin). */
+function secureForCookies(origin: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol === 'https:') return true;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+}
+
 /** Throws the 400 for the first change that would lock this caller out; `saved`: the overrides saved now. */
 export function checkLockout(request: FastifyRequest, options: LockoutOptions, values: Map<string, unknown>, saved: Record<string, unknown>): void {
   const client = request.wharfConsole!.client;
@@ -90,7 +104,7 @@ export function checkLockout(request: FastifyRequest, options: LockoutOptions, v
     throw lockedOut('WebUi:PublicOrigins', `this request comes from ${origin}, which is not in the new list`);
   }
   checkProxies(request, options, values, saved);
-  if (values.get('WebUi:SecureCookies') === true && !origin.startsWith('https://')) {
+  if (values.get('WebUi:SecureCookies') === true && !secureForCookies(origin)) {
     throw lockedOut('WebUi:SecureCookies', `this request comes over plain HTTP (${origin}), and a browser never sends a Secure cookie back over HTTP`);
   }
   checkRateLimit(options, values, saved);

@@ -320,8 +320,7 @@ describe('console data routes', () => {
       const file = path.join(server.project.environmentsDir, 'settings.overrides.json');
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ RateLimiting: { IpLimit: 500 }, Logging: { MinLevel: 'warn' } });
       expect(server.app.log.level).toBe('warn');
-      // from a console page served over HTTPS (SecureCookies over plain HTTP is refused: console-settings-lockout.test.ts)
-      const live = await send('PUT', '/ui/api/settings', { 'Logging:MinLevel': 'info', 'WebUi:SecureCookies': true }, { origin: 'https://console.example.com' });
+      const live = await send('PUT', '/ui/api/settings', { 'Logging:MinLevel': 'info', 'WebUi:SecureCookies': true });
       expect(live.json()).toEqual({ ok: true, restart_required: false });
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ RateLimiting: { IpLimit: 500 }, Logging: { MinLevel: 'info' }, WebUi: { SecureCookies: true } });
       expect(JSON.parse(readFileSync(`${file}.bak`, 'utf8'))).toEqual({ RateLimiting: { IpLimit: 500 }, Logging: { MinLevel: 'warn' } });

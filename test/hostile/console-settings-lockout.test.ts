@@ -1,7 +1,7 @@
 /**
  * Settings that cut the administrator off the console were saved: `WebUi:SecureCookies` true while
- * the console is reached over plain HTTP (live at once: the session cookies carry Secure and the
- * browser never sends them back), and a `RateLimiting:IpLimit` (or `IpWindow`, or `Enabled` with a
+ * the console is reached over plain HTTP on a host other than loopback (live at once: the session
+ * cookies carry Secure and the browser never sends them back), and a `RateLimiting:IpLimit` (or `IpWindow`, or `Enabled` with a
  * low limit saved earlier) so low that the console's own requests are throttled. Now each is 400
  * naming the key and why, and nothing is saved (the overrides file and the live settings unchanged).
  */
@@ -25,12 +25,15 @@ const saved = () => {
 const secureCookies = async () =>
   ((await server.inject({ method: 'GET', url: '/ui/api/settings' })).json() as { security: { secure_cookies: boolean } }).security.secure_cookies;
 
+/** A console page opened over plain HTTP on the local network. */
+const LAN = { origin: 'http://192.168.1.20:8080' };
+
 describe('WebUi:SecureCookies over plain HTTP', () => {
   it('is 400 naming the key, nothing saved, cookies unchanged', async () => {
     const before = saved();
-    const response = await put({ 'Logging:MinLevel': 'warn', 'WebUi:SecureCookies': true });
+    const response = await put({ 'Logging:MinLevel': 'warn', 'WebUi:SecureCookies': true }, LAN);
     expect(response.json()).toEqual({
-      error: "Saving 'WebUi:SecureCookies' would lock you out of the console: this request comes over plain HTTP (http://localhost:80), and a browser never sends a Secure cookie back over HTTP",
+      error: "Saving 'WebUi:SecureCookies' would lock you out of the console: this request comes over plain HTTP (http://192.168.1.20:8080), and a browser never sends a Secure cookie back over HTTP",
       field: 'WebUi:SecureCookies',
     });
     expect(response.statusCode).toBe(400);
@@ -39,12 +42,21 @@ describe('WebUi:SecureCookies over plain HTTP', () => {
     expect(server.app.log.level).not.toBe('warn');
   });
 
-  it('from a page served over HTTPS (behind a TLS proxy: its Origin) it is saved; false is always saved', async () => {
-    expect((await put({ 'WebUi:SecureCookies': true }, { origin: 'https://console.example.com' })).statusCode).toBe(200);
-    expect(await secureCookies()).toBe(true);
-    expect((await put({ 'WebUi:SecureCookies': false })).statusCode).toBe(200);
-    expect(await secureCookies()).toBe(false);
+  it('without an Origin, the connection and Host decide', async () => {
+    const response = await put({ 'WebUi:SecureCookies': true }, { host: 'gateway.lan:8080' });
+    expect(response.statusCode).toBe(400);
+    expect((response.json() as { error: string }).error).toContain('(http://gateway.lan:8080)');
   });
+
+  it.each([['https://console.example.com'], ['http://localhost:8080'], ['http://127.0.0.1:8080'], ['http://[::1]:8080']])(
+    'from %s (HTTPS, e.g. behind a TLS proxy, or loopback, where browsers keep Secure cookies) it is saved; false always is',
+    async (origin) => {
+      expect((await put({ 'WebUi:SecureCookies': true }, { origin })).statusCode).toBe(200);
+      expect(await secureCookies()).toBe(true);
+      expect((await put({ 'WebUi:SecureCookies': false }, LAN)).statusCode).toBe(200);
+      expect(await secureCookies()).toBe(false);
+    },
+  );
 });
 
 describe('a per-IP budget too small for the console (it counts against RateLimiting:IpLimit per IpWindow)', () => {

@@ -50,6 +50,11 @@ export interface IdentityRow {
 export const SESSIONS_PER_ACCOUNT = 50;
 /** Unused sign-in CSRF values kept at most (GET /ui/api/auth/csrf is open): the oldest go first. */
 export const SIGN_IN_CSRF_KEPT = 10_000;
+/**
+ * Usernames without an account whose failed sign-ins are counted (so they lock out like a real
+ * account and the answer does not tell which names exist): at most this many, the oldest go first.
+ */
+export const UNKNOWN_NAMES_KEPT = 10_000;
 
 export interface AccountStore {
   migrate(): Promise<void>;
@@ -69,11 +74,18 @@ export interface AccountStore {
   deleteSession(idHash: string): Promise<void>;
   deleteSessionsOf(accountId: number): Promise<void>;
   /** Keeps a sign-in CSRF value (its SHA-256) until `expiresAt`; drops expired ones, and the oldest
-   *  beyond `keep` (SIGN_IN_CSRF_KEPT: the route issuing them needs no sign-in). */
+   *  beyond `keep` (SIGN_IN_CSRF_KEPT: the route issuing them needs no sign-in). Both through an
+   *  index (expiry; issue order), so an issuance costs what it removes, never a sort of every row. */
   insertCsrf(valueHash: string, expiresAt: number, now: number, keep: number): Promise<void>;
   /** Deletes the value and says whether it was there and unexpired: true for exactly one caller,
    *  on whichever instance shares the store (one-time sign-in CSRF values). */
   consumeCsrf(valueHash: string, now: number): Promise<boolean>;
+  /** Lockout of a username that has no account (lower case): locked_until, or null. */
+  unknownNameLock(nameKey: string): Promise<number | null>;
+  /** Counts a failed sign-in for a username without an account (one statement, like addFailedAttempt);
+   *  keeps the `keep` (UNKNOWN_NAMES_KEPT) newest names, through an index. */
+  addUnknownNameAttempt(nameKey: string, keep: number): Promise<number>;
+  lockUnknownName(nameKey: string, until: number): Promise<void>;
   /** The account linked to this identity, or null. */
   findByIdentity(issuer: string, subject: string): Promise<AccountRow | null>;
   identitiesOf(accountId: number): Promise<IdentityRow[]>;

@@ -114,6 +114,22 @@ describe.each(SETTINGS)('%s', (_name, settingsOf) => {
     expect([await store.consumeCsrf('v1', 1_000), await store.consumeCsrf('v2', 1_000), await store.consumeCsrf('v3', 1_000)]).toEqual([false, true, true]);
   }, 60_000);
 
+  it('failed sign-ins of names without an account: counted, locked, and at most `keep` names kept (the oldest go)', async () => {
+    const store = await openAccountStore(await settingsOf());
+    cleanups.push(() => store.close());
+    expect(await store.unknownNameLock('ghost')).toBeNull();
+    expect([await store.addUnknownNameAttempt('ghost', 2), await store.addUnknownNameAttempt('ghost', 2)]).toEqual([1, 2]);
+    await store.lockUnknownName('ghost', 5_000);
+    expect(await store.unknownNameLock('ghost')).toBe(5_000);
+    expect(await store.addUnknownNameAttempt('ghost', 2)).toBe(1);
+    await store.addUnknownNameAttempt('n2', 2);
+    await store.addUnknownNameAttempt('n3', 2);
+    // 'ghost' was the oldest of three names: gone, its count starts over
+    expect(await store.unknownNameLock('ghost')).toBeNull();
+    expect([await store.addUnknownNameAttempt('n2', 2), await store.addUnknownNameAttempt('n3', 2)]).toEqual([2, 2]);
+    expect(await store.addUnknownNameAttempt('ghost', 2)).toBe(1);
+  }, 60_000);
+
   it('single sign-on identities: one account per iss+sub, one identity per issuer and account, gone with the account', async () => {
     const store = await openAccountStore(await settingsOf());
     cleanups.push(() => store.close());

@@ -5,8 +5,9 @@
  * (demote/disable/delete of the last one is refused); after LOCKOUT_THRESHOLD failed sign-ins in a
  * row an account is locked for LOCKOUT_MS (stored, so every instance sharing the store honours it);
  * an attempt is counted before its password is checked, so concurrent attempts cannot outrun it.
+ * A well-formed username with no account is counted and locked the same way (in the store too).
  */
-import { AccountExistsError } from './account-store.js';
+import { AccountExistsError, UNKNOWN_NAMES_KEPT } from './account-store.js';
 import type { AccountRow, AccountStore, Role } from './account-store.js';
 import { hashPassword, passwordProblem, randomPassword, verifyPassword } from './password.js';
 
@@ -34,6 +35,13 @@ export interface FirstAdmin {
   readonly username: string;
   /** Shown once when it was generated; null when WebUi:SeedPassword gave it. */
   readonly oneTimePassword: string | null;
+}
+
+/** Where the failed sign-ins of one username are counted: its account row, or the unknown names. */
+interface FailureCounter {
+  readonly lockedUntil: number | null;
+  add(): Promise<number>;
+  lock(until: number): Promise<void>;
 }
 
 /** A hash to compare against for unknown usernames, so their answer takes as long as a real one. */
@@ -112,35 +120,56 @@ export class AccountService {
     }
   }
 
-  /** Checks a password; counts failures and locks the account after LOCKOUT_THRESHOLD in a row. */
+  /**
+   * Checks a password; counts failures and locks after LOCKOUT_THRESHOLD in a row. A username with
+   * no account is counted and locked the same way (UNKNOWN_NAMES_KEPT names at most), so the
+   * answers (401, then 429 with the same Retry-After) do not tell which accounts exist.
+   */
   async signIn(username: string, password: string): Promise<SignInResult> {
-    const account = typeof username === 'string' && USERNAME.test(username) ? await this.store.findByName(username) : null;
-    if (!account) {
-      decoyHash ??= hashPassword(randomPassword());
-      await verifyPassword(password, await decoyHash);
-      return { ok: false, reason: 'invalid' };
-    }
+    const valid = typeof username === 'string' && USERNAME.test(username);
+    const account = valid ? await this.store.findByName(username) : null;
+    if (!account && !valid) return this.decoy(password); // a name that can never be an account
+    const nameKey = username.toLowerCase();
+    const counter: FailureCounter = account
+      ? {
+          lockedUntil: account.lockedUntil,
+          add: () => this.store.addFailedAttempt(account.id),
+          lock: async (until) => void (await this.store.update(account.id, { failedAttempts: 0, lockedUntil: until })),
+        }
+      : {
+          lockedUntil: await this.store.unknownNameLock(nameKey),
+          add: () => this.store.addUnknownNameAttempt(nameKey, UNKNOWN_NAMES_KEPT),
+          lock: (until) => this.store.lockUnknownName(nameKey, until),
+        };
     const now = this.now();
-    if (account.lockedUntil !== null && account.lockedUntil > now) {
-      return { ok: false, reason: 'locked', retryAfterSeconds: Math.ceil((account.lockedUntil - now) / 1000) };
+    if (counter.lockedUntil !== null && counter.lockedUntil > now) {
+      return { ok: false, reason: 'locked', retryAfterSeconds: Math.ceil((counter.lockedUntil - now) / 1000) };
     }
     const lock = async (): Promise<SignInResult> => {
-      await this.store.update(account.id, { failedAttempts: 0, lockedUntil: now + LOCKOUT_MS });
+      await counter.lock(now + LOCKOUT_MS);
       return { ok: false, reason: 'locked', retryAfterSeconds: LOCKOUT_MS / 1000 };
     };
     // The attempt takes its place in the counter before the password is checked (one statement), so
     // attempts made at once cannot all read the same count: at most LOCKOUT_THRESHOLD are checked.
-    const attempt = await this.store.addFailedAttempt(account.id);
+    const attempt = await counter.add();
     if (attempt > LOCKOUT_THRESHOLD) return lock();
-    if (!(await verifyPassword(password, account.passwordHash))) {
+    const matches = account ? await verifyPassword(password, account.passwordHash) : (await this.decoy(password), false);
+    if (!matches) {
       return attempt >= LOCKOUT_THRESHOLD ? lock() : { ok: false, reason: 'invalid' };
     }
-    if (account.disabled) {
-      await this.store.update(account.id, { failedAttempts: 0 });
+    if (account!.disabled) {
+      await this.store.update(account!.id, { failedAttempts: 0 });
       return { ok: false, reason: 'disabled' };
     }
-    const updated = await this.store.update(account.id, { failedAttempts: 0, lockedUntil: null, lastSignInAt: now });
+    const updated = await this.store.update(account!.id, { failedAttempts: 0, lockedUntil: null, lastSignInAt: now });
     return { ok: true, account: updated! };
+  }
+
+  /** Compares against a throw-away hash, so an unknown username takes as long as a real one. */
+  private async decoy(password: string): Promise<SignInResult> {
+    decoyHash ??= hashPassword(randomPassword());
+    await verifyPassword(password, await decoyHash);
+    return { ok: false, reason: 'invalid' };
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * Sign-in routes (no session needed; network rule and rate limit still apply):
- *   GET    /ui/api/auth/csrf      {csrf}; sets gateway_csrf (the value to send back as `csrf`); one-time:
- *                                 a sign-in or password change consumes it (valid 1 hour)
+ *   GET    /ui/api/auth/csrf      {csrf}; sets gateway_signin_csrf (HttpOnly, Path=/ui/api/auth; never
+ *                                 gateway_csrf, which belongs to the session); one-time: a sign-in or
+ *                                 password change consumes it (valid 1 hour)
  *   POST   /ui/api/auth           {username, password, csrf} -> {ok:true} + gateway_auth, gateway_csrf
  *                                 (must_change_password: {ok:false, must_change_password:true}, no cookies)
  *                                 {apiKey} when WebUi:AdminApiKey is set -> {ok:true, expires}
@@ -19,7 +20,7 @@ import { consoleContext, denied } from './console-access.js';
 import type { ConsoleGuardOptions } from './console-access.js';
 import { badRequest, objectBody } from './console-errors.js';
 import type { ConsoleSettings } from './console-settings.js';
-import { AUTH_COOKIE, CSRF_COOKIE, readCookies, setCookie } from './cookies.js';
+import { AUTH_COOKIE, CSRF_COOKIE, SIGN_IN_CSRF_COOKIE, SIGN_IN_CSRF_PATH, readCookies, setCookie } from './cookies.js';
 import { passwordProblem } from './password.js';
 import { API_KEY_ACCOUNT } from './sessions.js';
 import type { SessionService } from './sessions.js';
@@ -58,11 +59,16 @@ const MAX_LOGGED_USERNAME = 100;
 
 const CSRF_REFUSED = 'missing, invalid or already used CSRF token (GET /ui/api/auth/csrf first)';
 
-/** Before sign-in, step 1: body `csrf` (or X-CSRF-Token) equal to the gateway_csrf cookie (double submit). */
+/**
+ * Before sign-in, step 1: body `csrf` (or X-CSRF-Token) equal to the gateway_signin_csrf cookie
+ * (double submit). A script that sends the value back as gateway_csrf (what GET /auth/csrf set
+ * before) is accepted too: no response sets gateway_csrf to a sign-in value any more, so only the
+ * client itself can have put it there.
+ */
 function signInCsrf(request: FastifyRequest, body: Body): string {
   const sent = typeof body['csrf'] === 'string' ? body['csrf'] : request.headers['x-csrf-token'];
-  const cookie = readCookies(request.headers.cookie).get(CSRF_COOKIE);
-  if (typeof sent !== 'string' || sent === '' || sent !== cookie) throw denied(CSRF_REFUSED);
+  const cookies = readCookies(request.headers.cookie);
+  if (typeof sent !== 'string' || sent === '' || (sent !== cookies.get(SIGN_IN_CSRF_COOKIE) && sent !== cookies.get(CSRF_COOKIE))) throw denied(CSRF_REFUSED);
   return sent;
 }
 
@@ -107,7 +113,8 @@ async function checkPassword(request: FastifyRequest, options: AuthRouteOptions,
 export function authRoutes(app: FastifyInstance, options: AuthRouteOptions): void {
   app.get('/auth/csrf', async (request, reply) => {
     const csrf = await options.sessions.issueCsrf(CSRF_SECONDS * 1000);
-    reply.header('set-cookie', setCookie(CSRF_COOKIE, csrf, { httpOnly: false, secure: secure(request, options.settings()), maxAge: CSRF_SECONDS }));
+    const cookie = { httpOnly: true, secure: secure(request, options.settings()), maxAge: CSRF_SECONDS, path: SIGN_IN_CSRF_PATH };
+    reply.header('set-cookie', setCookie(SIGN_IN_CSRF_COOKIE, csrf, cookie));
     reply.header('cache-control', 'no-store');
     return { csrf };
   });

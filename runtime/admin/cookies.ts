@@ -2,6 +2,13 @@
 
 export const AUTH_COOKIE = 'gateway_auth';
 export const CSRF_COOKIE = 'gateway_csrf';
+/**
+ * The double-submit cookie of a sign-in (GET /ui/api/auth/csrf), HttpOnly, only on /ui/api/auth:
+ * never gateway_csrf, so a link from another site (a top-level GET may set cookies) cannot replace
+ * the CSRF value of a signed-in session and make its console writes 403.
+ */
+export const SIGN_IN_CSRF_COOKIE = 'gateway_signin_csrf';
+export const SIGN_IN_CSRF_PATH = '/ui/api/auth';
 /** The pending single sign-on flow (state, nonce, PKCE verifier), HttpOnly, 10 minutes, one use. */
 export const OIDC_COOKIE = 'gateway_oidc';
 

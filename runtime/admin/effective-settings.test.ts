@@ -41,7 +41,7 @@ const AT_START: Effective = {
 const AFTER_PUT: Effective = {
   ...AT_START,
   'Environment:ServerName': { value: 'pin-file', source: 'console', pending: 'pin-put' },
-  'RateLimiting:IpLimit': { value: 1000, source: 'console', pending: 5 },
+  'RateLimiting:IpLimit': { value: 1000, source: 'console', pending: 50 },
   'SqlConnectionPooling:MinPoolSize': { value: 5, source: 'console', pending: 2 },
   'Logging:MinLevel': { value: 'warn', source: 'console' },
   'WebUi:SecureCookies': { value: true, source: 'console' },
@@ -106,10 +106,11 @@ describe('GET /ui/api/settings effective', () => {
     const put = await app.inject({
       method: 'PUT',
       url: '/ui/api/settings',
+      // an IpLimit the console can live with (below 30 is refused: test/hostile/console-settings-lockout.test.ts)
       headers,
       payload: {
         'Environment:ServerName': 'pin-put',
-        'RateLimiting:IpLimit': 5,
+        'RateLimiting:IpLimit': 50,
         'RateLimiting:TokenLimit': 1,
         'Caching:DefaultDurationSeconds': 120,
         'SqlConnectionPooling:MinPoolSize': 2,

@@ -6,6 +6,8 @@
  *     keeps the stored one; a new name creates the folder (names: letters, digits, _ and -; two names
  *     of the patch equal but for case: 400);
  *   - allowed_environments replaces the list and server_name the name (both go to settings.overrides.json);
+ *   - every environment is read as it will be before anything is written: a folder that would not
+ *     load (the patched one or another) is 409 naming its file, nothing written anywhere;
  *   - each file is written atomically with a .bak of the previous version; the running server
  *     reloads the environments at once and emits `environments_changed`. Answer: the new GET shape.
  *   - with a PostgreSQL token store the change goes first to the shared store, from which every
@@ -22,7 +24,7 @@ import { WharfError } from '../errors/wharf-error.js';
 import { writeFileAtomic } from './atomic-file.js';
 import type { ConsoleGateway } from './console-gateway.js';
 import type { ConsoleRuntime } from './console-runtime.js';
-import { badRequest } from './console-errors.js';
+import { badRequest, conflict } from './console-errors.js';
 
 export const MASKED_CONNECTION_STRING = '<CONNECTION_STRING>';
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -48,12 +50,30 @@ function view(gateway: Pick<ConsoleGateway, 'settings'>) {
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-async function readRaw(file: string): Promise<Json> {
+const BROKEN = 'fix it on disk first; nothing was changed';
+
+async function readRaw(file: string, folder: string): Promise<Json> {
+  let text: string;
   try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as unknown;
-    return isObject(parsed) ? parsed : {};
+    text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return isObject(parsed) ? parsed : {};
+  } catch {
+    throw conflict(`environments/${folder}/settings.json is not valid JSON (${BROKEN})`);
+  }
+}
+
+/** The environments once `planned` (folder to settings.json text) is written; a folder that would not load: 409. */
+async function checkedEnvironments(dir: string, planned: ReadonlyMap<string, string>): Promise<EnvironmentMap> {
+  try {
+    return await loadEnvironments(dir, 'environments', planned);
+  } catch (error) {
+    if (error instanceof WharfError) throw conflict(`${error.message} (${BROKEN})`);
     throw error;
   }
 }
@@ -66,7 +86,7 @@ async function planEnvironment(dir: string, name: string, patch: unknown, existi
   const known = existing.get(name.toLowerCase());
   const folder = known?.name ?? name;
   const file = path.join(dir, folder, 'settings.json');
-  const raw = await readRaw(file);
+  const raw = await readRaw(file, folder);
   const provider = patch['provider'];
   if (provider !== undefined) {
     if (typeof provider !== 'string' || !DATABASE_PROVIDERS.includes(provider.toLowerCase() as never)) {
@@ -118,6 +138,10 @@ export function environmentRoutes(app: FastifyInstance, options: EnvironmentRout
     const dir = options.environmentsDir;
     const writes: [string, string][] = [];
     for (const [name, patch] of Object.entries(patches)) writes.push(await planEnvironment(dir, name, patch, gateway.settings().environments));
+    // every environment as it will be, read before anything is written: a broken folder beside the
+    // patched ones was found only after the writes (a 500, half of it stored, the server not reloaded)
+    const planned = new Map(writes.map(([file, text]) => [path.basename(path.dirname(file)), text]));
+    const loaded = await checkedEnvironments(dir, planned);
 
     const shared = options.console.shared;
     if (shared) {
@@ -125,7 +149,7 @@ export function environmentRoutes(app: FastifyInstance, options: EnvironmentRout
       const settings = new Map<string, unknown>();
       if (allowed !== undefined) settings.set('Environment:AllowedEnvironments', allowed);
       if (serverName !== undefined) settings.set('Environment:ServerName', serverName);
-      const environments = new Map(writes.map(([file, text]) => [path.basename(path.dirname(file)), JSON.parse(text) as Record<string, unknown>]));
+      const environments = new Map([...planned].map(([name, text]) => [name, JSON.parse(text) as Record<string, unknown>]));
       await shared.update({ settings, environments });
     }
     for (const [file, text] of writes) {
@@ -138,7 +162,6 @@ export function environmentRoutes(app: FastifyInstance, options: EnvironmentRout
       if (serverName !== undefined) setByPath(overrides, 'Environment:ServerName', serverName);
       await writeFileAtomic(overridesPath(dir), `${JSON.stringify(overrides, null, 2)}\n`);
     }
-    const loaded = await loadEnvironments(dir);
     gateway.replaceEnvironments(loaded, {
       ...(allowed !== undefined ? { allowedEnvironments: allowed as string[] } : {}),
       ...(serverName !== undefined ? { serverName: serverName as string } : {}),

@@ -37,6 +37,21 @@ const SCHEMA = [
     value_hash TEXT PRIMARY KEY,
     expires_at BIGINT NOT NULL
   )`,
+  // issue order, so the cap drops the oldest through an index (a store made before it gets it here)
+  `DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'wharf_console_csrf' AND column_name = 'seq') THEN
+      ALTER TABLE wharf_console_csrf ADD COLUMN seq BIGSERIAL;
+    END IF;
+  END $$`,
+  `CREATE INDEX IF NOT EXISTS wharf_console_csrf_seq ON wharf_console_csrf (seq)`,
+  `CREATE INDEX IF NOT EXISTS wharf_console_csrf_expires ON wharf_console_csrf (expires_at)`,
+  `CREATE TABLE IF NOT EXISTS wharf_console_unknown_names (
+    name_key TEXT PRIMARY KEY,
+    failed_attempts INTEGER NOT NULL DEFAULT 0,
+    locked_until BIGINT,
+    seq BIGSERIAL
+  )`,
+  `CREATE INDEX IF NOT EXISTS wharf_console_unknown_names_seq ON wharf_console_unknown_names (seq)`,
 ];
 
 export class PostgresAccountStore implements AccountStore {
@@ -131,14 +146,36 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async insertCsrf(valueHash: string, expiresAt: number, now: number, keep: number): Promise<void> {
+    // both deletes walk an index over the rows they remove only (expires_at; seq): no sort, no count
     await this.db.query('DELETE FROM wharf_console_csrf WHERE expires_at <= $1', [now]);
-    await this.db.query('INSERT INTO wharf_console_csrf (value_hash, expires_at) VALUES ($1, $2)', [valueHash, expiresAt]);
-    await this.db.query('DELETE FROM wharf_console_csrf WHERE value_hash IN (SELECT value_hash FROM wharf_console_csrf ORDER BY expires_at DESC, value_hash DESC OFFSET $1)', [keep]);
+    const { rows } = await this.db.query('INSERT INTO wharf_console_csrf (value_hash, expires_at) VALUES ($1, $2) RETURNING seq', [valueHash, expiresAt]);
+    await this.db.query('DELETE FROM wharf_console_csrf WHERE seq <= $1', [Number((rows[0] as { seq: number | string }).seq) - keep]);
   }
 
   async consumeCsrf(valueHash: string, now: number): Promise<boolean> {
     const { rows } = await this.db.query('DELETE FROM wharf_console_csrf WHERE value_hash = $1 AND expires_at > $2 RETURNING value_hash', [valueHash, now]);
     return rows.length === 1;
+  }
+
+  async unknownNameLock(nameKey: string): Promise<number | null> {
+    const { rows } = await this.db.query('SELECT locked_until FROM wharf_console_unknown_names WHERE name_key = $1', [nameKey]);
+    const until = (rows[0] as { locked_until: number | string | null } | undefined)?.locked_until ?? null;
+    return until === null ? null : Number(until);
+  }
+
+  async addUnknownNameAttempt(nameKey: string, keep: number): Promise<number> {
+    const { rows } = await this.db.query(
+      `INSERT INTO wharf_console_unknown_names (name_key, failed_attempts) VALUES ($1, 1)
+       ON CONFLICT (name_key) DO UPDATE SET failed_attempts = wharf_console_unknown_names.failed_attempts + 1 RETURNING failed_attempts, seq`,
+      [nameKey],
+    );
+    const row = rows[0] as { failed_attempts: number | string; seq: number | string };
+    await this.db.query('DELETE FROM wharf_console_unknown_names WHERE seq <= $1', [Number(row.seq) - keep]);
+    return Number(row.failed_attempts);
+  }
+
+  async lockUnknownName(nameKey: string, until: number): Promise<void> {
+    await this.db.query('UPDATE wharf_console_unknown_names SET failed_attempts = 0, locked_until = $1 WHERE name_key = $2', [until, nameKey]);
   }
 
   findByIdentity(issuer: string, subject: string): Promise<AccountRow | null> {

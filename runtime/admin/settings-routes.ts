@@ -7,21 +7,19 @@
  * instance applies it (shared-console-settings.ts). Logging:MinLevel and WebUi:* apply at once (published
  * through the settings store, runtime/settings/settings-store.ts, to the areas that apply them); the rest answer restart_required.
  * Next start: the saved overrides with these values must still start the server (next-start.ts), else 400.
- * Anti-lockout: a change to WebUi:PublicOrigins or ForwardedHeaders:* that would stop this very
- * request reaching the console is refused with 400 naming the field; the other proxy list is the one
- * the next start uses (saved earlier and pending, else in force).
+ * Anti-lockout (settings-lockout.ts): a change that would cut this very caller off the console is
+ * refused with 400 naming the field, nothing saved.
  */
-import { BlockList, isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readLandingPage } from '../landing/landing-page.js';
-import { getByPath, overridesPath, readOverrides, setByPath } from '../settings/overrides-file.js';
+import { overridesPath, readOverrides, setByPath } from '../settings/overrides-file.js';
 import { writeFileAtomic } from './atomic-file.js';
 import type { ConsoleGateway } from './console-gateway.js';
 import type { ConsoleRuntime } from './console-runtime.js';
-import { consoleReachable, requestOrigin } from './console-access.js';
 import { badRequest } from './console-errors.js';
 import { effectiveSettings } from './effective-settings.js';
 import { nextStartProblem } from './next-start.js';
+import { checkLockout } from './settings-lockout.js';
 import { checkValue, findWritable, WRITABLE_SETTINGS } from './writable-settings.js';
 
 export interface SettingsRouteOptions {
@@ -88,51 +86,6 @@ function dump(app: FastifyInstance, request: FastifyRequest, options: SettingsRo
     // beside the spec's groups: each writable key's value in force and where it came from
     effective: effectiveSettings({ settings, console: state.settings, logLevel: app.log.level }, overrides),
   };
-}
-
-/** Would the TCP peer of this request still be a trusted proxy under the new lists? */
-function stillTrusted(remote: string, proxies: readonly string[], networks: readonly string[]): boolean {
-  const list = new BlockList();
-  const normalized = remote.replace(/^::ffff:/, '');
-  for (const proxy of proxies) {
-    const family = isIP(proxy);
-    if (family) list.addAddress(proxy, family === 4 ? 'ipv4' : 'ipv6');
-  }
-  for (const network of networks) {
-    const [base = '', bits = ''] = network.split('/');
-    const family = isIP(base);
-    if (family) list.addSubnet(base, Number(bits), family === 4 ? 'ipv4' : 'ipv6');
-  }
-  const family = isIP(normalized);
-  return family !== 0 && list.check(normalized, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-/** `saved`: the overrides saved now; a list saved earlier and not yet in force is the one the next start uses. */
-function checkLockout(request: FastifyRequest, options: SettingsRouteOptions, values: Map<string, unknown>, saved: Record<string, unknown>): void {
-  const client = request.wharfConsole!.client;
-  const origins = values.get('WebUi:PublicOrigins') as string[] | undefined;
-  if (origins !== undefined && !consoleReachable(client, requestOrigin(request), origins)) {
-    throw badRequest(
-      `Saving 'WebUi:PublicOrigins' would lock you out of the console: this request comes from ${requestOrigin(request)}, which is not in the new list`,
-      'WebUi:PublicOrigins',
-    );
-  }
-  const forwarded = options.gateway.access.settings.forwardedHeaders;
-  for (const key of ['ForwardedHeaders:KnownProxies', 'ForwardedHeaders:KnownNetworks'] as const) {
-    if (!values.has(key) || !client.forwarded) continue;
-    const list = (name: string, inForce: readonly string[]): readonly string[] => {
-      const pending = getByPath(saved, name);
-      return (values.get(name) as string[] | undefined) ?? (pending.found && Array.isArray(pending.value) ? (pending.value as string[]) : inForce);
-    };
-    const proxies = list('ForwardedHeaders:KnownProxies', forwarded.knownProxies);
-    const networks = list('ForwardedHeaders:KnownNetworks', forwarded.knownNetworks);
-    if (!stillTrusted(client.remoteAddress, proxies, networks)) {
-      throw badRequest(
-        `Saving '${key}' would lock you out of the console: your request arrives through the proxy ${client.remoteAddress}, which would no longer be trusted`,
-        key,
-      );
-    }
-  }
 }
 
 export function settingsRoutes(app: FastifyInstance, options: SettingsRouteOptions): void {

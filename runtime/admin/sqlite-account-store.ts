@@ -36,6 +36,12 @@ CREATE TABLE IF NOT EXISTS console_csrf (
   value_hash TEXT PRIMARY KEY,
   expires_at INTEGER NOT NULL
 );
+CREATE INDEX IF NOT EXISTS console_csrf_expires ON console_csrf (expires_at);
+CREATE TABLE IF NOT EXISTS console_unknown_names (
+  name_key TEXT PRIMARY KEY,
+  failed_attempts INTEGER NOT NULL DEFAULT 0,
+  locked_until INTEGER
+);
 `;
 
 export class SqliteAccountStore implements AccountStore {
@@ -123,15 +129,33 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async insertCsrf(valueHash: string, expiresAt: number, now: number, keep: number): Promise<void> {
+    // both deletes walk an index over the rows they remove only (expires_at; rowid): no sort, no count
     this.db.prepare('DELETE FROM console_csrf WHERE expires_at <= ?').run(now);
-    this.db.prepare('INSERT INTO console_csrf (value_hash, expires_at) VALUES (?, ?)').run(valueHash, expiresAt);
-    this.db
-      .prepare('DELETE FROM console_csrf WHERE value_hash IN (SELECT value_hash FROM console_csrf ORDER BY expires_at DESC, rowid DESC LIMIT -1 OFFSET ?)')
-      .run(keep);
+    const { lastInsertRowid } = this.db.prepare('INSERT INTO console_csrf (value_hash, expires_at) VALUES (?, ?)').run(valueHash, expiresAt);
+    this.db.prepare('DELETE FROM console_csrf WHERE rowid <= ?').run(Number(lastInsertRowid) - keep);
   }
 
   async consumeCsrf(valueHash: string, now: number): Promise<boolean> {
     return this.db.prepare('DELETE FROM console_csrf WHERE value_hash = ? AND expires_at > ?').run(valueHash, now).changes === 1;
+  }
+
+  async unknownNameLock(nameKey: string): Promise<number | null> {
+    const row = this.db.prepare('SELECT locked_until FROM console_unknown_names WHERE name_key = ?').get(nameKey) as { locked_until: number | null } | undefined;
+    return row?.locked_until ?? null;
+  }
+
+  async addUnknownNameAttempt(nameKey: string, keep: number): Promise<number> {
+    const row = this.db
+      .prepare(
+        'INSERT INTO console_unknown_names (name_key, failed_attempts) VALUES (?, 1) ON CONFLICT (name_key) DO UPDATE SET failed_attempts = failed_attempts + 1 RETURNING failed_attempts, rowid',
+      )
+      .get(nameKey) as { failed_attempts: number; rowid: number };
+    this.db.prepare('DELETE FROM console_unknown_names WHERE rowid <= ?').run(Number(row.rowid) - keep);
+    return Number(row.failed_attempts);
+  }
+
+  async lockUnknownName(nameKey: string, until: number): Promise<void> {
+    this.db.prepare('UPDATE console_unknown_names SET failed_attempts = 0, locked_until = ? WHERE name_key = ?').run(until, nameKey);
   }
 
   async findByIdentity(issuer: string, subject: string): Promise<AccountRow | null> {

@@ -1,14 +1,14 @@
 /**
  * Cookies across the proxy. The gateway's own cookies (the console session `gateway_auth` and
- * `gateway_csrf`) never leave it: they are cut out of every forwarded `Cookie` header, and an
+ * `gateway_csrf`, the sign-in's `gateway_signin_csrf`) never leave it: they are cut out of every forwarded `Cookie` header, and an
  * upstream `Set-Cookie` for one of those names never reaches the client. Any other cookie crosses
  * only on an endpoint with `ForwardCookies: true` (both directions); by default an upstream gets no
  * `Cookie` header and the client no `Set-Cookie`. Names compare case-insensitively (and with a
  * `__Host-`/`__Secure-` prefix removed), so no spelling of a gateway cookie slips through.
  */
-import { AUTH_COOKIE, CSRF_COOKIE } from '../admin/cookies.js';
+import { AUTH_COOKIE, CSRF_COOKIE, SIGN_IN_CSRF_COOKIE } from '../admin/cookies.js';
 
-const GATEWAY_COOKIES = new Set([AUTH_COOKIE, CSRF_COOKIE].map((name) => name.toLowerCase()));
+const GATEWAY_COOKIES = new Set([AUTH_COOKIE, CSRF_COOKIE, SIGN_IN_CSRF_COOKIE].map((name) => name.toLowerCase()));
 
 function isGatewayCookie(name: string): boolean {
   return GATEWAY_COOKIES.has(name.trim().toLowerCase().replace(/^__(host|secure)-/, ''));

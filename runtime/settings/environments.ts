@@ -40,22 +40,26 @@ export function parseEnvironment(name: string, file: string, text: string): Envi
   return { name, ...read, file };
 }
 
-/** Reads every environments/<name>/settings.json. `displayDir` is used in messages. */
-export async function loadEnvironments(dir: string, displayDir = dir): Promise<EnvironmentMap> {
+/**
+ * Reads every environments/<name>/settings.json. `displayDir` is used in messages. `planned`
+ * (folder name to settings.json text) is read instead of the disk, new folders included: the
+ * environments as they will be once those files are written, checked before anything is.
+ */
+export async function loadEnvironments(dir: string, displayDir = dir, planned: ReadonlyMap<string, string> = new Map()): Promise<EnvironmentMap> {
   const map = new Map<string, EnvironmentConfig>();
-  let folders: string[];
+  let folders: string[] = [];
   try {
     const entries = await readdir(dir, { withFileTypes: true });
-    folders = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    folders = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return map;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
+  folders = [...new Set([...folders, ...planned.keys()])].sort();
   for (const name of folders) {
     const file = path.join(dir, name, 'settings.json');
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      text = planned.get(name) ?? (await readFile(file, 'utf8'));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw error;

@@ -31,12 +31,12 @@ describe('console sign-in with WebUi:SeedPassword', () => {
     expect(server.logs.text()).not.toContain(SEED);
   });
 
-  it('GET /ui/api/auth/csrf returns a value and sets gateway_csrf', async () => {
+  it('GET /ui/api/auth/csrf returns a value and sets gateway_signin_csrf (never the session\'s gateway_csrf)', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/ui/api/auth/csrf' });
     expect(response.statusCode).toBe(200);
     const { csrf } = response.json() as { csrf: string };
     expect(csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(response.headers['set-cookie']).toBe(`gateway_csrf=${csrf}; Path=/; Max-Age=3600; SameSite=Strict`);
+    expect(response.headers['set-cookie']).toBe(`gateway_signin_csrf=${csrf}; Path=/ui/api/auth; Max-Age=3600; SameSite=Strict; HttpOnly`);
   });
 
   it('signs in: {ok:true}, HttpOnly SameSite=Strict gateway_auth and a readable gateway_csrf', async () => {

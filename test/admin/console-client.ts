@@ -4,6 +4,23 @@
  * every request and X-CSRF-Token on writes.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { createTestServer } from '../../runtime/testing/test-server.js';
+import type { TestServer } from '../../runtime/testing/test-server.js';
+
+/** The seeded administrator's password of signInServer(). */
+export const SEED_PASSWORD = 'demo-password-1';
+
+/** A test server whose `admin` signs in with SEED_PASSWORD, sign-in and rate limits far off (many attempts from one IP). */
+export function signInServer(): Promise<TestServer> {
+  return createTestServer({
+    generated: { endpoints: [{ kind: 'sql', routePath: 'Inventory/Products' }] },
+    serverSettings: {
+      Environment: { ServerName: 'test', AllowedEnvironments: ['demo'] },
+      WebUi: { SeedPassword: SEED_PASSWORD, SignInAttemptsPerIp: 1000 },
+      RateLimiting: { IpLimit: 10_000 },
+    },
+  });
+}
 
 export interface ConsoleSession {
   readonly cookie: string;

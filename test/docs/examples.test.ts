@@ -169,8 +169,8 @@ function asRun(command: string): string {
     .replaceAll('admin-3fk9x2qa', adminUser)
     .replaceAll('"password":"..."', `"password":"${adminPassword}"`)
     .replaceAll('<one-time>', adminPassword)
-    // inside the single-quoted JSON of -d: the value the cookie jar holds now
-    .replaceAll('3q2...', `'"$(awk '/gateway_csrf/{print $7}' jar)"'`);
+    // inside the single-quoted JSON of -d: the sign-in value the cookie jar holds now (GET /ui/api/auth/csrf)
+    .replaceAll('3q2...', `'"$(awk '/gateway_signin_csrf/{print $7}' jar)"'`);
 }
 
 async function runCurl(example: DocExample): Promise<string | undefined> {

@@ -9,17 +9,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayOf } from '../../runtime/gateway-handle.js';
-import { createTestServer } from '../../runtime/testing/test-server.js';
 import type { TestServer } from '../../runtime/testing/test-server.js';
-import { postSignIn } from '../admin/console-client.js';
+import { postSignIn, SEED_PASSWORD, signInServer } from '../admin/console-client.js';
 
-const SEED = 'demo-password-1';
+const SEED = SEED_PASSWORD;
 let server: TestServer;
 beforeAll(async () => {
-  server = await createTestServer({
-    generated: { endpoints: [{ kind: 'sql', routePath: 'Inventory/Products' }] },
-    serverSettings: { Environment: { ServerName: 'test', AllowedEnvironments: ['demo'] }, WebUi: { SeedPassword: SEED, SignInAttemptsPerIp: 1000 }, RateLimiting: { IpLimit: 10_000 } },
-  });
+  server = await signInServer();
   await gatewayOf(server.app).console.accounts.create('target', 'target-password-1', 'viewer');
 });
 afterAll(() => server.close());

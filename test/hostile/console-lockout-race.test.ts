@@ -10,9 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayOf } from '../../runtime/gateway-handle.js';
 import type { TestServer } from '../../runtime/testing/test-server.js';
-import { postSignIn, SEED_PASSWORD, signInServer } from '../admin/console-client.js';
+import { postSignIn, signInServer } from '../admin/console-client.js';
 
-const SEED = SEED_PASSWORD;
 let server: TestServer;
 beforeAll(async () => {
   server = await signInServer();

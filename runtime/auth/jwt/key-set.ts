@@ -3,7 +3,8 @@
  *  - first use: discovery (`<issuer>/.well-known/openid-configuration` → jwks_uri) unless Auth:Jwt:JwksUrl, then the keys;
  *  - keys older than Auth:Jwt:KeysRefreshSeconds are fetched again in the background while the cached ones keep serving;
  *  - a token naming an unknown `kid` fetches the keys once (key rotation), at most once per cooldown;
- *  - every fetch waits at most Auth:Jwt:KeysTimeoutMs; a failed fetch keeps the cached keys (outage: no stall).
+ *  - every fetch waits at most Auth:Jwt:KeysTimeoutMs and reads at most MAX_DOCUMENT_BYTES (an endless or
+ *    huge body is cut there, not buffered until the deadline); a failed fetch keeps the cached keys (outage: no stall).
  * No keys at all (the provider was never reachable): JwksUnavailable, answered 503.
  */
 import { createLocalJWKSet, errors } from 'jose';
@@ -26,10 +27,33 @@ export interface KeySetOptions {
 
 type LocalSet = ReturnType<typeof createLocalJWKSet>;
 
+/** Largest discovery document or key set read (real ones are a few KiB; a JWKS of 100 RSA keys is about 50 KiB). */
+export const MAX_DOCUMENT_BYTES = 1024 * 1024;
+
 async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'error', headers: { accept: 'application/json' } });
-  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
-  return response.json();
+  const controller = new AbortController();
+  const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]);
+  const response = await fetch(url, { signal, redirect: 'error', headers: { accept: 'application/json' } });
+  if (response.status !== 200) {
+    controller.abort();
+    throw new Error(`GET ${url} answered ${response.status}`);
+  }
+  const tooLarge = (): Error => {
+    controller.abort();
+    return new Error(`GET ${url} answered more than ${MAX_DOCUMENT_BYTES} bytes`);
+  };
+  if (Number(response.headers.get('content-length') ?? 0) > MAX_DOCUMENT_BYTES) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const body = response.body;
+  if (body !== null) {
+    for await (const chunk of body) {
+      size += chunk.byteLength;
+      if (size > MAX_DOCUMENT_BYTES) throw tooLarge();
+      chunks.push(chunk);
+    }
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
 export class RemoteKeySet {

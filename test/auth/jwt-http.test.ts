@@ -239,6 +239,23 @@ describe('JWT bearer tokens from an OpenID Connect provider', () => {
     expect((await get(cold, token)).statusCode).toBe(200);
   });
 
+  it('a remembered JWT of a withdrawn key stops working once the keys are due (KeysRefreshSeconds), as an unremembered one does', async () => {
+    const app = await server({ Auth__Jwt__KeysRefreshSeconds: '10' });
+    const token = await idp.token('reader', 'read Sales/*');
+    expect((await get(app, token)).statusCode).toBe(200);
+    expect((await get(app, token)).statusCode).toBe(200); // remembered
+    await idp.rotate(false); // the provider withdraws the key that signed it
+    await new Promise((resolve) => setTimeout(resolve, 10_500));
+    // the first request past the refresh age starts the background fetch; then the key is gone
+    const statuses: number[] = [];
+    for (let i = 0; i < 40 && statuses.at(-1) !== 401; i += 1) {
+      statuses.push((await get(app, token)).statusCode);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(statuses.at(-1)).toBe(401);
+    expect((await get(app, await idp.token('reader', 'read Sales/*'))).statusCode).toBe(200);
+  }, 40_000);
+
   it('Wharf tokens keep working beside JWTs; the per-token rate limit counts iss+sub', async () => {
     const app = await server({ RateLimiting__TokenLimit: '2' });
     const own = (await gatewayOf(app).access.tokens.create({ username: 'own', allowedScopes: 'read' })).token;

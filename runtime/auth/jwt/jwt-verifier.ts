@@ -89,6 +89,8 @@ export class JwtVerifier {
     const id = hashToken(token);
     const hit = this.verified.get(id);
     if (hit !== undefined) {
+      // a remembered token never reaches the key resolver: keys due for a refresh are fetched here
+      this.keys.refreshIfDue();
       if (hit.generation === this.keys.generation && this.now() < hit.until) return Promise.resolve({ ok: true, principal: hit.principal, cached: true });
       this.verified.delete(id);
     }

@@ -77,7 +77,7 @@ export class RemoteKeySet {
   /** The key resolver for jwtVerify. */
   readonly resolve = async (header: JWTHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey> => {
     if (this.local === null) await this.refresh();
-    else if (this.now() - this.fetchedAt >= this.options.refreshMs) void this.refresh().catch(() => undefined);
+    else this.refreshIfDue();
     const local = this.local;
     if (local === null) throw new JwksUnavailable('The provider keys could not be fetched');
     try {
@@ -88,6 +88,15 @@ export class RemoteKeySet {
       return (this.local ?? local)(header, token);
     }
   };
+
+  /**
+   * Keys older than Auth:Jwt:KeysRefreshSeconds: fetched again in the background (the cached ones
+   * keep serving). Called for every JWT, remembered ones included (jwt-verifier.ts), so a key the
+   * provider withdrew stops verifying once due even for a caller that repeats one token.
+   */
+  refreshIfDue(): void {
+    if (this.local !== null && this.now() - this.fetchedAt >= this.options.refreshMs) void this.refresh().catch(() => undefined);
+  }
 
   /** How many keys are cached and when they were fetched (null: never). */
   get cached(): { readonly keys: number; readonly fetchedAt: number | null } {

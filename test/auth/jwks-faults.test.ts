@@ -62,6 +62,11 @@ describe('a key set endpoint that misbehaves', () => {
     return `${input}.${createSign('RSA-SHA256').update(input).sign(weak.privateKey).toString('base64url')}`;
   }
 
+  async function providerCheck(app: FastifyInstance, admin: string): Promise<{ status: string; data: Record<string, unknown> } | undefined> {
+    const details = await app.inject({ url: '/health/details', headers: { authorization: `Bearer ${admin}` } });
+    return (details.json() as { checks: { name: string; status: string; data: Record<string, unknown> }[] }).checks.find((c) => c.name === 'IdentityProvider');
+  }
+
   beforeAll(async () => {
     idp = await startOidcProvider({ audience: AUDIENCE, scopes: ['read'], clients: [] });
     keys = createServer((_req, res) => {
@@ -113,6 +118,10 @@ describe('a key set endpoint that misbehaves', () => {
       { success: false, error: 'Invalid or expired token' },
       'Bearer error="invalid_token"',
     ]);
+    // /health/details names the key
+    const admin = (await gatewayOf(app).access.tokens.create({ username: 'health-weak', allowedScopes: '*', allowedEnvironments: '*' })).token;
+    await gatewayOf(app).health.refresh();
+    expect(await providerCheck(app, admin)).toMatchObject({ status: 'Degraded', data: { keys: 1, unusableKeys: ['weak'] } });
   });
 
   it('an endless key set is cut at 1 MiB: 503 long before Auth:Jwt:KeysTimeoutMs, and /health/details says why', async () => {
@@ -127,8 +136,7 @@ describe('a key set endpoint that misbehaves', () => {
 
     const admin = (await gatewayOf(app).access.tokens.create({ username: 'health', allowedScopes: '*', allowedEnvironments: '*' })).token;
     await gatewayOf(app).health.refresh();
-    const details = await app.inject({ url: '/health/details', headers: { authorization: `Bearer ${admin}` } });
-    const check = (details.json() as { checks: { name: string; status: string; data: Record<string, unknown> }[] }).checks.find((c) => c.name === 'IdentityProvider');
+    const check = await providerCheck(app, admin);
     expect(check).toMatchObject({ status: 'Degraded', data: { keys: 0 } });
     expect(String(check?.data['error'])).toContain('more than 1048576 bytes');
   });

@@ -7,8 +7,30 @@
  *    huge body is cut there, not buffered until the deadline); a failed fetch keeps the cached keys (outage: no stall).
  * No keys at all (the provider was never reachable): JwksUnavailable, answered 503.
  */
+import { createPublicKey } from 'node:crypto';
+import type { JsonWebKey } from 'node:crypto';
 import { createLocalJWKSet, errors } from 'jose';
 import type { JSONWebKeySet, JWTHeaderParameters, FlattenedJWSInput } from 'jose';
+
+/**
+ * The `kid`s (`#<index>` without one) of published signing keys no token can be verified with:
+ * malformed, or RSA under 2048 bits (jose refuses those when verifying). `enc` and `oct` keys are
+ * never used for JWTs here and are not counted. For /health/details.
+ */
+export function unusableKeys(jwks: JSONWebKeySet): string[] {
+  const out: string[] = [];
+  jwks.keys.forEach((jwk, index) => {
+    if (jwk === null || typeof jwk !== 'object' || jwk.use === 'enc' || jwk.kty === 'oct') return;
+    const name = typeof jwk.kid === 'string' ? jwk.kid : `#${index}`;
+    try {
+      const key = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });
+      if (key.asymmetricKeyType === 'rsa' && (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) out.push(name);
+    } catch {
+      out.push(name);
+    }
+  });
+  return out;
+}
 
 export class JwksUnavailable extends Error {
   override readonly name = 'JwksUnavailable';
@@ -62,6 +84,7 @@ export class RemoteKeySet {
   private lastAttempt = Number.NEGATIVE_INFINITY;
   private pending: Promise<void> | null = null;
   private keyCount = 0;
+  private unusable: readonly string[] = [];
   private jwksUrl: string | null;
   private readonly now: () => number;
   private readonly cooldownMs: number;
@@ -98,9 +121,9 @@ export class RemoteKeySet {
     if (this.local !== null && this.now() - this.fetchedAt >= this.options.refreshMs) void this.refresh().catch(() => undefined);
   }
 
-  /** How many keys are cached and when they were fetched (null: never). */
-  get cached(): { readonly keys: number; readonly fetchedAt: number | null } {
-    return { keys: this.keyCount, fetchedAt: this.local === null ? null : this.fetchedAt };
+  /** How many keys are cached, which of them cannot verify (unusableKeys), and when they were fetched (null: never). */
+  get cached(): { readonly keys: number; readonly unusable: readonly string[]; readonly fetchedAt: number | null } {
+    return { keys: this.keyCount, unusable: this.unusable, fetchedAt: this.local === null ? null : this.fetchedAt };
   }
 
   /**
@@ -131,6 +154,7 @@ export class RemoteKeySet {
       const jwks = await this.fetchKeySet();
       this.local = createLocalJWKSet(jwks);
       this.keyCount = jwks.keys.length;
+      this.unusable = unusableKeys(jwks);
       this.fetchedAt = this.now();
       this.generation += 1;
     } catch (error) {

@@ -30,8 +30,12 @@ export interface CacheKeyInput {
  * spellings a reader may take differently (`%24top` and `$top`, `??x` and `?x`, invalid UTF-8 and
  * U+FFFD) must never share an entry. Stable, and names that may be one name to some reader
  * (`Top`, `top`, `%74op`) compare equal, so such pairs keep their order (first-wins readers).
+ * A query with a `;` is not reordered at all.
  */
 export function canonicalQuery(query: string): string {
+  // readers that split pairs on `;` too (Rack before 3, Python before 3.9.2) see other pairs, in
+  // another order, than these `&`-separated ones (parameter cloaking): such a query is kept as received
+  if (query.includes(';')) return query;
   const pairs = query.split('&').map((pair) => [queryPairName(pair), pair] as const);
   pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return pairs.map(([, pair]) => pair).join('&');

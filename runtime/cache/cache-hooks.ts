@@ -71,6 +71,8 @@ async function readThrough(
     query,
     body: method === 'QUERY' ? context.body : undefined,
     accept: request.headers.accept,
+    // forwarded upstream: an answer per origin (`Vary: Origin`) cannot be told from the gateway's own CORS Vary
+    ...(context.endpoint.kind === 'proxy' ? { origin: request.headers.origin } : {}),
     ...(context.build !== undefined ? { build: context.build } : {}),
   });
   if (!result) return false;

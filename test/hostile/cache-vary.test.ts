@@ -31,7 +31,7 @@ beforeAll(async () => {
       ...(cc ? { 'cache-control': cc } : {}),
       ...(url.searchParams.has('pragma') ? { pragma: 'no-cache' } : {}),
     });
-    res.end(JSON.stringify({ cookie: req.headers.cookie ?? null, language: req.headers['accept-language'] ?? null, tenant: req.headers['x-tenant'] ?? null }));
+    res.end(JSON.stringify({ cookie: req.headers.cookie ?? null, language: req.headers['accept-language'] ?? null, tenant: req.headers['x-tenant'] ?? null, origin: req.headers.origin ?? null }));
   });
   server = await proxyServer([proxy('Session', { url: `${upstream.origin}/me`, forwardCookies: true }, ['GET'])], {}, { caching: true });
 });
@@ -48,6 +48,8 @@ describe('an upstream answer that varies by a request header is never replayed t
     ['Vary: Accept-Language', 'vary=Accept-Language', { 'accept-language': 'nl' }, { 'accept-language': 'fr' }],
     ['Vary: a custom header, in a list', 'vary=Origin,%20X-Tenant', { 'x-tenant': 'a' }, { 'x-tenant': 'b' }],
     ['Vary: *', 'vary=*', { 'x-tenant': 'a' }, { 'x-tenant': 'b' }],
+    // the gateway's CORS adds `Vary: Origin` to every answer, so the name alone cannot refuse it: the key holds a Proxy's Origin
+    ['Vary: Origin (an upstream answering per origin, the Origin forwarded)', 'vary=Origin', { origin: 'https://a.example' }, { origin: 'https://b.example' }],
   ])('%s', async (_name, query, alice, bob) => {
     const first = await get(query, alice);
     const second = await get(query, bob);

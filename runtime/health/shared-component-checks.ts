@@ -92,7 +92,10 @@ export function identityProviderCheck(issuer: string, keys: Pick<RemoteKeySet, '
           : { status: 'Degraded', description: 'The identity provider is not answering: JWTs are verified with the keys cached earlier (a rotation is not seen until it answers)', data };
       }
       const data = { ...cached(), responseTime: formatDuration(performance.now() - started) };
-      const { unusable } = keys.cached;
+      const { unusable, keys: count } = keys.cached;
+      if (count === 0) {
+        return { status: 'Degraded', description: 'The identity provider publishes no signing keys: every JWT is answered 401 (Wharf tokens work)', data };
+      }
       if (unusable.length > 0) {
         return {
           status: 'Degraded',

@@ -24,7 +24,7 @@ import type { LocalIdp } from '../setup/oidc.js';
 
 const AUDIENCE = 'http://wharf.test/api';
 
-type Mode = 'weak-key' | 'endless';
+type Mode = 'weak-key' | 'endless' | 'empty';
 
 describe('a key set endpoint that misbehaves', () => {
   let idp: LocalIdp;
@@ -70,6 +70,10 @@ describe('a key set endpoint that misbehaves', () => {
   beforeAll(async () => {
     idp = await startOidcProvider({ audience: AUDIENCE, scopes: ['read'], clients: [] });
     keys = createServer((_req, res) => {
+      if (mode === 'empty') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys":[]}');
+        return;
+      }
       if (mode === 'weak-key') {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [weakJwk] }));
         return;
@@ -122,6 +126,18 @@ describe('a key set endpoint that misbehaves', () => {
     const admin = (await gatewayOf(app).access.tokens.create({ username: 'health-weak', allowedScopes: '*', allowedEnvironments: '*' })).token;
     await gatewayOf(app).health.refresh();
     expect(await providerCheck(app, admin)).toMatchObject({ status: 'Degraded', data: { keys: 1, unusableKeys: ['weak'] } });
+  });
+
+  it('an empty key set: tokens get 401 and /health/details says the provider publishes no keys', async () => {
+    mode = 'empty';
+    const app = await server();
+    const response = await app.inject({ url: '/api/demo/Sales/Orders', headers: { authorization: `Bearer ${weakToken()}` } });
+    expect(response.statusCode).toBe(401);
+    const admin = (await gatewayOf(app).access.tokens.create({ username: 'health-empty', allowedScopes: '*', allowedEnvironments: '*' })).token;
+    await gatewayOf(app).health.refresh();
+    const check = await providerCheck(app, admin);
+    expect(check).toMatchObject({ status: 'Degraded', data: { keys: 0 } });
+    expect((check as { description?: string } | undefined)?.description).toMatch(/publishes no signing keys/);
   });
 
   it('an endless key set is cut at 1 MiB: 503 long before Auth:Jwt:KeysTimeoutMs, and /health/details says why', async () => {

@@ -24,7 +24,7 @@ import type { LocalIdp } from '../setup/oidc.js';
 
 const AUDIENCE = 'http://wharf.test/api';
 
-type Mode = 'weak-key' | 'endless' | 'empty';
+type Mode = 'weak-key' | 'endless' | 'empty' | 'garbage';
 
 describe('a key set endpoint that misbehaves', () => {
   let idp: LocalIdp;
@@ -70,6 +70,10 @@ describe('a key set endpoint that misbehaves', () => {
   beforeAll(async () => {
     idp = await startOidcProvider({ audience: AUDIENCE, scopes: ['read'], clients: [] });
     keys = createServer((_req, res) => {
+      if (mode === 'garbage') {
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>');
+        return;
+      }
       if (mode === 'empty') {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys":[]}');
         return;
@@ -126,6 +130,18 @@ describe('a key set endpoint that misbehaves', () => {
     const admin = (await gatewayOf(app).access.tokens.create({ username: 'health-weak', allowedScopes: '*', allowedEnvironments: '*' })).token;
     await gatewayOf(app).health.refresh();
     expect(await providerCheck(app, admin)).toMatchObject({ status: 'Degraded', data: { keys: 1, unusableKeys: ['weak'] } });
+  });
+
+  it('garbage instead of a key set (an HTML page): 503, never a 500, and /health/details says why', async () => {
+    mode = 'garbage';
+    const app = await server();
+    const response = await app.inject({ url: '/api/demo/Sales/Orders', headers: { authorization: `Bearer ${weakToken()}` } });
+    expect([response.statusCode, response.headers['retry-after']]).toEqual([503, '5']);
+    const admin = (await gatewayOf(app).access.tokens.create({ username: 'health-garbage', allowedScopes: '*', allowedEnvironments: '*' })).token;
+    await gatewayOf(app).health.refresh();
+    const check = await providerCheck(app, admin);
+    expect(check).toMatchObject({ status: 'Degraded', data: { keys: 0 } });
+    expect(String(check?.data['error'])).toMatch(/JSON/);
   });
 
   it('an empty key set: tokens get 401 and /health/details says the provider publishes no keys', async () => {

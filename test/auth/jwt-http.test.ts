@@ -186,6 +186,23 @@ describe('JWT bearer tokens from an OpenID Connect provider', () => {
     }
   });
 
+  it('keys never fetched, provider hanging: after one bounded wait, the next JWTs get their 503 at once; keys load when it answers', async () => {
+    const app = await server({ Auth__Jwt__KeysTimeoutMs: '3000' });
+    const token = await idp.token('reader', 'read Sales/*');
+    idp.setReachable('hang');
+    try {
+      expect((await get(app, token)).statusCode).toBe(503); // waited for the discovery's deadline
+      const started = Date.now();
+      const again = await get(app, token);
+      expect([again.statusCode, again.headers['retry-after']]).toEqual([503, '5']);
+      expect(Date.now() - started).toBeLessThan(2000); // not another 3 s (or 6 s, with discovery) per request
+    } finally {
+      idp.setReachable(true);
+    }
+    await gatewayOf(app).health.refresh(); // the health run fetches regardless
+    expect((await get(app, token)).statusCode).toBe(200);
+  });
+
   it('/health/details reports the provider: Healthy, Degraded with cached keys while it hangs, Degraded without keys when down since start', async () => {
     type Check = { name: string; status: string; description: string; data: Record<string, unknown>; tags: string[] };
     // the fixture's databases are not running, so the overall status is theirs: only this check is asserted

@@ -5,7 +5,8 @@
  *  - a token naming an unknown `kid` fetches the keys once (key rotation), at most once per cooldown;
  *  - every fetch waits at most Auth:Jwt:KeysTimeoutMs and reads at most MAX_DOCUMENT_BYTES (an endless or
  *    huge body is cut there, not buffered until the deadline); a failed fetch keeps the cached keys (outage: no stall).
- * No keys at all (the provider was never reachable): JwksUnavailable, answered 503.
+ * No keys at all (the provider was never reachable): JwksUnavailable, answered 503; at once (no new
+ * fetch) within COLD_RETRY_MS of a failed attempt.
  */
 import { createPublicKey } from 'node:crypto';
 import type { JsonWebKey } from 'node:crypto';
@@ -31,6 +32,9 @@ export function unusableKeys(jwks: JSONWebKeySet): string[] {
   });
   return out;
 }
+
+/** Least time between two fetches while no keys were ever fetched (the 503's Retry-After is 5 s). */
+export const COLD_RETRY_MS = 5_000;
 
 export class JwksUnavailable extends Error {
   override readonly name = 'JwksUnavailable';
@@ -99,7 +103,7 @@ export class RemoteKeySet {
 
   /** The key resolver for jwtVerify. */
   readonly resolve = async (header: JWTHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey> => {
-    if (this.local === null) await this.refresh();
+    if (this.local === null) await this.coldRefresh();
     else this.refreshIfDue();
     const local = this.local;
     if (local === null) throw new JwksUnavailable('The provider keys could not be fetched');
@@ -138,6 +142,19 @@ export class RemoteKeySet {
       return;
     }
     await this.fetchKeySet();
+  }
+
+  /**
+   * No keys yet: join a fetch under way, or start one, but not again within COLD_RETRY_MS of a
+   * failed one: while the provider is down since start, a JWT gets its 503 at once instead of each
+   * waiting up to Auth:Jwt:KeysTimeoutMs (twice, with discovery). The health check's probe still
+   * fetches at every run, so keys are loaded as soon as the provider answers.
+   */
+  private coldRefresh(): Promise<void> {
+    if (this.pending === null && this.now() - this.lastAttempt < COLD_RETRY_MS) {
+      return Promise.reject(new JwksUnavailable('The provider keys could not be fetched (the last attempt failed just now)'));
+    }
+    return this.refresh();
   }
 
   /** One fetch at a time; failures keep the keys already cached. */

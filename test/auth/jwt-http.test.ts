@@ -113,11 +113,23 @@ describe('JWT bearer tokens from an OpenID Connect provider', () => {
       ['HS256 with the public key as secret', await hmacWithPublicKey(idp, AUDIENCE), INVALID_HEADER],
       ['no sub', await signToken(idp, AUDIENCE, { sub: undefined, scope: 'read' }), INVALID_HEADER],
       ['no exp', await signToken(idp, AUDIENCE, { exp: undefined, scope: 'read' }), INVALID_HEADER],
+      ['exp as a string', await signToken(idp, AUDIENCE, { exp: String(now + 300) as never, scope: 'read' }), INVALID_HEADER],
+      ['nbf as a string', await signToken(idp, AUDIENCE, { nbf: 'now' as never, scope: 'read' }), INVALID_HEADER],
+      ['iat as a string', await signToken(idp, AUDIENCE, { iat: 'now' as never, scope: 'read' }), INVALID_HEADER],
+      ['exp past by more than the clock skew', await signToken(idp, AUDIENCE, { exp: now - 31, scope: 'read' }), 'Bearer error="invalid_token", error_description="The token has expired"'],
+      ['no aud', await signToken(idp, AUDIENCE, { aud: undefined, scope: 'read' }), INVALID_HEADER],
+      ['aud an array without ours', await signToken(idp, AUDIENCE, { aud: ['http://elsewhere/api', 'x'], scope: 'read' }), INVALID_HEADER],
+      ['iss an array holding the issuer', await signToken(idp, AUDIENCE, { iss: [idp.issuer] as never, scope: 'read' }), INVALID_HEADER],
+      ['sub a number', await signToken(idp, AUDIENCE, { sub: 7 as never, scope: 'read' }), INVALID_HEADER],
       ['tampered payload', (await idp.token('other', 'read')).replace(/\.([^.]+)\./, (_m, p: string) => `.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), scope: 'read write' })).toString('base64url')}.`), INVALID_HEADER],
     ];
     for (const [name, token, header] of cases) {
       const response = await get(app, token);
       expect([name, response.statusCode, response.json(), response.headers['www-authenticate']]).toEqual([name, 401, INVALID, header]);
+    }
+    // edge values that are valid: exp within the clock skew (30 s), exp far in the future, aud an array holding ours
+    for (const payload of [{ exp: now - 10 }, { exp: 1e12 }, { aud: ['http://elsewhere/api', AUDIENCE] }]) {
+      expect((await get(app, await signToken(idp, AUDIENCE, { scope: 'read', wharf_envs: ['demo'], ...payload }))).statusCode).toBe(200);
     }
     // OpenID Connect's own scopes are not endpoint patterns (they would close every endpoint)
     const withOidcScopes = await signToken(idp, AUDIENCE, { scope: 'openid profile email read', wharf_envs: ['demo'] });

@@ -8,6 +8,7 @@
  */
 import { cacheStage as runCacheStage } from '../cache/cache-hooks.js';
 import type { ResponseCache } from '../cache/response-cache.js';
+import { upstreamCookie } from '../proxy/proxy-cookies.js';
 import { STOP, needMatch } from '../pipeline/api-request.js';
 import type { PipelineStage } from '../pipeline/api-request.js';
 import { endpointEnvironmentStage, handlerStage } from '../pipeline/stages.js';
@@ -33,6 +34,9 @@ export function cacheStage(cache: ResponseCache): PipelineStage {
       const endpoint = needMatch(state).endpoint.model;
       // answers of an endpoint with Authorization rules depend on the caller's claims: never cached
       if (endpoint.authorization !== undefined) return undefined;
+      // nor those of a Proxy whose upstream receives the caller's cookies (its session: most
+      // upstreams say nothing of it in Vary), neither looked up nor stored
+      if (endpoint.kind === 'proxy' && upstreamCookie(state.request.headers.cookie, endpoint.forwardCookies) !== undefined) return undefined;
       const answered = runCacheStage(cache, state.request, state.reply, {
         env: state.envSegment ?? '',
         endpoint,

@@ -6,11 +6,13 @@
  *  - installResponseCache(app, ...): the onSend hook that stores misses, invalidates after
  *    successful writes (BEFORE the response leaves, so read-after-write sees fresh data on every
  *    instance), and gives every GET/HEAD 200 a strong ETag, answering a matching If-None-Match
- *    with 304.
+ *    with 304; an answer of an endpoint with Authorization rules gets `Cache-Control: private`
+ *    (personal-answer.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiUrl } from '../auth/access-hooks.js';
 import { etagOf, ifNoneMatchHits } from './etag.js';
+import { personalCacheControl } from './personal-answer.js';
 import { WRITE_METHODS } from './response-cache.js';
 import type { CacheableEndpoint, PendingRead, ResponseCache } from './response-cache.js';
 
@@ -69,6 +71,8 @@ async function readThrough(
     query,
     body: method === 'QUERY' ? context.body : undefined,
     accept: request.headers.accept,
+    // forwarded upstream: an answer per origin (`Vary: Origin`) cannot be told from the gateway's own CORS Vary
+    ...(context.endpoint.kind === 'proxy' ? { origin: request.headers.origin } : {}),
     ...(context.build !== undefined ? { build: context.build } : {}),
   });
   if (!result) return false;
@@ -112,6 +116,7 @@ export function installResponseCache(app: FastifyInstance, options: ResponseCach
   if (!app.hasRequestDecorator('wharfCache')) app.decorateRequest('wharfCache', null);
   // callback style: synchronous unless the cache store is involved (a write, or storing a miss)
   app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.wharfRule) reply.header('cache-control', personalCacheControl(reply.getHeader('cache-control')));
     const state = request.wharfCache;
     if (state?.kind === 'write') {
       if (reply.statusCode >= 400) return done(null, payload);

@@ -4,7 +4,7 @@
  * string's pairs as received in canonical order, the build (sourceHash of generated/: a reload or
  * deploy that changes any endpoint never replays responses of the old definition), the QUERY body
  * as canonical JSON (so different queries never share an entry and key order does not matter; a
- * Proxy's as sent) and the Accept header. Hashed (SHA-256) to a fixed size.
+ * Proxy's as sent), the Accept header and, on a Proxy, the Origin header. Hashed (SHA-256) to a fixed size.
  */
 import { createHash } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
@@ -21,6 +21,8 @@ export interface CacheKeyInput {
   /** QUERY body as its reader takes it (parsed for SQL and Static, the text as sent for a Proxy); undefined for GET. */
   readonly body?: unknown;
   readonly accept?: string | undefined;
+  /** The Origin header of a Proxy request (forwarded upstream, which may answer per origin with `Vary: Origin`). */
+  readonly origin?: string | undefined;
   /** sourceHash of the route table serving the request. */
   readonly build?: string;
 }
@@ -30,8 +32,12 @@ export interface CacheKeyInput {
  * spellings a reader may take differently (`%24top` and `$top`, `??x` and `?x`, invalid UTF-8 and
  * U+FFFD) must never share an entry. Stable, and names that may be one name to some reader
  * (`Top`, `top`, `%74op`) compare equal, so such pairs keep their order (first-wins readers).
+ * A query with a `;` is not reordered at all.
  */
 export function canonicalQuery(query: string): string {
+  // readers that split pairs on `;` too (Rack before 3, Python before 3.9.2) see other pairs, in
+  // another order, than these `&`-separated ones (parameter cloaking): such a query is kept as received
+  if (query.includes(';')) return query;
   const pairs = query.split('&').map((pair) => [queryPairName(pair), pair] as const);
   pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return pairs.map(([, pair]) => pair).join('&');
@@ -48,6 +54,7 @@ export function cacheKeyHash(input: CacheKeyInput): string {
     input.body === undefined ? '' : stableStringify(input.body),
     input.accept ?? '',
     input.build ?? '',
+    input.origin ?? '',
   ];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }

@@ -55,6 +55,8 @@ describe('cache key', () => {
     // pairs as received, never decoded: spellings a reader may take differently stay apart
     expect(canonicalQuery('%24top=1&$skip=0&?x=1')).toBe('$skip=0&%24top=1&?x=1');
     expect(canonicalQuery('Top=2&b=1&top=1')).toBe('b=1&Top=2&top=1');
+    // a `;` (a pair separator to some upstreams): kept as received
+    expect(canonicalQuery('q=1;p=2&p=1')).toBe('q=1;p=2&p=1');
     expect(cacheKeyHash({ ...base, query: '%24top=1' })).not.toBe(cacheKeyHash({ ...base, query: '$top=1' }));
     expect(cacheKeyHash({ ...base, query: '$top=1&$skip=2' })).toBe(cacheKeyHash({ ...base, query: '$skip=2&$top=1' }));
     expect(cacheKeyHash({ ...base, env: 'DEV' })).toBe(cacheKeyHash(base));

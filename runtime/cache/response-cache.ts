@@ -45,7 +45,7 @@ export type CacheableEndpoint = Pick<EndpointModel, 'id' | 'kind'> & {
 /**
  * Request headers a stored answer may vary by: Accept is part of the key, an upstream is always
  * asked for `Accept-Encoding: identity`, and CORS answers Origin per request (its `Vary: Origin`,
- * Access-Control-* never stored).
+ * Access-Control-* never stored); a Proxy's Origin, which its upstream receives, is part of the key.
  */
 const KEYED_VARY = new Set(['accept', 'accept-encoding', 'origin']);
 

@@ -91,7 +91,19 @@ export function identityProviderCheck(issuer: string, keys: Pick<RemoteKeySet, '
           ? { status: 'Degraded', description: "The identity provider's signing keys could not be fetched: JWT bearer tokens are answered 503 (Wharf tokens work)", data }
           : { status: 'Degraded', description: 'The identity provider is not answering: JWTs are verified with the keys cached earlier (a rotation is not seen until it answers)', data };
       }
-      return { status: 'Healthy', description: 'The identity provider answers with its signing keys', data: { ...cached(), responseTime: formatDuration(performance.now() - started) } };
+      const data = { ...cached(), responseTime: formatDuration(performance.now() - started) };
+      const { unusable, keys: count } = keys.cached;
+      if (count === 0) {
+        return { status: 'Degraded', description: 'The identity provider publishes no signing keys: every JWT is answered 401 (Wharf tokens work)', data };
+      }
+      if (unusable.length > 0) {
+        return {
+          status: 'Degraded',
+          description: "Some of the identity provider's signing keys cannot verify tokens (malformed, or RSA under 2048 bits): their tokens are answered 401",
+          data: { ...data, unusableKeys: unusable.map((kid) => safe(kid)) },
+        };
+      }
+      return { status: 'Healthy', description: 'The identity provider answers with its signing keys', data };
     },
   };
 }

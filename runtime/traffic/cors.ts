@@ -7,7 +7,10 @@
  *   - any other request from a listed origin: Access-Control-Allow-Origin (the origin itself, `*` only
  *     for `*` without credentials), -Allow-Credentials, -Expose-Headers; refusals (401, 403, 429) too,
  *     so the app can read them;
- *   - `Vary: Origin` on every response of a covered URL (caches must not mix origins).
+ *   - `Vary: Origin` on every response of a covered URL (caches must not mix origins);
+ *   - the gateway's answer is the only one: Access-Control-* headers set by anything else (a Proxy
+ *     upstream with its own CORS, often any origin with credentials) are removed when the response
+ *     is sent, and `Vary: Origin` is put back if an upstream's Vary replaced it.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isProtectedUrl } from '../auth/access-hooks.js';
@@ -45,8 +48,25 @@ export function installCors(app: FastifyInstance, options: CorsOptions): void {
   const methods = settings.allowedMethods.join(', ');
   const headers = settings.allowedHeaders.join(', ');
   const exposed = settings.exposedHeaders.join(', ');
+  /** What the gateway granted each covered request (Access-Control-* headers); nothing else may add to it. */
+  const granted = new WeakMap<object, Record<string, string>>();
+  const grant = (request: object, reply: FastifyReply, headers: Record<string, string>): void => {
+    granted.set(request, headers);
+    reply.headers(headers);
+  };
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const headers = granted.get(request);
+    if (headers === undefined) return done(null, payload);
+    for (const name of Object.keys(reply.getHeaders())) {
+      if (name.toLowerCase().startsWith('access-control-') && headers[name.toLowerCase()] === undefined) reply.removeHeader(name);
+    }
+    reply.headers(headers);
+    addVary(reply);
+    done(null, payload);
+  });
   app.addHook('onRequest', (request, reply, done) => {
     if (!options.appliesTo(request.url)) return done();
+    granted.set(request, {});
     addVary(reply);
     const origin = request.headers.origin;
     const allowed = typeof origin === 'string' ? allowedOrigin(settings, origin) : null;
@@ -54,19 +74,23 @@ export function installCors(app: FastifyInstance, options: CorsOptions): void {
     if (request.method === 'OPTIONS' && typeof requestedMethod === 'string') {
       reply.header('vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
       if (allowed !== null && settings.allowedMethods.includes(requestedMethod.toUpperCase())) {
-        reply.header('access-control-allow-origin', allowed);
-        if (settings.allowCredentials) reply.header('access-control-allow-credentials', 'true');
-        reply.header('access-control-allow-methods', methods);
-        reply.header('access-control-allow-headers', headers);
-        reply.header('access-control-max-age', String(settings.maxAgeSeconds));
+        grant(request, reply, {
+          'access-control-allow-origin': allowed,
+          ...(settings.allowCredentials ? { 'access-control-allow-credentials': 'true' } : {}),
+          'access-control-allow-methods': methods,
+          'access-control-allow-headers': headers,
+          'access-control-max-age': String(settings.maxAgeSeconds),
+        });
       }
       reply.code(204).send();
       return;
     }
     if (allowed !== null) {
-      reply.header('access-control-allow-origin', allowed);
-      if (settings.allowCredentials) reply.header('access-control-allow-credentials', 'true');
-      if (exposed !== '') reply.header('access-control-expose-headers', exposed);
+      grant(request, reply, {
+        'access-control-allow-origin': allowed,
+        ...(settings.allowCredentials ? { 'access-control-allow-credentials': 'true' } : {}),
+        ...(exposed !== '' ? { 'access-control-expose-headers': exposed } : {}),
+      });
     }
     done();
   });

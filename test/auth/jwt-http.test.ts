@@ -113,11 +113,23 @@ describe('JWT bearer tokens from an OpenID Connect provider', () => {
       ['HS256 with the public key as secret', await hmacWithPublicKey(idp, AUDIENCE), INVALID_HEADER],
       ['no sub', await signToken(idp, AUDIENCE, { sub: undefined, scope: 'read' }), INVALID_HEADER],
       ['no exp', await signToken(idp, AUDIENCE, { exp: undefined, scope: 'read' }), INVALID_HEADER],
+      ['exp as a string', await signToken(idp, AUDIENCE, { exp: String(now + 300) as never, scope: 'read' }), INVALID_HEADER],
+      ['nbf as a string', await signToken(idp, AUDIENCE, { nbf: 'now' as never, scope: 'read' }), INVALID_HEADER],
+      ['iat as a string', await signToken(idp, AUDIENCE, { iat: 'now' as never, scope: 'read' }), INVALID_HEADER],
+      ['exp past by more than the clock skew', await signToken(idp, AUDIENCE, { exp: now - 31, scope: 'read' }), 'Bearer error="invalid_token", error_description="The token has expired"'],
+      ['no aud', await signToken(idp, AUDIENCE, { aud: undefined, scope: 'read' }), INVALID_HEADER],
+      ['aud an array without ours', await signToken(idp, AUDIENCE, { aud: ['http://elsewhere/api', 'x'], scope: 'read' }), INVALID_HEADER],
+      ['iss an array holding the issuer', await signToken(idp, AUDIENCE, { iss: [idp.issuer] as never, scope: 'read' }), INVALID_HEADER],
+      ['sub a number', await signToken(idp, AUDIENCE, { sub: 7 as never, scope: 'read' }), INVALID_HEADER],
       ['tampered payload', (await idp.token('other', 'read')).replace(/\.([^.]+)\./, (_m, p: string) => `.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), scope: 'read write' })).toString('base64url')}.`), INVALID_HEADER],
     ];
     for (const [name, token, header] of cases) {
       const response = await get(app, token);
       expect([name, response.statusCode, response.json(), response.headers['www-authenticate']]).toEqual([name, 401, INVALID, header]);
+    }
+    // edge values that are valid: exp within the clock skew (30 s), exp far in the future, aud an array holding ours
+    for (const payload of [{ exp: now - 10 }, { exp: 1e12 }, { aud: ['http://elsewhere/api', AUDIENCE] }]) {
+      expect((await get(app, await signToken(idp, AUDIENCE, { scope: 'read', wharf_envs: ['demo'], ...payload }))).statusCode).toBe(200);
     }
     // OpenID Connect's own scopes are not endpoint patterns (they would close every endpoint)
     const withOidcScopes = await signToken(idp, AUDIENCE, { scope: 'openid profile email read', wharf_envs: ['demo'] });
@@ -186,6 +198,23 @@ describe('JWT bearer tokens from an OpenID Connect provider', () => {
     }
   });
 
+  it('keys never fetched, provider hanging: after one bounded wait, the next JWTs get their 503 at once; keys load when it answers', async () => {
+    const app = await server({ Auth__Jwt__KeysTimeoutMs: '3000' });
+    const token = await idp.token('reader', 'read Sales/*');
+    idp.setReachable('hang');
+    try {
+      expect((await get(app, token)).statusCode).toBe(503); // waited for the discovery's deadline
+      const started = Date.now();
+      const again = await get(app, token);
+      expect([again.statusCode, again.headers['retry-after']]).toEqual([503, '5']);
+      expect(Date.now() - started).toBeLessThan(2000); // not another 3 s (or 6 s, with discovery) per request
+    } finally {
+      idp.setReachable(true);
+    }
+    await gatewayOf(app).health.refresh(); // the health run fetches regardless
+    expect((await get(app, token)).statusCode).toBe(200);
+  });
+
   it('/health/details reports the provider: Healthy, Degraded with cached keys while it hangs, Degraded without keys when down since start', async () => {
     type Check = { name: string; status: string; description: string; data: Record<string, unknown>; tags: string[] };
     // the fixture's databases are not running, so the overall status is theirs: only this check is asserted
@@ -238,6 +267,23 @@ describe('JWT bearer tokens from an OpenID Connect provider', () => {
     expect((await provider(cold))[1]).toMatchObject({ status: 'Healthy', data: { keys: 1 } });
     expect((await get(cold, token)).statusCode).toBe(200);
   });
+
+  it('a remembered JWT of a withdrawn key stops working once the keys are due (KeysRefreshSeconds), as an unremembered one does', async () => {
+    const app = await server({ Auth__Jwt__KeysRefreshSeconds: '10' });
+    const token = await idp.token('reader', 'read Sales/*');
+    expect((await get(app, token)).statusCode).toBe(200);
+    expect((await get(app, token)).statusCode).toBe(200); // remembered
+    await idp.rotate(false); // the provider withdraws the key that signed it
+    await new Promise((resolve) => setTimeout(resolve, 10_500));
+    // the first request past the refresh age starts the background fetch; then the key is gone
+    const statuses: number[] = [];
+    for (let i = 0; i < 40 && statuses.at(-1) !== 401; i += 1) {
+      statuses.push((await get(app, token)).statusCode);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(statuses.at(-1)).toBe(401);
+    expect((await get(app, await idp.token('reader', 'read Sales/*'))).statusCode).toBe(200);
+  }, 40_000);
 
   it('Wharf tokens keep working beside JWTs; the per-token rate limit counts iss+sub', async () => {
     const app = await server({ RateLimiting__TokenLimit: '2' });

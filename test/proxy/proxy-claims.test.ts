@@ -1,7 +1,7 @@
 /**
  * Authorization rules on a Proxy endpoint through the running server: ForwardClaims sends the
  * caller's claims as configured headers (never the token), drops a client's forged value of such a
- * header, sends none for a missing claim; no matching rule, 403.
+ * header, sends none for a missing claim; no matching rule, 403; the answer is `Cache-Control: private`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxy, proxyServer } from './proxy-server.js';
@@ -22,7 +22,9 @@ const AUTHORIZATION = {
 
 beforeAll(async () => {
   upstream = await startScriptedUpstream((req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
+    // ?cc: the upstream marks its answer as shareable, not knowing it was made for one caller's claims
+    const cc = new URL(req.url ?? '/', 'http://upstream').searchParams.get('cc');
+    res.writeHead(200, { 'content-type': 'application/json', ...(cc !== null ? { 'cache-control': cc } : {}) });
     res.end(JSON.stringify({ caller: req.headers['x-caller'] ?? null, missing: req.headers['x-missing'] ?? null, authorization: req.headers.authorization ?? null }));
   });
   const step = {
@@ -53,6 +55,16 @@ describe('Proxy ForwardClaims', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ caller: 'shipper', missing: null, authorization: null });
+  });
+
+  it('an answer made for the caller\'s claims is Cache-Control: private, whatever the upstream said (no shared cache in front may keep it)', async () => {
+    const get = async (query: string) =>
+      (await server.app.inject({ method: 'GET', url: `/api/demo/Claims${query}`, headers: { authorization: `Bearer ${tokens['shipper']}` } })).headers['cache-control'];
+    expect(await get('?cc=public,%20max-age=600,%20s-maxage=600')).toBe('private, max-age=600');
+    expect(await get('?cc=S-MaxAge=60')).toBe('private');
+    expect(await get('?cc=no-store')).toBe('no-store');
+    expect(await get('?cc=private,%20max-age=5')).toBe('private, max-age=5');
+    expect(await get('')).toBe('private');
   });
 
   it('no matching rule: 403', async () => {

@@ -12,13 +12,18 @@
  * every fetch of the provider's keys (rotation, the background refresh) starts over, so a key the
  * provider withdraws stops verifying when the uncached check would notice it too. Failures are
  * never remembered.
+ *
+ * A key the provider publishes that cannot verify anything (an RSA modulus under 2048 bits, a
+ * malformed JWK) makes jose throw a TypeError or a WebCrypto DOMException rather than a JOSEError:
+ * the token is refused (401) like any other unverifiable one and the fault is reported (onError),
+ * never a 500.
  */
 import { errors, jwtVerify } from 'jose';
 import type { JWTPayload } from 'jose';
 import { parseEnvironments, parseScopes } from '../scopes.js';
 import { hashToken } from '../token-secret.js';
 import type { TokenPrincipal, Verification } from '../tokens.js';
-import { RemoteKeySet } from './key-set.js';
+import { JwksUnavailable, RemoteKeySet } from './key-set.js';
 import type { JwtSettings } from './jwt-settings.js';
 
 export const JWT_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
@@ -52,6 +57,7 @@ interface Verified {
 
 export class JwtVerifier {
   readonly keys: RemoteKeySet;
+  private readonly onError: (message: string, error: unknown) => void;
   private readonly verified = new Map<string, Verified>();
   private readonly now: () => number;
   private readonly cacheSize: number;
@@ -61,6 +67,7 @@ export class JwtVerifier {
     options: { readonly onError?: (message: string, error: unknown) => void; readonly now?: () => number; readonly cacheSize?: number } = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.onError = options.onError ?? (() => undefined);
     this.cacheSize = options.cacheSize ?? VERIFIED_CACHE_SIZE;
     this.keys = new RemoteKeySet({
       issuer: settings.issuer,
@@ -82,6 +89,8 @@ export class JwtVerifier {
     const id = hashToken(token);
     const hit = this.verified.get(id);
     if (hit !== undefined) {
+      // a remembered token never reaches the key resolver: keys due for a refresh are fetched here
+      this.keys.refreshIfDue();
       if (hit.generation === this.keys.generation && this.now() < hit.until) return Promise.resolve({ ok: true, principal: hit.principal, cached: true });
       this.verified.delete(id);
     }
@@ -103,7 +112,9 @@ export class JwtVerifier {
     } catch (error) {
       if (error instanceof errors.JWTExpired) return { ok: false, reason: 'expired' };
       if (error instanceof errors.JOSEError) return { ok: false, reason: 'unknown' };
-      throw error;
+      if (error instanceof JwksUnavailable) throw error;
+      this.onError('JWT: a provider key cannot verify tokens (token refused)', error);
+      return { ok: false, reason: 'unknown' };
     }
     if (typeof payload.sub !== 'string' || payload.sub === '') return { ok: false, reason: 'unknown' };
     const principal = this.principal(payload);

@@ -16,7 +16,7 @@ export type StepCallResult =
   | { readonly ok: true; readonly value: unknown }
   | {
       readonly ok: false;
-      /** Status for the client: the upstream's 4xx, else 502 (504 timeout, 403 blocked). */
+      /** Status for the client: the upstream's 4xx, else 502 (a 3xx or 5xx; 504 timeout, 403 blocked). */
       readonly status: number;
       readonly upstreamStatus: number | null;
       readonly failures: readonly AttemptFailure[];
@@ -80,8 +80,10 @@ export async function callStep(
   if (text === null) {
     return { ok: false, status: 502, upstreamStatus: status, failures: result.failures, upstreamBody: 'the answers of this request are larger than Proxy:BufferLimitBytes' };
   }
-  if (status >= 400) {
-    return { ok: false, status: status < 500 ? status : 502, upstreamStatus: status, failures: result.failures, upstreamBody: text.slice(0, 2000) };
+  if (status >= 300) {
+    // a redirect is never followed (docs/proxy.md), so the step did not run: a failure, not a null result
+    const location = status < 400 ? ` (redirect to ${String(result.response.headers['location'] ?? 'nowhere')})` : '';
+    return { ok: false, status: status >= 400 && status < 500 ? status : 502, upstreamStatus: status, failures: result.failures, upstreamBody: `${text.slice(0, 2000)}${location}` };
   }
   if (text === '') return { ok: true, value: null };
   try {

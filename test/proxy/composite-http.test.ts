@@ -49,9 +49,11 @@ beforeAll(async () => {
     proxy('Shipping/Notify', { url: `${o}/echo/notify` }, ['POST']),
     proxy('Shipping/Broken', { url: `${o}/status/409` }, ['POST']),
     proxy('Shipping/Down', { url: `${o}/status/503` }, ['POST']),
+    proxy('Shipping/Moved', { url: `${o}/redirect` }, ['POST']),
     { kind: 'composite', routePath: 'Shipping/ShipOrder', aliases: ['composite/ShipOrder'], overrides: { steps: shipOrder } },
     { kind: 'composite', routePath: 'Shipping/FailsSecond', overrides: { steps: [step('First', 'Shipping/Labels'), step('Second', 'Shipping/Broken'), step('Third', 'Shipping/Labels')] } },
     { kind: 'composite', routePath: 'Shipping/Unreachable', overrides: { steps: [step('Only', 'Shipping/Down')] } },
+    { kind: 'composite', routePath: 'Shipping/Redirected', overrides: { steps: [step('Moved', 'Shipping/Moved'), step('After', 'Shipping/Labels')] } },
     { kind: 'composite', routePath: 'Shipping/BadPrev', overrides: { steps: [step('A', 'Shipping/Labels'), step('B', 'Shipping/Labels', { templateTransformations: { x: '$prev.A.nothing.here' } })] } },
   ]);
 });
@@ -129,6 +131,16 @@ describe('Composite', () => {
     const body = res.json() as { traceId: string };
     expect(body).toEqual({ success: false, error: "Error executing step 'Second'", step: 'Second', statusCode: 409, completedSteps: ['First'], traceId: body.traceId });
     expect((upstream.hits.get('/echo/labels') ?? 0) - before).toBe(1); // Third never ran
+  });
+
+  it('a step whose upstream redirects failed (502; the redirect is not followed), the flow stops (was: 200 with the step result null)', async () => {
+    const before = upstream.hits.get('/echo/labels') ?? 0;
+    const res = await post('/api/demo/Shipping/Redirected', {});
+    expect(res.statusCode).toBe(502);
+    const body = res.json() as { traceId: string };
+    expect(body).toEqual({ success: false, error: "Error executing step 'Moved'", step: 'Moved', statusCode: 502, completedSteps: [], traceId: body.traceId });
+    expect((upstream.hits.get('/echo/labels') ?? 0) - before).toBe(0); // After never ran
+    expect(upstream.hits.get('/echo/target')).toBeUndefined(); // not followed
   });
 
   it('answers 502 when a step upstream is unreachable', async () => {

@@ -16,7 +16,7 @@ export type StepCallResult =
   | { readonly ok: true; readonly value: unknown }
   | {
       readonly ok: false;
-      /** Status for the client: the upstream's 4xx, else 502 (a 3xx or 5xx; 504 timeout, 403 blocked). */
+      /** Status for the client: the upstream's 4xx but 401/407, else 502 (a 3xx or 5xx; 504 timeout, 403 blocked). */
       readonly status: number;
       readonly upstreamStatus: number | null;
       readonly failures: readonly AttemptFailure[];
@@ -46,6 +46,16 @@ async function boundedText(body: AsyncIterable<Buffer> & { destroy(error?: Error
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * What the client is answered for a step upstream's status of 300 or more: a 4xx as it is, except
+ * 401 and 407 (the gateway's credentials toward that upstream were refused, not the caller's
+ * token: a 401 from Wharf means the caller's token is missing or invalid), else 502.
+ */
+function clientStatus(upstream: number): number {
+  if (upstream === 401 || upstream === 407) return 502;
+  return upstream >= 400 && upstream < 500 ? upstream : 502;
 }
 
 export async function callStep(
@@ -83,7 +93,7 @@ export async function callStep(
   if (status >= 300) {
     // a redirect is never followed (docs/proxy.md), so the step did not run: a failure, not a null result
     const location = status < 400 ? ` (redirect to ${String(result.response.headers['location'] ?? 'nowhere')})` : '';
-    return { ok: false, status: status >= 400 && status < 500 ? status : 502, upstreamStatus: status, failures: result.failures, upstreamBody: `${text.slice(0, 2000)}${location}` };
+    return { ok: false, status: clientStatus(status), upstreamStatus: status, failures: result.failures, upstreamBody: `${text.slice(0, 2000)}${location}` };
   }
   if (text === '') return { ok: true, value: null };
   try {

@@ -50,9 +50,11 @@ beforeAll(async () => {
     proxy('Shipping/Broken', { url: `${o}/status/409` }, ['POST']),
     proxy('Shipping/Down', { url: `${o}/status/503` }, ['POST']),
     proxy('Shipping/Moved', { url: `${o}/redirect` }, ['POST']),
+    proxy('Shipping/Refused', { url: `${o}/status/401` }, ['POST']),
     { kind: 'composite', routePath: 'Shipping/ShipOrder', aliases: ['composite/ShipOrder'], overrides: { steps: shipOrder } },
     { kind: 'composite', routePath: 'Shipping/FailsSecond', overrides: { steps: [step('First', 'Shipping/Labels'), step('Second', 'Shipping/Broken'), step('Third', 'Shipping/Labels')] } },
     { kind: 'composite', routePath: 'Shipping/Unreachable', overrides: { steps: [step('Only', 'Shipping/Down')] } },
+    { kind: 'composite', routePath: 'Shipping/RefusedUpstream', overrides: { steps: [step('Refused', 'Shipping/Refused')] } },
     { kind: 'composite', routePath: 'Shipping/Redirected', overrides: { steps: [step('Moved', 'Shipping/Moved'), step('After', 'Shipping/Labels')] } },
     { kind: 'composite', routePath: 'Shipping/BadPrev', overrides: { steps: [step('A', 'Shipping/Labels'), step('B', 'Shipping/Labels', { templateTransformations: { x: '$prev.A.nothing.here' } })] } },
   ]);
@@ -141,6 +143,14 @@ describe('Composite', () => {
     expect(body).toEqual({ success: false, error: "Error executing step 'Moved'", step: 'Moved', statusCode: 502, completedSteps: [], traceId: body.traceId });
     expect((upstream.hits.get('/echo/labels') ?? 0) - before).toBe(0); // After never ran
     expect(upstream.hits.get('/echo/target')).toBeUndefined(); // not followed
+  });
+
+  it('a step upstream answering 401 is a 502, not a 401 that says the caller\'s token is invalid', async () => {
+    const res = await post('/api/demo/Shipping/RefusedUpstream', {});
+    expect(res.statusCode).toBe(502);
+    expect(res.headers['www-authenticate']).toBeUndefined();
+    const body = res.json() as { traceId: string };
+    expect(body).toEqual({ success: false, error: "Error executing step 'Refused'", step: 'Refused', statusCode: 502, completedSteps: [], traceId: body.traceId });
   });
 
   it('answers 502 when a step upstream is unreachable', async () => {

@@ -5,11 +5,13 @@
  * request's budget: all step answers of one Composite request together at most
  * Proxy:BufferLimitBytes, the limit of a buffered Proxy answer (they are all kept for the final
  * answer); beyond it the upstream body is cut and the step fails (502). A body that breaks off
- * half-way fails the step too (502, 504 when it stalled).
+ * half-way fails the step too (502, 504 when it stalled). JSON is read with a byte order mark too; a
+ * body the endpoint's ResponseTransforms cannot hide fields in fails the step (502), as on the Proxy.
  */
 import type { ProxyEndpoint } from '../contract/model.js';
 import { classifyError, failureCode } from '../proxy/failover.js';
 import type { AttemptFailure } from '../proxy/failover.js';
+import { isJson, parseJsonText, refusesBody } from '../proxy/response-inspection.js';
 import type { UpstreamClient, UpstreamRequest } from '../proxy/upstream-client.js';
 
 export type StepCallResult =
@@ -95,10 +97,14 @@ export async function callStep(
     const location = status < 400 ? ` (redirect to ${String(result.response.headers['location'] ?? 'nowhere')})` : '';
     return { ok: false, status: clientStatus(status), upstreamStatus: status, failures: result.failures, upstreamBody: `${text.slice(0, 2000)}${location}` };
   }
-  if (text === '') return { ok: true, value: null };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: true, value: text };
+  // the endpoint's Remove/Mask apply to the final answer: a body they cannot be applied to (not
+  // JSON but naming a hidden field, declared JSON that does not parse) fails closed here, as a
+  // Proxy call of the endpoint does; the body is not logged (it may hold what is hidden)
+  const contentType = result.response.headers['content-type'];
+  if (refusesBody(text, endpoint.responseTransforms, isJson(Array.isArray(contentType) ? contentType[0] : contentType))) {
+    return { ok: false, status: 502, upstreamStatus: status, failures: result.failures, upstreamBody: 'the answer cannot be shaped by the ResponseTransforms of the endpoint (not logged)' };
   }
+  if (text === '') return { ok: true, value: null };
+  const json = parseJsonText(text);
+  return { ok: true, value: json.ok ? json.value : text };
 }

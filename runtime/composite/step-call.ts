@@ -11,7 +11,7 @@
 import type { ProxyEndpoint } from '../contract/model.js';
 import { classifyError, failureCode } from '../proxy/failover.js';
 import type { AttemptFailure } from '../proxy/failover.js';
-import { isJson, parseJsonText, refusesBody } from '../proxy/response-inspection.js';
+import { isJson, mustInspect, parseJsonText, refusesBody } from '../proxy/response-inspection.js';
 import type { UpstreamClient, UpstreamRequest } from '../proxy/upstream-client.js';
 
 export type StepCallResult =
@@ -48,6 +48,10 @@ async function boundedText(body: AsyncIterable<Buffer> & { destroy(error?: Error
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /**
@@ -98,10 +102,13 @@ export async function callStep(
     return { ok: false, status: clientStatus(status), upstreamStatus: status, failures: result.failures, upstreamBody: `${text.slice(0, 2000)}${location}` };
   }
   // the endpoint's Remove/Mask apply to the final answer: a body they cannot be applied to (not
-  // JSON but naming a hidden field, declared JSON that does not parse) fails closed here, as a
+  // JSON but naming a hidden field, declared JSON that does not parse, compressed) fails closed here, as a
   // Proxy call of the endpoint does; the body is not logged (it may hold what is hidden)
-  const contentType = result.response.headers['content-type'];
-  if (refusesBody(text, endpoint.responseTransforms, isJson(Array.isArray(contentType) ? contentType[0] : contentType))) {
+  const headers = result.response.headers;
+  const declaredJson = isJson(firstHeader(headers['content-type']));
+  const encoded = (firstHeader(headers['content-encoding']) ?? 'identity').trim().toLowerCase() !== 'identity';
+  const transforms = endpoint.responseTransforms;
+  if ((encoded && mustInspect(transforms, declaredJson)) || refusesBody(text, transforms, declaredJson)) {
     return { ok: false, status: 502, upstreamStatus: status, failures: result.failures, upstreamBody: 'the answer cannot be shaped by the ResponseTransforms of the endpoint (not logged)' };
   }
   if (text === '') return { ok: true, value: null };

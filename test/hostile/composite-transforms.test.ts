@@ -3,9 +3,10 @@
  * (spec). A Proxy call of that endpoint fails closed on a body it cannot transform
  * (test/proxy/proxy-transforms-fail-closed.test.ts); a Composite step answering the same body
  * passed it to the caller untouched, as a string: JSON with a byte order mark, XML or text naming
- * the hidden field, declared JSON that does not parse (a `NaN`). Each case here ran against a real
- * loopback upstream through the running server.
+ * the hidden field, declared JSON that does not parse (a `NaN`), a compressed body. Every case
+ * runs against a real loopback upstream through the running server.
  */
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompositeStep } from '../../runtime/contract/model.js';
 import type { TestServer } from '../../runtime/testing/test-server.js';
@@ -18,6 +19,7 @@ const ANSWERS: Record<string, { type: string; body: string }> = {
   '/text': { type: 'text/plain', body: 'name=Ann; SSN=123-45-6789' },
   '/nan': { type: 'application/json', body: '{"name":"Ann","ssn":"123-45-6789","salary":NaN}' },
   '/plain': { type: 'text/plain', body: 'nothing hidden here' },
+  '/gzip': { type: 'text/plain', body: 'name=Ann; ssn=123-45-6789' }, // sent compressed, though asked for as identity
 };
 
 let upstream: ScriptedUpstream;
@@ -32,8 +34,10 @@ const hidden = { remove: ['ssn'], rename: {}, mask: ['salary'] };
 beforeAll(async () => {
   upstream = await startScriptedUpstream((_req, res, url) => {
     const answer = ANSWERS[url.pathname]!;
-    res.writeHead(200, { 'content-type': answer.type, 'content-length': Buffer.byteLength(answer.body) });
-    res.end(answer.body);
+    const gzip = url.pathname === '/gzip';
+    const bytes = gzip ? gzipSync(answer.body) : Buffer.from(answer.body);
+    res.writeHead(200, { 'content-type': answer.type, 'content-length': bytes.length, ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
+    res.end(bytes);
   });
   const routes = Object.keys(ANSWERS).map((p) => p.slice(1));
   server = await proxyServer([
@@ -61,6 +65,7 @@ describe('Composite steps apply the referenced endpoint\'s ResponseTransforms fa
     ['XML naming a removed field', 'C/xml', 'Person'],
     ['text naming it in another case', 'C/text', 'Person'],
     ['declared JSON that does not parse', 'C/nan', 'Person'],
+    ['a compressed body (it cannot be searched for the field)', 'C/gzip', 'Person'],
     ['an array step whose elements answer XML naming it', 'C/array', 'People'],
   ])('%s: the step fails, 502, nothing of the body sent', async (_name, route, stepName) => {
     const res = await post(route, { items: [{}, {}] });

@@ -51,9 +51,13 @@ beforeAll(async () => {
     proxy('Shipping/Down', { url: `${o}/status/503` }, ['POST']),
     proxy('Shipping/Moved', { url: `${o}/redirect` }, ['POST']),
     proxy('Shipping/Refused', { url: `${o}/status/401` }, ['POST']),
+    { ...proxy('Shipping/Switched', { url: `${o}/echo/switched` }, ['POST']), enabled: false },
+    { ...proxy('Shipping/ProdOnly', { url: `${o}/echo/prod-only` }, ['POST']), allowedEnvironments: ['prod'] },
     { kind: 'composite', routePath: 'Shipping/ShipOrder', aliases: ['composite/ShipOrder'], overrides: { steps: shipOrder } },
     { kind: 'composite', routePath: 'Shipping/FailsSecond', overrides: { steps: [step('First', 'Shipping/Labels'), step('Second', 'Shipping/Broken'), step('Third', 'Shipping/Labels')] } },
     { kind: 'composite', routePath: 'Shipping/Unreachable', overrides: { steps: [step('Only', 'Shipping/Down')] } },
+    { kind: 'composite', routePath: 'Shipping/CallsDisabled', overrides: { steps: [step('First', 'Shipping/Labels'), step('Off', 'Shipping/Switched')] } },
+    { kind: 'composite', routePath: 'Shipping/CallsProdOnly', overrides: { steps: [step('First', 'Shipping/Labels'), step('Prod', 'Shipping/ProdOnly')] } },
     { kind: 'composite', routePath: 'Shipping/RefusedUpstream', overrides: { steps: [step('Refused', 'Shipping/Refused')] } },
     { kind: 'composite', routePath: 'Shipping/Redirected', overrides: { steps: [step('Moved', 'Shipping/Moved'), step('After', 'Shipping/Labels')] } },
     { kind: 'composite', routePath: 'Shipping/BadPrev', overrides: { steps: [step('A', 'Shipping/Labels'), step('B', 'Shipping/Labels', { templateTransformations: { x: '$prev.A.nothing.here' } })] } },
@@ -151,6 +155,20 @@ describe('Composite', () => {
     expect(res.headers['www-authenticate']).toBeUndefined();
     const body = res.json() as { traceId: string };
     expect(body).toEqual({ success: false, error: "Error executing step 'Refused'", step: 'Refused', statusCode: 502, completedSteps: [], traceId: body.traceId });
+  });
+
+  it('a step endpoint with Enabled false, or not allowed in this environment, is refused as a direct call is, before any step runs (was: called anyway)', async () => {
+    const before = upstream.hits.get('/echo/labels') ?? 0;
+    const disabled = await post('/api/demo/Shipping/CallsDisabled', {});
+    expect(disabled.statusCode).toBe(503);
+    expect(disabled.headers['retry-after']).toBeDefined();
+    expect(disabled.json()).toEqual({ success: false, error: 'This endpoint is temporarily disabled.' });
+    const elsewhere = await post('/api/demo/Shipping/CallsProdOnly', {});
+    expect(elsewhere.statusCode).toBe(400);
+    expect(elsewhere.json()).toEqual({ success: false, error: "Environment 'demo' is not allowed for this endpoint." });
+    expect(upstream.hits.get('/echo/switched')).toBeUndefined();
+    expect(upstream.hits.get('/echo/prod-only')).toBeUndefined();
+    expect((upstream.hits.get('/echo/labels') ?? 0) - before).toBe(0); // no step ran
   });
 
   it('answers 502 when a step upstream is unreachable', async () => {

@@ -11,7 +11,7 @@
 import type { ProxyEndpoint } from '../contract/model.js';
 import { classifyError, failureCode } from '../proxy/failover.js';
 import type { AttemptFailure } from '../proxy/failover.js';
-import { isJson, mustInspect, parseJsonText, refusesBody } from '../proxy/response-inspection.js';
+import { inspectedBody, isJson, mustInspect, parseJsonText, refusesBody } from '../proxy/response-inspection.js';
 import type { UpstreamClient, UpstreamRequest } from '../proxy/upstream-client.js';
 
 export type StepCallResult =
@@ -48,6 +48,19 @@ async function boundedText(body: AsyncIterable<Buffer> & { destroy(error?: Error
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+const UNSHAPED = 'the ResponseTransforms of the endpoint cannot hide its fields in this answer';
+
+/**
+ * A failed step's answer for the log (every console role reads it): at most 2,000 characters, with
+ * the endpoint's ResponseTransforms applied, or not at all when they cannot be.
+ */
+function loggedBody(text: string, transforms: ProxyEndpoint['responseTransforms'], declaredJson: boolean, encoded: boolean): string {
+  if (!mustInspect(transforms, declaredJson)) return text.slice(0, 2000);
+  if (encoded) return `(not logged: ${UNSHAPED})`;
+  const shaped = inspectedBody(text, transforms, declaredJson);
+  return shaped === 'refuse' ? `(not logged: ${UNSHAPED})` : (shaped ?? text).slice(0, 2000);
 }
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
@@ -96,20 +109,20 @@ export async function callStep(
   if (text === null) {
     return { ok: false, status: 502, upstreamStatus: status, failures: result.failures, upstreamBody: 'the answers of this request are larger than Proxy:BufferLimitBytes' };
   }
-  if (status >= 300) {
-    // a redirect is never followed (docs/proxy.md), so the step did not run: a failure, not a null result
-    const location = status < 400 ? ` (redirect to ${String(result.response.headers['location'] ?? 'nowhere')})` : '';
-    return { ok: false, status: clientStatus(status), upstreamStatus: status, failures: result.failures, upstreamBody: `${text.slice(0, 2000)}${location}` };
-  }
-  // the endpoint's Remove/Mask apply to the final answer: a body they cannot be applied to (not
-  // JSON but naming a hidden field, declared JSON that does not parse, compressed) fails closed here, as a
-  // Proxy call of the endpoint does; the body is not logged (it may hold what is hidden)
   const headers = result.response.headers;
   const declaredJson = isJson(firstHeader(headers['content-type']));
   const encoded = (firstHeader(headers['content-encoding']) ?? 'identity').trim().toLowerCase() !== 'identity';
   const transforms = endpoint.responseTransforms;
+  if (status >= 300) {
+    // a redirect is never followed (docs/proxy.md), so the step did not run: a failure, not a null result
+    const location = status < 400 ? ` (redirect to ${String(headers['location'] ?? 'nowhere')})` : '';
+    return { ok: false, status: clientStatus(status), upstreamStatus: status, failures: result.failures, upstreamBody: `${loggedBody(text, transforms, declaredJson, encoded)}${location}` };
+  }
+  // the endpoint's Remove/Mask apply to the final answer: a body they cannot be applied to (not
+  // JSON but naming a hidden field, declared JSON that does not parse, compressed) fails closed
+  // here, as a Proxy call of the endpoint does; the body is not logged (it may hold what is hidden)
   if ((encoded && mustInspect(transforms, declaredJson)) || refusesBody(text, transforms, declaredJson)) {
-    return { ok: false, status: 502, upstreamStatus: status, failures: result.failures, upstreamBody: 'the answer cannot be shaped by the ResponseTransforms of the endpoint (not logged)' };
+    return { ok: false, status: 502, upstreamStatus: status, failures: result.failures, upstreamBody: `(not logged: ${UNSHAPED})` };
   }
   if (text === '') return { ok: true, value: null };
   const json = parseJsonText(text);

@@ -13,13 +13,15 @@ import type { TestServer } from '../../runtime/testing/test-server.js';
 import { proxy, proxyServer } from '../proxy/proxy-server.js';
 import { startScriptedUpstream, type ScriptedUpstream } from '../proxy/scripted-upstream.js';
 
-const ANSWERS: Record<string, { type: string; body: string }> = {
+const ANSWERS: Record<string, { type: string; body: string; status?: number }> = {
   '/bom': { type: 'application/json', body: '\uFEFF{"name":"Ann","ssn":"123-45-6789","salary":5000}' },
   '/xml': { type: 'application/xml', body: '<person><name>Ann</name><ssn>123-45-6789</ssn></person>' },
   '/text': { type: 'text/plain', body: 'name=Ann; SSN=123-45-6789' },
   '/nan': { type: 'application/json', body: '{"name":"Ann","ssn":"123-45-6789","salary":NaN}' },
   '/plain': { type: 'text/plain', body: 'nothing hidden here' },
   '/gzip': { type: 'text/plain', body: 'name=Ann; ssn=123-45-6789' }, // sent compressed, though asked for as identity
+  '/conflict': { type: 'application/json', body: '{"error":"exists","name":"Ann","ssn":"123-45-6789"}', status: 409 },
+  '/refused': { type: 'text/plain', body: 'refused: SSN 123-45-6789 is blocked', status: 422 },
 };
 
 let upstream: ScriptedUpstream;
@@ -36,7 +38,7 @@ beforeAll(async () => {
     const answer = ANSWERS[url.pathname]!;
     const gzip = url.pathname === '/gzip';
     const bytes = gzip ? gzipSync(answer.body) : Buffer.from(answer.body);
-    res.writeHead(200, { 'content-type': answer.type, 'content-length': bytes.length, ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
+    res.writeHead(answer.status ?? 200, { 'content-type': answer.type, 'content-length': bytes.length, ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
     res.end(bytes);
   });
   const routes = Object.keys(ANSWERS).map((p) => p.slice(1));
@@ -80,4 +82,19 @@ describe('Composite steps apply the referenced endpoint\'s ResponseTransforms fa
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, stepResults: { Person: 'nothing hidden here' } });
   });
+
+  it.each([
+    ['a JSON error answer: logged with the field removed', 'C/conflict', 409, '{"error":"exists","name":"Ann"}'],
+    ['a text error answer naming the field: not logged', 'C/refused', 422, undefined],
+  ])('a failed step\'s %s (the log is readable by every console role)', async (_name, route, status, logged) => {
+    const res = await post(route);
+    expect(res.statusCode).toBe(status);
+    const traceId = (res.json() as { traceId: string }).traceId;
+    expect(server.logs.text()).not.toContain('123-45-6789');
+    const line = server.logs.lines().find((entry) => entry['event'] === 'composite.step_failed' && entry['traceId'] === traceId)!;
+    expect(line['upstreamStatus']).toBe(status);
+    if (logged !== undefined) expect(line['upstreamBody']).toBe(logged);
+    else expect(line['upstreamBody']).toMatch(/^\(not logged/);
+  });
 });
+

@@ -20,6 +20,13 @@ import type { FileStorageSettings } from './storage-settings.js';
 /** Room for multipart boundaries and headers when the Content-Length is checked up front. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
+/**
+ * Text fields of an upload are ignored (docs/files.md), yet the parser keeps each one's value in
+ * memory until the request ends (1 MB each by default: 49 MB per request with 50 parts, past any
+ * body limit): only this much of each is kept, the rest is read and dropped.
+ */
+const IGNORED_FIELD_BYTES = 1024;
+
 export interface UploadedFile {
   readonly name: string;
   readonly size: number;
@@ -115,7 +122,7 @@ async function receivePart(
   settings: FileStorageSettings,
   ended: AbortSignal,
 ): Promise<UploadedFile> {
-  const filePart = request.file({ limits: { fileSize: limit, files: 1, parts: 50 }, throwFileSizeLimit: false });
+  const filePart = request.file({ limits: { fileSize: limit, files: 1, parts: 50, fieldSize: IGNORED_FIELD_BYTES }, throwFileSizeLimit: false });
   const part = await unlessAborted(filePart, ended).catch((error: unknown) => {
     // a part that arrives after all is never read: destroy it, so busboy does not wait on it
     if (ended.aborted) void filePart.then((late) => late?.file.destroy(), () => undefined);

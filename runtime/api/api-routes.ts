@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WharfError } from '../errors/wharf-error.js';
 import type { HandlerRegistry } from '../handlers/registry.js';
 import { STOP } from '../pipeline/api-request.js';
+import { unsupportedCoding } from '../pipeline/content-coding.js';
 import type { ApiRequestState, PipelineStage } from '../pipeline/api-request.js';
 import { NO_TIMING, ServerTiming } from '../pipeline/server-timing.js';
 import { runPipeline } from '../pipeline/stages.js';
@@ -71,10 +72,9 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   app.decorateRequest('wharfEmptyJson', null);
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     // a coded body (gzip from a compressing client) read as text is noise: 415 naming the coding
-    const header = request.headers['content-encoding'] ?? '';
-    const coding = header.trim().toLowerCase();
-    if (coding !== '' && coding !== 'identity') {
-      done(new WharfError('REQUEST_UNSUPPORTED_ENCODING', { encoding: header }), undefined);
+    const coded = unsupportedCoding(request.headers['content-encoding']);
+    if (coded !== null) {
+      done(coded, undefined);
       return;
     }
     // JSON is UTF-8 (RFC 8259 §8.1); read leniently, other bytes became U+FFFD and were stored so

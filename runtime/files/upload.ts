@@ -13,6 +13,7 @@ import type { FastifyRequest } from 'fastify';
 import mime from 'mime-types';
 import type { FilesEndpoint } from '../contract/model.js';
 import { WharfError } from '../errors/wharf-error.js';
+import { unsupportedCoding } from '../pipeline/content-coding.js';
 import { checkExtension, sanitizeFileName } from './file-name.js';
 import type { FileStore } from './file-store.js';
 import type { FileStorageSettings } from './storage-settings.js';
@@ -101,6 +102,8 @@ export async function receiveUpload(
 ): Promise<UploadedFile> {
   const overwrite = parseOverwrite((request.query as Record<string, unknown>).overwrite);
   if (!request.isMultipart()) throw new WharfError('FILES_MISSING_FILE_PART');
+  const coded = unsupportedCoding(request.headers['content-encoding']);
+  if (coded !== null) throw coded;
   const limit = endpoint.maxFileSizeBytes ?? settings.maxFileSizeBytes;
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit + MULTIPART_OVERHEAD_BYTES) throw tooLarge(limit);

@@ -1,11 +1,13 @@
 /**
  * Hostile uploads to a Files endpoint through a listening server, files on a real disk: a body cut
- * short after a complete file part, and an upload still arriving when the handler timeout answers.
+ * short after a complete file part, an upload still arriving when the handler timeout answers, and
+ * a coded (compressed) body.
  * Nothing may be published or left behind, and the answer is never a 500.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../../runtime/testing/test-server.js';
 import { BOUNDARY, multipartHeaders, rawRequest } from '../files/http-client.js';
@@ -55,4 +57,28 @@ describe('hostile uploads', () => {
     await sleep(200);
     expect(await stored()).not.toContain('slow.txt');
   });
+
+  it.each([
+    ['gzip, really compressed', 'gzip', true],
+    ['gzip on a plain body (was stored as if it were not coded)', 'gzip', false],
+    ['br', 'br', false],
+  ])('a multipart body with Content-Encoding %s: 415 as for a JSON body, nothing stored', async (_name, coding, compress) => {
+    const plain = Buffer.concat([filePart('coded.txt', 'content'), closing]);
+    const body = compress ? gzipSync(plain) : plain;
+    const res = await rawRequest(port, '/api/demo/files/Open', {
+      method: 'POST',
+      headers: { ...multipartHeaders(server.token, body.length), 'content-encoding': coding },
+      body,
+    });
+    expect(res.status).toBe(415);
+    expect(res.json()).toEqual({ success: false, error: `Content-Encoding '${coding}' is not supported.` });
+    expect((await stored()).filter((name) => name === 'coded.txt' || name.startsWith('.wharf-upload-'))).toEqual([]);
+  });
+
+  it('Content-Encoding identity is no coding: stored', async () => {
+    const body = Buffer.concat([filePart('identity.txt', 'content'), closing]);
+    const res = await rawRequest(port, '/api/demo/files/Open', { method: 'POST', headers: { ...multipartHeaders(server.token, body.length), 'content-encoding': 'identity' }, body });
+    expect(res.status).toBe(201);
+  });
 });
+

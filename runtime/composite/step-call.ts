@@ -11,6 +11,7 @@
 import type { ProxyEndpoint } from '../contract/model.js';
 import { classifyError, failureCode } from '../proxy/failover.js';
 import type { AttemptFailure } from '../proxy/failover.js';
+import { headerText } from '../proxy/proxy-response.js';
 import { inspectedBody, isJson, mustInspect, parseJsonText, refusesBody } from '../proxy/response-inspection.js';
 import type { UpstreamClient, UpstreamRequest } from '../proxy/upstream-client.js';
 
@@ -63,10 +64,6 @@ function loggedBody(text: string, transforms: ProxyEndpoint['responseTransforms'
   return shaped === 'refuse' ? `(not logged: ${UNSHAPED})` : (shaped ?? text).slice(0, 2000);
 }
 
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /**
  * What the client is answered for a step upstream's status of 300 or more: a 4xx as it is, except
  * 401 and 407 (the gateway's credentials toward that upstream were refused, not the caller's
@@ -110,8 +107,8 @@ export async function callStep(
     return { ok: false, status: 502, upstreamStatus: status, failures: result.failures, upstreamBody: 'the answers of this request are larger than Proxy:BufferLimitBytes' };
   }
   const headers = result.response.headers;
-  const declaredJson = isJson(firstHeader(headers['content-type']));
-  const encoded = (firstHeader(headers['content-encoding']) ?? 'identity').trim().toLowerCase() !== 'identity';
+  const declaredJson = isJson(headerText(headers['content-type']));
+  const encoded = (headerText(headers['content-encoding']) ?? 'identity').trim().toLowerCase() !== 'identity';
   const transforms = endpoint.responseTransforms;
   if (status >= 300) {
     // a redirect is never followed (docs/proxy.md), so the step did not run: a failure, not a null result

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WharfError } from '../errors/wharf-error.js';
 import type { HandlerRegistry } from '../handlers/registry.js';
 import { STOP } from '../pipeline/api-request.js';
+import { unsupportedCoding } from '../pipeline/content-coding.js';
 import type { ApiRequestState, PipelineStage } from '../pipeline/api-request.js';
 import { NO_TIMING, ServerTiming } from '../pipeline/server-timing.js';
 import { runPipeline } from '../pipeline/stages.js';
@@ -53,21 +54,39 @@ function answer(state: ApiRequestState, outcome: typeof STOP | void): unknown {
   return state.result;
 }
 
+// ignoreBOM: a byte order mark stays in the text, as it did when fastify decoded it
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The body as UTF-8 text, or null when it is not valid UTF-8. */
+function utf8Text(body: Buffer): string | null {
+  try {
+    return strictUtf8.decode(body);
+  } catch {
+    return null;
+  }
+}
+
 export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
   app.removeAllContentTypeParsers();
   app.decorateRequest('wharfRawBody', null);
   app.decorateRequest('wharfEmptyJson', null);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     // a coded body (gzip from a compressing client) read as text is noise: 415 naming the coding
-    const header = request.headers['content-encoding'] ?? '';
-    const coding = header.trim().toLowerCase();
-    if (coding !== '' && coding !== 'identity') {
-      done(new WharfError('REQUEST_UNSUPPORTED_ENCODING', { encoding: header }), undefined);
+    const coded = unsupportedCoding(request.headers['content-encoding']);
+    if (coded !== null) {
+      done(coded, undefined);
       return;
     }
-    request.wharfRawBody = body as string;
+    // JSON is UTF-8 (RFC 8259 §8.1); read leniently, other bytes became U+FFFD and were stored so
+    // (a Webhook payload "exactly as received" was not)
+    const text = utf8Text(body as Buffer);
+    if (text === null) {
+      done(new WharfError('REQUEST_INVALID_JSON', { reason: 'the body is not valid UTF-8.' }), undefined);
+      return;
+    }
+    request.wharfRawBody = text;
     try {
-      done(null, parseJsonBody(body as string, request.method.toUpperCase()));
+      done(null, parseJsonBody(text, request.method.toUpperCase()));
     } catch (error) {
       if (error instanceof WharfError && error.code === 'REQUEST_EMPTY_JSON') {
         request.wharfEmptyJson = error;

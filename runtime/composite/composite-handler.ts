@@ -3,7 +3,8 @@
  * included). Steps run in order; each step's input and templates are resolved against the request
  * body and the results so far; an array step calls its endpoint once per element (at most
  * Proxy:CompositeMaxArrayItems elements, checked for every step before the first runs;
- * Proxy:CompositeArrayConcurrency at a time). No step call outlives its request: when the response
+ * Proxy:CompositeArrayConcurrency at a time). A step endpoint with `Enabled` false (503) or not
+ * allowed in the environment (400) refuses the request before any step runs. No step call outlives its request: when the response
  * closes (the handler timeout's 503, the shutdown cut-off, a client that went away) no further call
  * starts and those in flight are aborted. Input problems -> 422 with details. A failed step stops the flow: its status
  * (upstream 4xx as is, unreachable 502, timeout 504) with the step name, the completed steps and a
@@ -19,6 +20,7 @@ import type { ErrorDetail } from '../errors/wharf-error.js';
 import { upstreamRequestOf } from '../proxy/proxy-handler.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { transformBody } from '../transforms/response-transforms.js';
+import { requireEnabled, requireEnvironmentAllowed } from '../routing/endpoint-availability.js';
 import { boundedMap } from './bounded-map.js';
 import { callStep } from './step-call.js';
 import { stepRequestBase } from './step-authorization.js';
@@ -61,6 +63,13 @@ function abandoned(ctx: HandlerContext<'composite'>, completed: readonly string[
 export function createCompositeHandler(client: UpstreamClient): EndpointHandler<'composite'> {
   return async (ctx) => {
     const body = requestBody(ctx);
+    // a step endpoint switched off, or limited to other environments, is refused as a direct call
+    // would be, before any step runs
+    for (const step of ctx.endpoint.model.steps) {
+      const target = targetOf(ctx, step);
+      requireEnvironmentAllowed(target, ctx.environment.name, ctx.environment.name);
+      requireEnabled(target, ctx.settings.server.server.disabledRetryAfterSeconds);
+    }
     const tooMany = arrayLimitProblems(ctx.endpoint.model.steps, body, client.settings.compositeMaxArrayItems);
     if (tooMany.length > 0) throw new WharfError('COMPOSITE_VALIDATION_FAILED', undefined, { details: tooMany });
     const request = ctx.request;

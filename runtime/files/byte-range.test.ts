@@ -36,6 +36,7 @@ describe('decideRange', () => {
     ['If-Range matching tag', { range: 'bytes=0-0', ifRange: etag }, { kind: 'partial', start: 0, end: 0 }],
     ['If-Range other tag', { range: 'bytes=0-0', ifRange: '"x"' }, { kind: 'full' }],
     ['If-Range date', { range: 'bytes=0-0', ifRange: lastModified }, { kind: 'partial', start: 0, end: 0 }],
+    ['If-Range later date', { range: 'bytes=0-0', ifRange: 'Fri, 01 Jan 2100 00:00:00 GMT' }, { kind: 'full' }],
   ])('%s', (_name, headers, want) => {
     expect(decideRange(headers, version)).toEqual(want);
   });

@@ -1,7 +1,8 @@
 /**
  * Conditional and partial GETs over a file of known size and modification time (RFC 9110 §13,
  * §14): a strong validator, If-None-Match / If-Modified-Since -> 304, one `Range` -> 206, an
- * unsatisfiable range -> 416, If-Range that does not match -> the whole file.
+ * unsatisfiable range -> 416, If-Range that does not match (a tag, or exactly the Last-Modified date)
+ * -> the whole file.
  */
 import { ifNoneMatchHits } from '../cache/etag.js';
 
@@ -46,8 +47,10 @@ function ifRangeMatches(ifRange: string | undefined, etag: string, version: File
   if (ifRange === undefined) return true;
   const value = ifRange.trim();
   if (value.startsWith('"') || value.startsWith('W/')) return value === etag;
+  // a date validates only when it is exactly the Last-Modified sent (RFC 9110 §13.1.5): a later
+  // date (the response's Date, a clock) would splice bytes of a file replaced since into the copy
   const date = Date.parse(value);
-  return !Number.isNaN(date) && Math.trunc(version.mtimeMs / 1000) * 1000 <= date;
+  return !Number.isNaN(date) && Math.trunc(version.mtimeMs / 1000) * 1000 === date;
 }
 
 export interface ConditionalHeaders {

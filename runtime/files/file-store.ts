@@ -99,7 +99,9 @@ export class FileStore {
     if (path.dirname(full) !== dir) return null;
     let handle: FileHandle;
     try {
-      handle = await fs.open(full, constants.O_RDONLY | constants.O_NOFOLLOW);
+      // O_NONBLOCK: a FIFO (or device) put there must not make the open wait for a writer; no
+      // effect on the regular files served
+      handle = await fs.open(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch {
       return null;
     }

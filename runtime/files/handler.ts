@@ -15,7 +15,7 @@ import type { FileStore, StoredFile } from './file-store.js';
 import { listPage, parseListQuery } from './listing.js';
 import { sendFile } from './send-file.js';
 import type { FileStorageSettings } from './storage-settings.js';
-import { contentTypeOf, receiveUpload } from './upload.js';
+import { UploadAbandoned, contentTypeOf, receiveUpload } from './upload.js';
 
 function basePath(ctx: HandlerContext<'files'>): string {
   return `/api/${ctx.environment.name}/${ctx.endpoint.model.routePath}`;
@@ -72,7 +72,13 @@ export function createFilesHandler(store: FileStore, settings: FileStorageSettin
   }
 
   async function upload(ctx: HandlerContext<'files'>): Promise<unknown> {
-    const file = await receiveUpload(ctx.request, ctx.endpoint.model, store, () => directory(ctx), settings);
+    let file;
+    try {
+      file = await receiveUpload(ctx.request, ctx.reply.raw, ctx.endpoint.model, store, () => directory(ctx), settings);
+    } catch (error) {
+      if (error instanceof UploadAbandoned) return ctx.reply; // answered already (handler timeout) or nobody to answer
+      throw error;
+    }
     const fileId = encodeFileId(ctx.environment.name, file.name);
     const url = itemUrl(ctx, fileId);
     ctx.reply.code(201).header('location', url);

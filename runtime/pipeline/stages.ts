@@ -7,6 +7,7 @@ import type { HttpMethod } from '../contract/index.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { filesPathRefusal } from '../files/path-refusal.js';
 import { parseApiPath } from '../routing/api-path.js';
+import { requireEnabled, requireEnvironmentAllowed } from '../routing/endpoint-availability.js';
 import { findEnvironment } from '../settings/environments.js';
 import { isEnvironmentAllowed } from '../settings/load-settings.js';
 import { STOP, needEnvironment, needMatch, needMethod } from './api-request.js';
@@ -77,21 +78,14 @@ export const endpointEnvironmentStage: PipelineStage = {
   name: 'access',
   run(state) {
     const environment = needEnvironment(state);
-    const allowed = needMatch(state).endpoint.model.allowedEnvironments;
-    if (allowed === null) return;
-    if (!allowed.some((name) => name.toLowerCase() === environment.name.toLowerCase())) {
-      throw new WharfError('ROUTING_ENV_NOT_ALLOWED_FOR_ENDPOINT', { env: state.envSegment ?? environment.name });
-    }
+    requireEnvironmentAllowed(needMatch(state).endpoint.model, environment.name, state.envSegment ?? environment.name);
   },
 };
 
 export const enabledStage: PipelineStage = {
   name: 'enabled',
   run(state) {
-    if (needMatch(state).endpoint.model.enabled) return;
-    throw new WharfError('ROUTING_ENDPOINT_DISABLED', undefined, {
-      headers: { 'retry-after': String(state.settings.server.server.disabledRetryAfterSeconds) },
-    });
+    requireEnabled(needMatch(state).endpoint.model, state.settings.server.server.disabledRetryAfterSeconds);
   },
 };
 

@@ -34,7 +34,8 @@ export interface ResponseOptions {
   readonly bufferLimitBytes: number;
 }
 
-function headerText(value: string | string[] | undefined): string | undefined {
+/** The first value of a header that may arrive several times. */
+export function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 

@@ -33,7 +33,8 @@ export function mustInspect(t: ResponseTransforms, declaredJson: boolean): boole
   return hidesFields(t) || (declaredJson && hasTransforms(t));
 }
 
-function parsed(text: string): { ok: true; value: unknown } | { ok: false } {
+/** A body's JSON, strict, a UTF-8 byte order mark ignored (Proxy transforms, Composite step answers). */
+export function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(text.startsWith(BOM) ? text.slice(BOM.length) : text) };
   } catch {
@@ -41,14 +42,31 @@ function parsed(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+/** Whether the parsed JSON is transformed (else the text is judged by refusedText). */
+function transformable(json: { ok: true; value: unknown } | { ok: false }, declaredJson: boolean): json is { ok: true; value: unknown } {
+  return json.ok && (declaredJson || (typeof json.value === 'object' && json.value !== null));
+}
+
+/** A body that is not transformed: refused when declared JSON, or when it names a hidden field (any case). */
+function refusedText(text: string, t: ResponseTransforms, declaredJson: boolean): boolean {
+  if (declaredJson) return true;
+  const lower = text.toLowerCase();
+  return [...t.remove, ...t.mask].some((name) => lower.includes(name.toLowerCase()));
+}
+
+/**
+ * Whether inspectedBody refuses the text, without transforming it (a Composite step's answer is
+ * kept whole between steps and transformed only in the final answer).
+ */
+export function refusesBody(text: string, t: ResponseTransforms, declaredJson: boolean): boolean {
+  if (text.length === 0 || !mustInspect(t, declaredJson)) return false;
+  return !transformable(parseJsonText(text), declaredJson) && refusedText(text, t, declaredJson);
+}
+
 /** The body to send: the transformed JSON text, null to send it as it is, or 'refuse'. */
 export function inspectedBody(text: string, t: ResponseTransforms, declaredJson: boolean): string | null | 'refuse' {
   if (text.length === 0) return null;
-  const json = parsed(text);
-  if (json.ok && (declaredJson || (typeof json.value === 'object' && json.value !== null))) {
-    return JSON.stringify(transformBody(json.value, t));
-  }
-  if (declaredJson) return 'refuse';
-  const lower = text.toLowerCase();
-  return [...t.remove, ...t.mask].some((name) => lower.includes(name.toLowerCase())) ? 'refuse' : null;
+  const json = parseJsonText(text);
+  if (transformable(json, declaredJson)) return JSON.stringify(transformBody(json.value, t));
+  return refusedText(text, t, declaredJson) ? 'refuse' : null;
 }

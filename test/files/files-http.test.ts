@@ -233,6 +233,17 @@ describe('download', () => {
     expect(ifRange.body.toString()).toBe(content);
   });
 
+  it('If-Range with a date: only exactly the Last-Modified gives the range; a later date gives the whole file', async () => {
+    const lastModified = (await get(url)).headers['last-modified']!;
+    const exact = await get(url, { range: 'bytes=0-1', 'if-range': lastModified });
+    expect(exact.status).toBe(206);
+    expect(exact.body.toString()).toBe('01');
+    const later = new Date(Date.parse(lastModified) + 60_000).toUTCString();
+    const res = await get(url, { range: 'bytes=0-1', 'if-range': later });
+    expect(res.status).toBe(200);
+    expect(res.body.toString()).toBe(content);
+  });
+
   it('HEAD answers the headers only', async () => {
     const res = await get(url, {}, 'HEAD');
     expect(res.status).toBe(200);

@@ -4,6 +4,7 @@
  * ids) answers 404 on download, HEAD and DELETE; no byte outside the storage directory is served,
  * and nothing inside or outside it is removed or created.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,5 +109,20 @@ describe('traversal corpus', () => {
     const res = await rawRequest(port, '/api/demo/files/Open/list', { headers: { authorization: `Bearer ${server.token}` } });
     const names = (res.json() as { value: { fileName: string }[] }).value.map((item) => item.fileName);
     expect(names).toEqual(['inside.txt']);
+  });
+
+  it('a FIFO in the storage directory is a 404 at once (was: the open waited for a writer, holding a thread of the file system pool)', async () => {
+    const fifo = path.join(dir, 'pipe.txt');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      const deadline = new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 5 s'), 5000));
+      const answer = rawRequest(port, `/api/demo/files/Open/${encodeFileId('demo', 'pipe.txt')}`, { headers: { authorization: `Bearer ${server.token}` } })
+        .then((res) => `${res.status} ${res.body.toString()}`);
+      expect(await Promise.race([answer, deadline])).toBe('404 {"success":false,"error":"File not found."}');
+    } finally {
+      // a reader stuck on the FIFO (the old code) gets its writer and ends; O_RDWR never waits on Linux
+      await (await fs.open(fifo, 'r+')).close();
+      await fs.rm(fifo);
+    }
   });
 });

@@ -71,3 +71,28 @@ describe('a broken JSON body: what and where, never the body quoted back', () =>
     }
   });
 });
+
+describe('a JSON body that is not UTF-8 (RFC 8259 §8.1): 400, nothing stored (was: its bytes stored as U+FFFD, a Webhook payload not as received)', () => {
+  const latin1 = (text: string) => Buffer.from(text, 'latin1');
+  it.each([
+    ['Latin-1 é', latin1('{"Code":"LU-001","Name":"Caf\u00e9"}')],
+    ['a lone continuation byte', Buffer.concat([Buffer.from('{"Code":"LU-002","Name":"a'), Buffer.from([0x80]), Buffer.from('"}')])],
+    ['an encoded surrogate (CESU-8)', Buffer.concat([Buffer.from('{"Code":"LU-003","Name":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')])],
+  ])('%s', async (_name, payload) => {
+    const before = await count(W);
+    for (const url of [W, HOOK]) {
+      const res = await send('POST', url, payload);
+      expect(res.json()).toEqual({ success: false, error: 'Invalid JSON body: the body is not valid UTF-8.' });
+      expect(res.statusCode).toBe(400);
+    }
+    expect(await count(W)).toBe(before);
+  });
+
+  it('U+FFFD sent as UTF-8 is a character like any other: stored', async () => {
+    const res = await send('POST', W, Buffer.from('{"Code":"LU-004","Name":"\ufffd"}', 'utf8'));
+    expect(res.statusCode).toBe(201);
+    const hook = await send('POST', HOOK, Buffer.from('{"note":"\ufffd"}', 'utf8'));
+    expect(hook.statusCode).toBe(200);
+  });
+});
+

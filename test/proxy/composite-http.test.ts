@@ -49,9 +49,19 @@ beforeAll(async () => {
     proxy('Shipping/Notify', { url: `${o}/echo/notify` }, ['POST']),
     proxy('Shipping/Broken', { url: `${o}/status/409` }, ['POST']),
     proxy('Shipping/Down', { url: `${o}/status/503` }, ['POST']),
+    proxy('Shipping/Moved', { url: `${o}/redirect` }, ['POST']),
+    proxy('Shipping/Refused', { url: `${o}/status/401` }, ['POST']),
+    proxy('Shipping/Cookies', { url: `${o}/echo/cookies`, forwardCookies: true }, ['POST']),
+    { ...proxy('Shipping/Switched', { url: `${o}/echo/switched` }, ['POST']), enabled: false },
+    { ...proxy('Shipping/ProdOnly', { url: `${o}/echo/prod-only` }, ['POST']), allowedEnvironments: ['prod'] },
     { kind: 'composite', routePath: 'Shipping/ShipOrder', aliases: ['composite/ShipOrder'], overrides: { steps: shipOrder } },
     { kind: 'composite', routePath: 'Shipping/FailsSecond', overrides: { steps: [step('First', 'Shipping/Labels'), step('Second', 'Shipping/Broken'), step('Third', 'Shipping/Labels')] } },
     { kind: 'composite', routePath: 'Shipping/Unreachable', overrides: { steps: [step('Only', 'Shipping/Down')] } },
+    { kind: 'composite', routePath: 'Shipping/CallsDisabled', overrides: { steps: [step('First', 'Shipping/Labels'), step('Off', 'Shipping/Switched')] } },
+    { kind: 'composite', routePath: 'Shipping/CallsProdOnly', overrides: { steps: [step('First', 'Shipping/Labels'), step('Prod', 'Shipping/ProdOnly')] } },
+    { kind: 'composite', routePath: 'Shipping/Credentials', overrides: { steps: [step('Echo', 'Shipping/Cookies', { templateTransformations: { ip: '$context.clientIp' } })] } },
+    { kind: 'composite', routePath: 'Shipping/RefusedUpstream', overrides: { steps: [step('Refused', 'Shipping/Refused')] } },
+    { kind: 'composite', routePath: 'Shipping/Redirected', overrides: { steps: [step('Moved', 'Shipping/Moved'), step('After', 'Shipping/Labels')] } },
     { kind: 'composite', routePath: 'Shipping/BadPrev', overrides: { steps: [step('A', 'Shipping/Labels'), step('B', 'Shipping/Labels', { templateTransformations: { x: '$prev.A.nothing.here' } })] } },
   ]);
 });
@@ -129,6 +139,61 @@ describe('Composite', () => {
     const body = res.json() as { traceId: string };
     expect(body).toEqual({ success: false, error: "Error executing step 'Second'", step: 'Second', statusCode: 409, completedSteps: ['First'], traceId: body.traceId });
     expect((upstream.hits.get('/echo/labels') ?? 0) - before).toBe(1); // Third never ran
+  });
+
+  it('a step whose upstream redirects failed (502; the redirect is not followed), the flow stops (was: 200 with the step result null)', async () => {
+    const before = upstream.hits.get('/echo/labels') ?? 0;
+    const res = await post('/api/demo/Shipping/Redirected', {});
+    expect(res.statusCode).toBe(502);
+    const body = res.json() as { traceId: string };
+    expect(body).toEqual({ success: false, error: "Error executing step 'Moved'", step: 'Moved', statusCode: 502, completedSteps: [], traceId: body.traceId });
+    expect((upstream.hits.get('/echo/labels') ?? 0) - before).toBe(0); // After never ran
+    expect(upstream.hits.get('/echo/target')).toBeUndefined(); // not followed
+  });
+
+  it('a step upstream answering 401 is a 502, not a 401 that says the caller\'s token is invalid', async () => {
+    const res = await post('/api/demo/Shipping/RefusedUpstream', {});
+    expect(res.statusCode).toBe(502);
+    expect(res.headers['www-authenticate']).toBeUndefined();
+    const body = res.json() as { traceId: string };
+    expect(body).toEqual({ success: false, error: "Error executing step 'Refused'", step: 'Refused', statusCode: 502, completedSteps: [], traceId: body.traceId });
+  });
+
+  it('a step endpoint with Enabled false, or not allowed in this environment, is refused as a direct call is, before any step runs (was: called anyway)', async () => {
+    const before = upstream.hits.get('/echo/labels') ?? 0;
+    const disabled = await post('/api/demo/Shipping/CallsDisabled', {});
+    expect(disabled.statusCode).toBe(503);
+    expect(disabled.headers['retry-after']).toBeDefined();
+    expect(disabled.json()).toEqual({ success: false, error: 'This endpoint is temporarily disabled.' });
+    const elsewhere = await post('/api/demo/Shipping/CallsProdOnly', {});
+    expect(elsewhere.statusCode).toBe(400);
+    expect(elsewhere.json()).toEqual({ success: false, error: "Environment 'demo' is not allowed for this endpoint." });
+    expect(upstream.hits.get('/echo/switched')).toBeUndefined();
+    expect(upstream.hits.get('/echo/prod-only')).toBeUndefined();
+    expect((upstream.hits.get('/echo/labels') ?? 0) - before).toBe(0); // no step ran
+  });
+
+  it('the caller\'s credentials and headers never reach a step, even one whose endpoint forwards cookies', async () => {
+    const res = await server.inject({
+      method: 'POST',
+      url: '/api/demo/Shipping/Credentials?api_key=k&x=1',
+      headers: {
+        'content-type': 'application/json',
+        cookie: 'session=caller-session',
+        'proxy-authorization': 'Basic Y2FsbGVyOnB3',
+        'x-api-key': 'caller-key',
+        'x-forwarded-for': '203.0.113.9',
+        'x-request-id': 'caller-chosen',
+      },
+      payload: JSON.stringify({ note: 'hi' }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const echo = (res.json() as { stepResults: { Echo: Echo & { query: string } } }).stepResults.Echo;
+    expect(echo.query).toBe('');
+    for (const name of ['authorization', 'cookie', 'proxy-authorization', 'x-api-key']) expect(echo.headers[name], name).toBeUndefined();
+    expect(echo.headers['x-forwarded-for']).not.toContain('203.0.113.9');
+    expect(echo.headers['x-request-id']).not.toBe('caller-chosen');
+    expect(JSON.parse(echo.body)).toEqual({ note: 'hi', ip: echo.headers['x-forwarded-for'] });
   });
 
   it('answers 502 when a step upstream is unreachable', async () => {

@@ -4,6 +4,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import type { DocsHeadTag, DocsSocialLink, DocsTopNavItem } from '../../runtime/contract/docs-site.js';
+import { checkedLink } from './link-scheme.js';
 
 export interface NavEntryInput {
   readonly title: string;
@@ -54,6 +55,8 @@ export function parseSiteFile(file: string, text: string | null, diagnostics: Di
       problem('', `not valid JSON: ${(error as Error).message}`);
     }
   }
+  /** A link the site writes as it is: null (and a docs-unsafe-link error) for a script or file URL. */
+  const link = (url: string, pointer: string): string | null => checkedLink(url, file, pointer, 0, diagnostics);
   const string = (o: Obj, key: string, at: string): string | null => {
     const v = o[key];
     if (v === undefined || v === null) return null;
@@ -104,7 +107,10 @@ export function parseSiteFile(file: string, text: string | null, diagnostics: Di
       problem(at, 'a topNav item has either `link` or `items`, not both and not neither');
       return null;
     }
-    if (hasLink) return { text: v['text'], link: v['link'] as string };
+    if (hasLink) {
+      const url = link(v['link'] as string, `${at}/link`);
+      return url === null ? null : { text: v['text'], link: url };
+    }
     const items = (v['items'] as unknown[]).map((c, i) => topNavItem(c, `${at}/items/${i}`)).filter((c) => c !== null);
     return { text: v['text'], items };
   };
@@ -115,7 +121,10 @@ export function parseSiteFile(file: string, text: string | null, diagnostics: Di
       problem(at, 'a nav entry needs `title`');
       return null;
     }
-    if (typeof v['path'] === 'string') return { title: v['title'], path: v['path'] };
+    if (typeof v['path'] === 'string') {
+      const path = link(v['path'], `${at}/path`);
+      return path === null ? null : { title: v['title'], path };
+    }
     if (Array.isArray(v['items'])) {
       const items = v['items'].map((c, i) => navEntry(c, `${at}/items/${i}`)).filter((c) => c !== null);
       const collapsed = v['collapsed'];
@@ -140,11 +149,14 @@ export function parseSiteFile(file: string, text: string | null, diagnostics: Di
       problem(`/socialLinks/${i}`, 'a social link needs `icon` and `url`');
       return;
     }
-    socialLinks.push(typeof v['title'] === 'string' ? { icon: v['icon'], url: v['url'], title: v['title'] } : { icon: v['icon'], url: v['url'] });
+    const url = link(v['url'], `/socialLinks/${i}/url`);
+    if (url === null) return;
+    socialLinks.push(typeof v['title'] === 'string' ? { icon: v['icon'], url, title: v['title'] } : { icon: v['icon'], url });
   });
 
   const editLinkObj = isObj(root['editLink']) ? root['editLink'] : null;
-  const pattern = editLinkObj ? string(editLinkObj, 'pattern', '/editLink') : null;
+  const patternText = editLinkObj ? string(editLinkObj, 'pattern', '/editLink') : null;
+  const pattern = patternText === null ? null : link(patternText, '/editLink/pattern');
   const pc = isObj(root['pageControls']) ? root['pageControls'] : {};
   const pcEdit = isObj(pc['editLink']) ? pc['editLink'] : null;
 

@@ -8,6 +8,7 @@
  */
 import matter from 'gray-matter';
 import type { Diagnostic } from '../diagnostics.js';
+import { checkedLink } from './link-scheme.js';
 
 export interface FrontMatter {
   readonly title: string | null;
@@ -56,7 +57,10 @@ function str(v: unknown): string | null {
 
 const record = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
 
-function heroOf(v: unknown): Hero | null {
+/** A front matter link as written; null when absent, or refused (a docs-unsafe-link error). */
+type FrontMatterLink = (value: unknown, pointer: string) => string | null;
+
+function heroOf(v: unknown, link: FrontMatterLink): Hero | null {
   const h = record(v);
   if (!h) return null;
   const actions = Array.isArray(h['actions']) ? h['actions'].map(record) : [];
@@ -64,10 +68,10 @@ function heroOf(v: unknown): Hero | null {
     name: str(h['name']),
     text: str(h['text']),
     tagline: str(h['tagline']),
-    actions: actions.flatMap((a) => {
+    actions: actions.flatMap((a, i) => {
       const text = str(a?.['text']);
-      const link = str(a?.['link']);
-      return text && link ? [{ text, link, theme: a?.['theme'] === 'alt' ? ('alt' as const) : ('brand' as const) }] : [];
+      const url = link(a?.['link'], `/hero/actions/${i}/link`);
+      return text && url ? [{ text, link: url, theme: a?.['theme'] === 'alt' ? ('alt' as const) : ('brand' as const) }] : [];
     }),
   };
 }
@@ -113,6 +117,10 @@ export function parsePageSource(file: string, text: string, diagnostics: Diagnos
     ? rawKeywords.map(str).filter((k): k is string => k !== null)
     : (str(rawKeywords)?.split(',').map((k) => k.trim()).filter(Boolean) ?? []);
   const order = data['order'];
+  const link: FrontMatterLink = (value, pointer) => {
+    const url = str(value);
+    return url === null ? null : checkedLink(url, file, pointer, 1, diagnostics);
+  };
   return {
     frontMatter: {
       title: str(data['title']),
@@ -124,8 +132,8 @@ export function parsePageSource(file: string, text: string, diagnostics: Diagnos
       lastUpdated: data['lastUpdated'] !== false,
       pagination: data['pagination'] !== false,
       order: typeof order === 'number' ? order : null,
-      redirect: str(data['redirect']),
-      hero: heroOf(data['hero']),
+      redirect: link(data['redirect'], '/redirect'),
+      hero: heroOf(data['hero'], link),
       features: featuresOf(data['features']),
     },
     body,

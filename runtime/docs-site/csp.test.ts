@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtInCsp, hasInlineScript, newNonce } from './csp.js';
+import { builtInCsp, hasInlineScript, metaPolicyTag, newNonce } from './csp.js';
 
 describe('builtInCsp', () => {
   it('allows only self scripts by default', () => {
@@ -29,4 +29,14 @@ describe('builtInCsp', () => {
     [[{ tag: 'script', attrs: { src: '/a.js' }, content: null }], false],
     [[{ tag: 'meta', attrs: {}, content: null }], false],
   ])('hasInlineScript %#', (head, want) => expect(hasInlineScript(head)).toBe(want));
+});
+
+describe('metaPolicyTag', () => {
+  it.each([
+    ["default-src 'self'; frame-ancestors 'none'", "default-src &#39;self&#39;"],
+    ["frame-ancestors https://a.example;script-src 'self' ; img-src *", "script-src &#39;self&#39;; img-src *"],
+    ['default-src "x" <y>', 'default-src &quot;x&quot; &lt;y&gt;'],
+  ])('%s: without frame-ancestors, attribute-escaped', (policy, content) => {
+    expect(metaPolicyTag(policy)).toBe(`<meta http-equiv="Content-Security-Policy" content="${content}">`);
+  });
 });

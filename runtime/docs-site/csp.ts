@@ -4,9 +4,11 @@
  * in a fresh value for every response) and the origins of external head scripts;
  * styles from our origin plus inline style attributes (shiki colours code tokens with them);
  * no plugins, no framing, no foreign form targets. `Docs:ContentSecurityPolicy` replaces it.
+ * A static export's page carries the policy as a meta tag (metaPolicyTag).
  */
 import { randomBytes } from 'node:crypto';
 import type { DocsHeadTag } from '../contract/docs-site.js';
+import { escapeHtml } from './escape.js';
 
 function originOf(url: string | undefined): string | null {
   if (!url || !/^https?:\/\//i.test(url)) return null;
@@ -58,4 +60,10 @@ export function builtInCsp(head: readonly DocsHeadTag[], customCssUrl: string | 
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
+}
+
+/** The same policy for a page of the static export, as a `<meta>` (a file server sends no header): without `frame-ancestors`, which a meta policy cannot carry. */
+export function metaPolicyTag(policy: string): string {
+  const kept = policy.split(';').map((d) => d.trim()).filter((d) => d !== '' && !/^frame-ancestors\b/i.test(d)).join('; ');
+  return `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(kept)}">`;
 }

@@ -5,6 +5,7 @@
  * `feed.xml`, `sitemap.xml`, `robots.txt`, `llms.txt`, `_wharf/*`, `theme/*`, and the docs
  * folder's images and PDFs at their paths.
  * Redirect pages become an HTML refresh to their target (a file server cannot answer 307).
+ * Pages carry the Content-Security-Policy as a meta tag (static mode, server.ts): a file server sends none.
  * Absolute URLs (feed, sitemap, robots, llms) use `--base-url`, else `http://localhost`.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';

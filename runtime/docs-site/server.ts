@@ -18,7 +18,7 @@ import type { LoadedDocsSite } from './site.js';
 import { docsPathKey, type DocsPageMeta } from '../contract/docs-site.js';
 import type { DocsSettings } from './settings.js';
 import { resolveTheme } from './theme.js';
-import { builtInCsp, hasInlineScript, newNonce, NONCE_PLACEHOLDER, nonceAttribute } from './csp.js';
+import { builtInCsp, hasInlineScript, metaPolicyTag, newNonce, NONCE_PLACEHOLDER, nonceAttribute } from './csp.js';
 import { brandOf, type LayoutContext } from './layout.js';
 import { etagMatches, findPage, pagePathOfRequest, renderSite, type RenderedSite } from './rendered-site.js';
 import { parseLimit, searchSite, SEARCH_TOTAL_HEADER } from './search.js';
@@ -61,6 +61,8 @@ export interface DocsControl {
 }
 
 const controls = new WeakMap<FastifyInstance, DocsControl>();
+/** The first tag of every page's head (layout.ts); a static page's policy goes right after it. */
+const CHARSET_TAG = '<meta charset="utf-8">';
 
 export function docsControl(app: FastifyInstance): DocsControl {
   const control = controls.get(app);
@@ -117,8 +119,11 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
     if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
     const head = current.source.data.config.head;
     const nonce = hasInlineScript(head) ? newNonce() : null;
-    reply.header('Content-Security-Policy', settings.contentSecurityPolicy ?? builtInCsp(head, theme.customCssUrl, nonce));
-    return nonce !== null && typeof payload === 'string' ? payload.replaceAll(placeholder, nonceAttribute(nonce)) : payload;
+    const policy = settings.contentSecurityPolicy ?? builtInCsp(head, theme.customCssUrl, nonce);
+    reply.header('Content-Security-Policy', policy);
+    const html = nonce !== null && typeof payload === 'string' ? payload.replaceAll(placeholder, nonceAttribute(nonce)) : payload;
+    // the static export's files are served without this header: the page carries the policy itself
+    return options.mode === 'static' && typeof html === 'string' ? html.replace(CHARSET_TAG, () => `${CHARSET_TAG}\n${metaPolicyTag(policy)}`) : html;
   });
 
   const limiter = options.rateLimitPerMinute === null ? null : createRateLimiter(options.rateLimitPerMinute ?? 30, 60_000, options.now);

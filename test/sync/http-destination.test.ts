@@ -92,6 +92,61 @@ describe('HTTP destination', () => {
     );
   });
 
+  describe('a receiver that never finishes', () => {
+    // Every wait has one deadline, TimeoutSeconds for the whole exchange: a receiver that trickles
+    // its answer a byte at a time (each byte inside undici's idle timeouts) or never reads the
+    // body must still fail the delivery, so the batch is retried and dead-lettered, never hung.
+    let slow: Server;
+    let slowBase: string;
+    const timers = new Set<NodeJS.Timeout>();
+    beforeAll(async () => {
+      slow = createServer((req, res) => {
+        if (req.url === '/stall') return; // never reads the body, never answers
+        if (req.url === '/token-html') {
+          res.writeHead(200, { 'content-type': 'text/html' }).end('<html>session=leaked-secret-123</html>');
+          return;
+        }
+        if (req.url === '/token-trickle' || req.url === '/trickle') {
+          req.resume();
+          req.on('end', () => {
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.write('{"access_token":"');
+            const timer = setInterval(() => res.write('x'), 100);
+            timers.add(timer);
+            res.on('close', () => clearInterval(timer));
+          });
+        }
+      });
+      await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+      slowBase = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      for (const timer of timers) clearInterval(timer);
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    });
+
+    const bounded = (work: Promise<void>) =>
+      Promise.race([work.then(() => 'delivered', (e: Error) => `failed: ${e.message}`), new Promise<string>((resolve) => setTimeout(() => resolve('still waiting'), 8000))]);
+    const big: Batch = { ...batch, records: Array.from({ length: 2000 }, (_, i) => ({ $operation: 'I', $version: i + 1, Text: 'x'.repeat(4000) })) };
+
+    it.each([
+      ['an answer trickled a byte at a time', '/trickle', batch, { type: 'None' } as HttpAuth],
+      ['a receiver that never reads an 8 MB body', '/stall', big, { type: 'None' } as HttpAuth],
+      ['a token endpoint that trickles its answer', '/in', batch, { type: 'OAuth2ClientCredentials', tokenUrl: '', clientId: 'a', clientSecret: 'b', scope: null } as HttpAuth],
+    ])('%s fails after TimeoutSeconds', async (_name, where, body, auth) => {
+      const fixed = auth.type === 'OAuth2ClientCredentials' ? { ...auth, tokenUrl: `${slowBase}/token-trickle` } : auth;
+      const outcome = await bounded(createHttpDestination(destination(fixed, { url: `${slowBase}${where}`, timeoutSeconds: 1 })).deliver(body));
+      expect(outcome).toMatch(/^failed: /);
+    });
+
+    it('a token endpoint answering no JSON: the error (logged, stored with the dead letter) quotes none of its answer', async () => {
+      const auth: HttpAuth = { type: 'OAuth2ClientCredentials', tokenUrl: `${slowBase}/token-html`, clientId: 'a', clientSecret: 'b', scope: null };
+      const outcome = await bounded(createHttpDestination(destination(auth, { url: `${slowBase}/in`, timeoutSeconds: 1 })).deliver(batch));
+      expect(outcome).toBe('failed: OAuth2 token endpoint answered no JSON');
+    });
+  });
+
   describe('end to end from PostgreSQL', () => {
     let db: TestPostgres;
     beforeAll(async () => {

@@ -3,6 +3,8 @@
  * Basic, API key header, or OAuth2 client credentials (token fetched from TokenUrl, cached until
  * shortly before it expires, fetched again after a 401). Any non-2xx answer is a failure.
  * `X-Wharf-Batch-Id` (environment/object/fromVersion-toVersion) lets the receiver de-duplicate.
+ * TimeoutSeconds bounds each whole exchange (connect, send, headers, body), not only the idle gaps:
+ * a receiver trickling its answer a byte at a time fails the delivery like one that never answers.
  */
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
@@ -15,6 +17,9 @@ interface CachedToken {
   readonly expiresAt: number;
 }
 
+/** Most bytes of a token endpoint's answer read (a token answer is a few hundred bytes). */
+const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
+
 async function fetchToken(auth: Extract<HttpAuth, { type: 'OAuth2ClientCredentials' }>, timeoutMs: number): Promise<CachedToken> {
   const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: auth.clientId, client_secret: auth.clientSecret });
   if (auth.scope) form.set('scope', auth.scope);
@@ -24,10 +29,29 @@ async function fetchToken(auth: Extract<HttpAuth, { type: 'OAuth2ClientCredentia
     body: form.toString(),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
+    signal: AbortSignal.timeout(timeoutMs),
   });
-  const text = await response.body.text();
-  if (response.statusCode < 200 || response.statusCode >= 300) throw new Error(`OAuth2 token endpoint answered ${response.statusCode}`);
-  const json = JSON.parse(text) as { access_token?: unknown; expires_in?: unknown };
+  if (response.statusCode < 200 || response.statusCode >= 300) {
+    await response.body.dump();
+    throw new Error(`OAuth2 token endpoint answered ${response.statusCode}`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_TOKEN_RESPONSE_BYTES) {
+      response.body.destroy();
+      throw new Error(`OAuth2 token endpoint answer exceeds ${MAX_TOKEN_RESPONSE_BYTES} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  let json: { access_token?: unknown; expires_in?: unknown };
+  try {
+    json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof json;
+  } catch {
+    // Not the parser's message: it quotes the start of the answer, which may hold a secret.
+    throw new Error('OAuth2 token endpoint answered no JSON');
+  }
   if (typeof json.access_token !== 'string') throw new Error('OAuth2 token endpoint returned no access_token');
   const lifetime = typeof json.expires_in === 'number' ? json.expires_in : 3600;
   return { value: json.access_token, expiresAt: Date.now() + Math.max(0, lifetime - 30) * 1000 };
@@ -67,8 +91,9 @@ export function createHttpDestination(config: HttpDestination): SyncDestination 
         ...(config.compression ? { 'content-encoding': 'gzip' } : {}),
         ...(await authHeaders()),
       };
-      const response = await request(config.url, { method: 'POST', headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-      await response.body.dump();
+      const signal = AbortSignal.timeout(timeoutMs);
+      const response = await request(config.url, { method: 'POST', headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal });
+      await response.body.dump({ signal });
       if (response.statusCode === 401 && config.auth.type === 'OAuth2ClientCredentials') token = null;
       if (response.statusCode < 200 || response.statusCode >= 300) throw new Error(`HTTP ${response.statusCode} from ${new URL(config.url).host}`);
     },

@@ -4,7 +4,7 @@
  * every batch overwrites). Shared by `wharf check`/`wharf build` and the sync config loader through
  * checkSyncEnvironment. Messages name the field, never a secret value (tokens, keys, URLs' user info).
  */
-import path from 'node:path';
+import { containedPath } from './contained-path.js';
 
 export interface DestinationProblem {
   readonly pointer: string;
@@ -61,11 +61,7 @@ function fileProblems(d: Json, base: string, objectCount: number): DestinationPr
   if (unknown.length > 0) out.push({ pointer, message: `unknown placeholder {${unknown.join('}, {')}} (known: {environment}, {object}, {version}, {fromVersion})` });
   if (!template.includes('{version}')) out.push({ pointer, message: 'Path must contain {version}: without it every batch overwrites the file of the one before' });
   else if (objectCount > 1 && !template.includes('{object}')) out.push({ pointer, message: 'Path must contain {object} when the environment tracks more than one object: their batches would overwrite each other' });
-  const sample = template.replace(/\{[A-Za-z]+\}/g, 'x');
-  const inside = path.posix.normalize(sample.replace(/\\/g, '/'));
-  if (path.posix.isAbsolute(inside) || path.win32.isAbsolute(sample) || inside === '..' || inside.startsWith('../')) {
-    out.push({ pointer, message: 'Path must be relative to the project folder and stay inside it' });
-  }
+  if (containedPath(template.replace(/\{[A-Za-z]+\}/g, 'x')) === null) out.push({ pointer, message: 'Path must be relative to the project folder and stay inside it' });
   return out;
 }
 

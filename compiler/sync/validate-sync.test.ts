@@ -33,7 +33,16 @@ describe('sync.json validation', () => {
       { ...good, Destinations: [{ Type: 'RabbitMQ', Key: 'q', Url: 'http://x' }] },
       [
         'environments/prod/sync.json:13:5: error schema-required at /Destinations/0/Exchange: Exchange is required in Destinations[0]',
-        'environments/prod/sync.json:16:14: error schema-format at /Destinations/0/Url: Destinations[0].Url value "http://x" does not match ^amqps?://',
+        'environments/prod/sync.json:16:14: error schema-format at /Destinations/0/Url: Destinations[0].Url does not match ^amqps?:// (value not shown: it may hold a credential)',
+      ],
+    ],
+    [
+      'a URL with a password under the wrong scheme: named, the password never printed',
+      { ...good, Destinations: [{ Type: 'RabbitMQ', Key: 'q', Url: 'rabbitmq://sync:pa55-secret@mq', Exchange: 'x' }, { Type: 'Http', Key: 'h', Url: 'ftp://u:pa55-secret@h', Auth: { Type: 'OAuth2ClientCredentials', TokenUrl: 'tcp://pa55-secret', ClientId: 'a', ClientSecret: 'b' } }] },
+      [
+        'environments/prod/sync.json:16:14: error schema-format at /Destinations/0/Url: Destinations[0].Url does not match ^amqps?:// (value not shown: it may hold a credential)',
+        'environments/prod/sync.json:22:14: error schema-format at /Destinations/1/Url: Destinations[1].Url does not match ^https?:// (value not shown: it may hold a credential)',
+        'environments/prod/sync.json:25:21: error schema-format at /Destinations/1/Auth/TokenUrl: Destinations[1].Auth.TokenUrl does not match ^https?:// (value not shown: it may hold a credential)',
       ],
     ],
     [

@@ -35,6 +35,9 @@ function compiled() {
   return validators;
 }
 
+/** Fields whose value a diagnostic never quotes (URLs and connection strings with credentials). */
+const SECRET_BEARING = /\/(Url|TokenUrl|ConnectionString)$/;
+
 function describe(err: ErrorObject): { code: string; ptr: string; message: string; atKey?: boolean } {
   const label = labelOf(err.instancePath).replace(/^entity\.json$/, 'sync.json');
   const params = err.params as Record<string, unknown>;
@@ -52,6 +55,8 @@ function describe(err: ErrorObject): { code: string; ptr: string; message: strin
     case 'type':
       return { code: 'schema-type', ptr: err.instancePath, message: `${label} must be ${String(params['type']).replace(',', ' or ')}` };
     case 'pattern':
+      // A URL may carry a password (amqp://user:password@host, ?api_key=): named, never quoted.
+      if (SECRET_BEARING.test(err.instancePath)) return { code: 'schema-format', ptr: err.instancePath, message: `${label} does not match ${String(params['pattern'])} (value not shown: it may hold a credential)` };
       return { code: 'schema-format', ptr: err.instancePath, message: `${label} value ${JSON.stringify(err.data)} does not match ${String(params['pattern'])}` };
     case 'minimum':
     case 'maximum':

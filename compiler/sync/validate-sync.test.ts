@@ -124,6 +124,24 @@ describe('sync.json validation', () => {
     expect(result.outputs).toBeNull();
     expect(result.diagnostics.map(formatDiagnostic)).toContain('environments/sync.json:3:13: error schema-type at /Health/Port: Health.Port must be integer');
   });
+
+  it('two environments writing the same files (a File Path without {environment}, an object in both): wharf check fails at the second', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'wharf-sync-shared-'));
+    await mkdir(path.join(root, 'endpoints'), { recursive: true });
+    const env = (objects: string[], filePath: string) => ({ ...good, TrackedObjects: objects.map((Name) => ({ Name, StoredProcedureName: 'sync.Changes' })), Destinations: [{ Type: 'File', Key: 'f', Path: filePath }] });
+    const write = async (name: string, doc: unknown) => {
+      await mkdir(path.join(root, 'environments', name), { recursive: true });
+      await writeFile(path.join(root, 'environments', name, 'sync.json'), JSON.stringify(doc, null, 2));
+    };
+    await write('prod', env(['Products', 'Orders'], 'out/{object}/{version}.json'));
+    await write('staging', env(['Products'], 'out/{object}/{version}.json'));
+    await write('test', env(['Customers'], 'out/{object}/{version}.json')); // no object in common: its files are its own
+    await write('uat', env(['Products'], 'out/{environment}/{object}/{version}.json'));
+    const result = await compile({ root, docs: false });
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([
+      'environments/staging/sync.json:16:15: error sync-destination at /Destinations/0/Path: Path writes the same files as environments/prod/sync.json Destinations[0]: put {environment} in it',
+    ]);
+  });
 });
 
 describe('environments/sync.json (service settings): WebHost', () => {

@@ -4,7 +4,7 @@
  * config/load.ts, refuses to start or to hot-reload a bad configuration). Pure; no I/O.
  */
 import { connectionStringProblem } from './connection-string.js';
-import { destinationProblems } from './sync-destination-rules.js';
+import { destinationProblems, sharedFilePathProblems, type EnvironmentDocument } from './sync-destination-rules.js';
 
 /** environments/sync.json: service settings (optional). */
 export const SYNC_SERVICE_FILE = 'sync.json';
@@ -84,4 +84,9 @@ export function checkSyncEnvironment(doc: unknown): SyncRuleProblem[] {
   problems.push(...connectionStringProblems(root, destinations));
   problems.push(...destinationProblems(destinations, objects.length).map((p) => ({ code: 'sync-destination' as const, ...p })));
   return problems;
+}
+
+/** Rules across the environment documents (schema-valid ones), by environment folder name. */
+export function checkSyncEnvironments(environments: readonly EnvironmentDocument[]): { environment: string; problem: SyncRuleProblem }[] {
+  return sharedFilePathProblems(environments).map(({ environment, problem }) => ({ environment, problem: { code: 'sync-destination', ...problem } }));
 }

@@ -131,3 +131,43 @@ export function destinationProblems(destinations: readonly unknown[], objectCoun
     }
   });
 }
+
+export interface EnvironmentDocument {
+  /** Folder name under environments/. */
+  readonly name: string;
+  readonly doc: unknown;
+}
+
+/**
+ * File destinations of different environments whose Path, with {environment} filled in, is the
+ * same and whose environments share a tracked object name (or the Path has no {object}): their
+ * batches of one version would overwrite each other. Reported at the later environment.
+ */
+export function sharedFilePathProblems(environments: readonly EnvironmentDocument[]): { environment: string; problem: DestinationProblem }[] {
+  const out: { environment: string; problem: DestinationProblem }[] = [];
+  const seen = new Map<string, { environment: string; index: number; objects: ReadonlySet<string> }[]>();
+  for (const { name, doc } of environments) {
+    const root = asObject(doc);
+    if (!root) continue;
+    const objects = new Set((Array.isArray(root['TrackedObjects']) ? root['TrackedObjects'] : []).map((o) => String(asObject(o)?.['Name'] ?? '').toLowerCase()));
+    const destinations = Array.isArray(root['Destinations']) ? root['Destinations'] : [];
+    destinations.forEach((item, index) => {
+      const d = asObject(item);
+      if (d?.['Type'] !== 'File' || typeof d['Path'] !== 'string') return;
+      const template = d['Path'];
+      const filled = template.split('{environment}').join(name);
+      const key = containedPath(filled) ?? filled;
+      const earlier = seen.get(key) ?? [];
+      const clash = earlier.find((e) => e.environment !== name && (!template.includes('{object}') || [...objects].some((o) => e.objects.has(o))));
+      if (clash) {
+        out.push({
+          environment: name,
+          problem: { pointer: `/Destinations/${index}/Path`, message: `Path writes the same files as environments/${clash.environment}/sync.json Destinations[${clash.index}]: put {environment} in it` },
+        });
+      }
+      earlier.push({ environment: name, index, objects });
+      seen.set(key, earlier);
+    });
+  }
+  return out;
+}

@@ -153,3 +153,15 @@ describe('destination values wharf sync could never deliver with (the same rules
     expect((leak as SyncConfigError).problems).toEqual(['environments/prod/sync.json: /Destinations/0/Auth/Token Auth Token holds a line break or control character']);
   });
 });
+
+describe('File destinations of two environments writing the same files', () => {
+  it('are refused by wharf sync as by wharf check, at the later environment', async () => {
+    const root = await withEnvironment({ Destinations: [{ Type: 'File', Key: 'f', Path: 'out/{object}/{version}.json' }] });
+    await mkdir(path.join(root, 'environments', 'staging'), { recursive: true });
+    const staging = { Provider: 'postgres', ConnectionStrings: { main: 'postgres://u:p@127.0.0.1:5432/shop' }, TrackedObjects: [{ Name: 'Products', StoredProcedureName: 'sync.ProductChanges' }], Destinations: [{ Type: 'File', Key: 'f', Path: 'out/{object}/{version}.json' }] };
+    await writeFile(path.join(root, 'environments', 'staging', 'sync.json'), JSON.stringify(staging));
+    const error = await loadSyncConfig(root, undefined, {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SyncConfigError);
+    expect((error as SyncConfigError).problems).toEqual(['environments/staging/sync.json: /Destinations/0/Path Path writes the same files as environments/prod/sync.json Destinations[0]: put {environment} in it']);
+  });
+});

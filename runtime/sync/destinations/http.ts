@@ -17,6 +17,8 @@ interface CachedToken {
   readonly expiresAt: number;
 }
 
+/** Most bytes of a receiver's answer read (then dropped) before the connection is closed instead (undici's default). */
+const MAX_DRAINED_RESPONSE_BYTES = 128 * 1024;
 /** Most bytes of a token endpoint's answer read (a token answer is a few hundred bytes). */
 const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 
@@ -93,7 +95,7 @@ export function createHttpDestination(config: HttpDestination): SyncDestination 
       };
       const signal = AbortSignal.timeout(timeoutMs);
       const response = await request(config.url, { method: 'POST', headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal });
-      await response.body.dump({ signal });
+      await response.body.dump({ limit: MAX_DRAINED_RESPONSE_BYTES, signal });
       if (response.statusCode === 401 && config.auth.type === 'OAuth2ClientCredentials') token = null;
       if (response.statusCode < 200 || response.statusCode >= 300) throw new Error(`HTTP ${response.statusCode} from ${new URL(config.url).host}`);
     },

@@ -86,6 +86,13 @@ describe('HTTP destination', () => {
     expect(seen[before]?.body).toMatchObject({ version: 6, count: 2 });
   });
 
+  it('an environment folder named outside printable ASCII: the batch id header is percent-encoded (UTF-8), the body keeps the name', async () => {
+    const before = seen.length;
+    await createHttpDestination(destination({ type: 'None' })).deliver({ ...batch, environment: '生产 50%' });
+    expect(seen[before]?.headers['x-wharf-batch-id']).toBe('%E7%94%9F%E4%BA%A7 50%25/Products/4-6');
+    expect(seen[before]?.body['environment']).toBe('生产 50%');
+  });
+
   it('a non-2xx answer is a failure naming the status and host only', async () => {
     await expect(createHttpDestination(destination({ type: 'Bearer', token: 'secret-token' }, { url: `${base}/fail` })).deliver(batch)).rejects.toThrow(
       `HTTP 503 from ${new URL(base).host}`,

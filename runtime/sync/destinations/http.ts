@@ -59,6 +59,15 @@ async function fetchToken(auth: Extract<HttpAuth, { type: 'OAuth2ClientCredentia
   return { value: json.access_token, expiresAt: Date.now() + Math.max(0, lifetime - 30) * 1000 };
 }
 
+/**
+ * An environment (folder) name as a header value: `%` and everything outside printable ASCII
+ * percent-encoded as UTF-8 (a folder named in another script made every delivery fail: the
+ * HTTP client refuses such header values). Printable ASCII names are unchanged.
+ */
+function headerSafe(name: string): string {
+  return name.replace(/[^\x20-\x24\x26-\x7e]+/gu, (run) => encodeURIComponent(run));
+}
+
 export function createHttpDestination(config: HttpDestination): SyncDestination {
   const timeoutMs = config.timeoutSeconds * 1000;
   let token: CachedToken | null = null;
@@ -89,7 +98,7 @@ export function createHttpDestination(config: HttpDestination): SyncDestination 
       const headers: Record<string, string> = {
         ...Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k.toLowerCase(), v])),
         'content-type': 'application/json',
-        'x-wharf-batch-id': `${batch.environment}/${batch.object}/${batch.fromVersion}-${batch.toVersion}`,
+        'x-wharf-batch-id': `${headerSafe(batch.environment)}/${batch.object}/${batch.fromVersion}-${batch.toVersion}`,
         ...(config.compression ? { 'content-encoding': 'gzip' } : {}),
         ...(await authHeaders()),
       };

@@ -52,4 +52,17 @@ describe.skipIf(!rabbitAvailable)('RabbitMQ destination: channel closed by the b
       await admin.close().catch(() => undefined);
     }
   });
+  it('publisher confirms lost: a queue full with reject-publish nacks part of a batch, the whole batch is refused (retried, never counted)', async () => {
+    await rabbit.ctl('set_policy', 'cap', '^nack-q$', '{"max-length":2,"overflow":"reject-publish"}', '--apply-to', 'queues');
+    const destination = createRabbitMqDestination(
+      { type: 'RabbitMQ', key: 'mq', url: rabbit.url, exchange: 'nack-x', exchangeType: 'topic', queue: 'nack-q', routingKey: '{environment}.{object}', messagePer: 'Change', messageHeaders: true },
+      silentLog,
+    );
+    try {
+      const five: Batch = { ...batch(5), fromVersion: 0, records: [1, 2, 3, 4, 5].map((v) => ({ $operation: 'U', $version: v, Id: v })) };
+      await expect(destination.deliver(five)).rejects.toThrow('message nacked');
+    } finally {
+      await destination.close();
+    }
+  });
 });

@@ -41,7 +41,8 @@ beforeAll(async () => {
       }
       const text = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw).toString() : raw.toString();
       seen.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(text) as Record<string, unknown> });
-      if (req.url === '/fail' || (req.url === '/flaky' && failBatches)) res.writeHead(503).end();
+      if (req.url === '/redirect') res.writeHead(307, { location: `${base}/redirected` }).end();
+      else if (req.url === '/fail' || (req.url === '/flaky' && failBatches)) res.writeHead(503).end();
       else res.writeHead(204).end();
     });
   });
@@ -91,6 +92,12 @@ describe('HTTP destination', () => {
     await createHttpDestination(destination({ type: 'None' })).deliver({ ...batch, environment: '生产 50%' });
     expect(seen[before]?.headers['x-wharf-batch-id']).toBe('%E7%94%9F%E4%BA%A7 50%25/Products/4-6');
     expect(seen[before]?.body['environment']).toBe('生产 50%');
+  });
+
+  it('a redirect is not followed (no request to where it points, credentials stay with the configured URL): it fails the delivery', async () => {
+    const before = seen.length;
+    await expect(createHttpDestination(destination({ type: 'Bearer', token: 'secret-token' }, { url: `${base}/redirect` })).deliver(batch)).rejects.toThrow(`HTTP 307 from ${new URL(base).host}`);
+    expect(seen.slice(before).map((s) => s.path)).toEqual(['/redirect']);
   });
 
   it('a non-2xx answer is a failure naming the status and host only', async () => {

@@ -10,7 +10,8 @@ import type { Batch } from '../../runtime/sync/destinations/batch.js';
 import { createDatabaseDestination } from '../../runtime/sync/destinations/database.js';
 import type { SyncDestination } from '../../runtime/sync/destinations/destination.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
-import { sql } from './sync-fixture.js';
+import { startSync } from '../../runtime/sync/run.js';
+import { insertProducts, installOutbox, pgEnvironment, projectWith, sql, until } from './sync-fixture.js';
 
 let db: TestPostgres;
 const open: SyncDestination[] = [];
@@ -88,5 +89,28 @@ describe('database destination', () => {
     await d.deliver({ environment: 'prod', object: 'Odd', type: 'Diff', fromVersion: 0, toVersion: 1, records: [record] });
     const stored = (await sql(db.url, `SELECT "Data"::text AS data FROM "Plain" WHERE "ObjectName" = 'Odd'`)).rows;
     expect(stored.map((r) => JSON.parse(r.data as string))).toEqual([record]);
+  });
+  it('end to end: a change the destination table refuses (a CHECK constraint) becomes a dead letter after the retries, the changes before it are stored once, the object waits', async () => {
+    await installOutbox(db.url);
+    await sql(db.url, `CREATE TABLE "NoDeletes" ("Id" bigserial PRIMARY KEY, "ObjectName" text NOT NULL, "Version" bigint NOT NULL, "Operation" char(1) NOT NULL CHECK ("Operation" <> 'D'), "Data" jsonb NOT NULL, UNIQUE ("ObjectName", "Version"))`);
+    const root = await projectWith(
+      { prod: pgEnvironment(db.url, [{ Type: 'Database', Key: 'replica', Provider: 'postgres', ConnectionString: db.url, Table: 'public.NoDeletes' }], { MaxRecordsPerBatch: 1 }) },
+      { Health: { Enabled: false }, DeadLetters: { BackoffBaseSeconds: 0.1, ReplayIntervalSeconds: 0.1, MaxReplayAttempts: 2 } },
+    );
+    const sync = await startSync({ root, logLevel: 'silent' });
+    try {
+      const start = (await until('state', () => sync.service.state.get('prod', 'Products'))).version;
+      const [id] = await insertProducts(db.url, 1, 'CHK-');
+      await sql(db.url, `DELETE FROM inventory."Products" WHERE "ProductId" = $1`, [id]);
+      await insertProducts(db.url, 1, 'CHK-AFTER-');
+      const letter = await until('exhausted dead letter', () => sync.service.deadLetters.list().find((l) => l.status === 'exhausted'));
+      expect(letter).toMatchObject({ sourceKey: 'prod/Products/replica', fromVersion: start + 1, toVersion: start + 2, error: expect.stringContaining('violates check constraint') });
+      expect(sync.service.deadLetters.list()).toHaveLength(1);
+      expect(sync.service.state.get('prod', 'Products')?.version).toBe(start + 1);
+      const rows = (await sql(db.url, `SELECT "Version", "Operation" FROM "NoDeletes" ORDER BY "Id"`)).rows;
+      expect(rows).toEqual([{ Version: String(start + 1), Operation: 'I' }]);
+    } finally {
+      await sync.close();
+    }
   });
 });

@@ -100,6 +100,18 @@ describe('HTTP destination', () => {
     expect(seen.slice(before).map((s) => s.path)).toEqual(['/redirect']);
   });
 
+  it('the parts of a Full export without versions: distinct batch ids and a part in the body, so a consumer de-duplicating on them keeps every part', async () => {
+    const before = seen.length;
+    const d = createHttpDestination(destination({ type: 'None' }));
+    const full = { environment: 'prod', object: 'Products', type: 'Full', fromVersion: 0 } as const;
+    await d.deliver({ ...full, toVersion: 0, part: 1, records: [{ Id: 1 }] });
+    await d.deliver({ ...full, toVersion: 0, part: 2, records: [{ Id: 2 }] });
+    await d.deliver({ ...full, toVersion: 9, records: [{ Id: 3 }] });
+    const got = seen.slice(before);
+    expect(got.map((r) => r.headers['x-wharf-batch-id'])).toEqual(['prod/Products/0-0.part1', 'prod/Products/0-0.part2', 'prod/Products/0-9']);
+    expect(got.map((r) => r.body['part'])).toEqual([1, 2, undefined]);
+  });
+
   it('a non-2xx answer is a failure naming the status and host only', async () => {
     await expect(createHttpDestination(destination({ type: 'Bearer', token: 'secret-token' }, { url: `${base}/fail` })).deliver(batch)).rejects.toThrow(
       `HTTP 503 from ${new URL(base).host}`,

@@ -65,4 +65,30 @@ describe.skipIf(!rabbitAvailable)('RabbitMQ destination: channel closed by the b
       await destination.close();
     }
   });
+  it('the parts of a Full export without versions get distinct message ids (per change and per batch)', async () => {
+    const ids: string[] = [];
+    for (const messagePer of ['Change', 'Batch'] as const) {
+      const queue = `parts-${messagePer}`;
+      const destination = createRabbitMqDestination(
+        { type: 'RabbitMQ', key: 'mq', url: rabbit.url, exchange: `parts-x-${messagePer}`, exchangeType: 'topic', queue, routingKey: '{environment}.{object}', messagePer, messageHeaders: true },
+        silentLog,
+      );
+      try {
+        const full = { environment: 'prod', object: 'Products', type: 'Full', fromVersion: 0 } as const;
+        await destination.deliver({ ...full, toVersion: 0, part: 1, records: [{ Id: 1 }] });
+        await destination.deliver({ ...full, toVersion: 0, part: 2, records: [{ Id: 2 }] });
+        await destination.deliver({ ...full, toVersion: 9, records: [{ Id: 3 }] });
+      } finally {
+        await destination.close();
+      }
+      const model = await amqp.connect(rabbit.url);
+      try {
+        const channel = await model.createChannel();
+        for (let m = await channel.get(queue, { noAck: true }); m; m = await channel.get(queue, { noAck: true })) ids.push(String(m.properties.messageId));
+      } finally {
+        await model.close();
+      }
+    }
+    expect(ids).toEqual(['prod/Products/0.part1.0', 'prod/Products/0.part2.0', 'prod/Products/9.0', 'prod/Products/0.part1', 'prod/Products/0.part2', 'prod/Products/9']);
+  });
 });

@@ -9,7 +9,7 @@
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import type { HttpAuth, HttpDestination } from '../config/model.js';
-import { batchJson, type Batch } from './batch.js';
+import { batchJson, batchVersionId, type Batch } from './batch.js';
 import type { SyncDestination } from './destination.js';
 
 interface CachedToken {
@@ -98,7 +98,7 @@ export function createHttpDestination(config: HttpDestination): SyncDestination 
       const headers: Record<string, string> = {
         ...Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k.toLowerCase(), v])),
         'content-type': 'application/json',
-        'x-wharf-batch-id': `${headerSafe(batch.environment)}/${batch.object}/${batch.fromVersion}-${batch.toVersion}`,
+        'x-wharf-batch-id': `${headerSafe(batch.environment)}/${batch.object}/${batch.fromVersion}-${batchVersionId(batch)}`,
         ...(config.compression ? { 'content-encoding': 'gzip' } : {}),
         ...(await authHeaders()),
       };

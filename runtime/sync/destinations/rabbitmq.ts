@@ -11,7 +11,7 @@
 import amqp, { type ChannelModel, type ConfirmChannel } from 'amqplib';
 import type { RabbitMqDestination } from '../config/model.js';
 import { recordVersion, type ChangeRecord } from '../source/change-set.js';
-import { batchJson, changeId, type Batch } from './batch.js';
+import { batchJson, batchVersionId, changeId, type Batch } from './batch.js';
 import { fillTemplate, type SentBatch, type SyncDestination } from './destination.js';
 import type { SyncLog } from '../engine/log.js';
 import { corkEachWriteRound } from './rabbitmq-writes.js';
@@ -165,7 +165,7 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
           persistent: true,
           contentType: 'application/json',
           timestamp,
-          messageId: changeId(environment, object, batch.toVersion),
+          messageId: changeId(environment, object, batchVersionId(batch)),
           type: 'batch',
           ...(config.messageHeaders ? { headers: { 'x-wharf-from-version': batch.fromVersion, 'x-wharf-version': batch.toVersion } } : {}),
         },
@@ -187,7 +187,7 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
       for (let i = 0; i < batch.records.length; i++) {
         const record = batch.records[i] as ChangeRecord;
         const operation = String(record['$operation'] ?? 'U');
-        const version = recordVersion(record) ?? `${batch.toVersion}.${i}`;
+        const version = recordVersion(record) ?? `${batchVersionId(batch)}.${i}`;
         const text = texts?.[i] ?? JSON.stringify(record);
         let routingKey = routingKeys.get(operation);
         if (routingKey === undefined) routingKeys.set(operation, (routingKey = route(environment, object, operation)));

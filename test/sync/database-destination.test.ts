@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch } from '../../runtime/sync/destinations/batch.js';
 import { createDatabaseDestination } from '../../runtime/sync/destinations/database.js';
 import type { SyncDestination } from '../../runtime/sync/destinations/destination.js';
+import { freezePostgres } from '../operations/server-process.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { startSync } from '../../runtime/sync/run.js';
 import { insertProducts, installOutbox, pgEnvironment, projectWith, sql, until } from './sync-fixture.js';
@@ -113,4 +114,22 @@ describe('database destination', () => {
       await sync.close();
     }
   });
+  it('a destination database frozen (SIGSTOP) mid-run: the delivery fails within the command timeout (30 s), not never; after SIGCONT it lands', async () => {
+    const d = destination('public.Plain');
+    const one = (v: number): Batch => ({ environment: 'prod', object: 'Frozen', type: 'Diff', fromVersion: v - 1, toVersion: v, records: [{ $operation: 'I', $version: v, Id: v }] });
+    await d.deliver(one(1));
+    const thaw = await freezePostgres(db.port);
+    let outcome: string;
+    try {
+      outcome = await Promise.race([
+        d.deliver(one(2)).then(() => 'delivered', (e: Error) => `failed: ${e.message}`),
+        new Promise<string>((resolve) => setTimeout(() => resolve('still waiting'), 45_000)),
+      ]);
+    } finally {
+      thaw();
+    }
+    expect(outcome).toMatch(/^failed: /);
+    await until('delivered after SIGCONT', () => d.deliver(one(2)).then(() => true, () => false));
+    expect((await rowsOf('Plain', 'Frozen')).map((r) => r.id)).toEqual(['1', '2']);
+  }, 90_000);
 });

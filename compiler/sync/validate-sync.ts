@@ -10,6 +10,8 @@ import path from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import {
   checkSyncEnvironment,
+  checkSyncEnvironments,
+  type SyncRuleProblem,
   SYNC_ENVIRONMENT_FILE,
   SYNC_ENVIRONMENT_SCHEMA,
   SYNC_SERVICE_FILE,
@@ -35,6 +37,9 @@ function compiled() {
   return validators;
 }
 
+/** Fields whose value a diagnostic never quotes (URLs and connection strings with credentials). */
+const SECRET_BEARING = /\/(Url|TokenUrl|ConnectionString)$/;
+
 function describe(err: ErrorObject): { code: string; ptr: string; message: string; atKey?: boolean } {
   const label = labelOf(err.instancePath).replace(/^entity\.json$/, 'sync.json');
   const params = err.params as Record<string, unknown>;
@@ -52,6 +57,8 @@ function describe(err: ErrorObject): { code: string; ptr: string; message: strin
     case 'type':
       return { code: 'schema-type', ptr: err.instancePath, message: `${label} must be ${String(params['type']).replace(',', ' or ')}` };
     case 'pattern':
+      // A URL may carry a password (amqp://user:password@host, ?api_key=): named, never quoted.
+      if (SECRET_BEARING.test(err.instancePath)) return { code: 'schema-format', ptr: err.instancePath, message: `${label} does not match ${String(params['pattern'])} (value not shown: it may hold a credential)` };
       return { code: 'schema-format', ptr: err.instancePath, message: `${label} value ${JSON.stringify(err.data)} does not match ${String(params['pattern'])}` };
     case 'minimum':
     case 'maximum':
@@ -66,7 +73,13 @@ function describe(err: ErrorObject): { code: string; ptr: string; message: strin
 }
 
 /** Diagnostics of one sync file (`file` relative to the project root). */
-export function validateSyncFile(file: string, rawText: string | Uint8Array, kind: 'service' | 'environment'): Diagnostic[] {
+export function validateSyncFile(
+  file: string,
+  rawText: string | Uint8Array,
+  kind: 'service' | 'environment',
+  /** Problems of rules across environment files (checkSyncEnvironments) found at this file. */
+  across: readonly SyncRuleProblem[] = [],
+): Diagnostic[] {
   const parsed = parseJsonFile(file, rawText);
   if (isJsonSyntaxError(parsed)) return [parsed];
   const { value } = parsed;
@@ -89,7 +102,7 @@ export function validateSyncFile(file: string, rawText: string | Uint8Array, kin
       push(d.code, d.ptr, d.message, d.atKey);
     }
   } else if (kind === 'environment') {
-    for (const p of checkSyncEnvironment(value)) push(p.code, p.pointer, p.message);
+    for (const p of [...checkSyncEnvironment(value), ...across]) push(p.code, p.pointer, p.message);
   }
   return sortDiagnostics(out);
 }
@@ -104,18 +117,34 @@ function serviceHint(ptr: string): string | undefined {
   return checkSettingsDocument(doc, 'sync.json').find((p) => p.code === 'settings-unknown-key')?.hint;
 }
 
+/** An environment file's document when it reads, parses and passes its schema (the cross-file rules look at those only). */
+function schemaValidDocument(file: string): unknown {
+  try {
+    const doc = JSON.parse(readFileSync(file, 'utf8').replace(/^\ufeff/, '')) as unknown;
+    return compiled().environment(doc) ? doc : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Every sync file of the project's environments/ folder. */
 export async function validateSyncConfig(root: string): Promise<Diagnostic[]> {
   const dir = path.join(root, 'environments');
   const out: Diagnostic[] = [];
   const service = path.join(dir, SYNC_SERVICE_FILE);
-  const read = (absolutePath: string, file: string, kind: 'service' | 'environment') =>
-    out.push(...checkConfigFile(absolutePath, file, (bytes) => validateSyncFile(file, bytes, kind)));
+  const read = (absolutePath: string, file: string, kind: 'service' | 'environment', across: readonly SyncRuleProblem[] = []) =>
+    out.push(...checkConfigFile(absolutePath, file, (bytes) => validateSyncFile(file, bytes, kind, across)));
   if (existsSync(service)) read(service, `environments/${SYNC_SERVICE_FILE}`, 'service');
   const folders = existsSync(dir) ? (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort() : [];
+  const documents = folders.flatMap((name) => {
+    const doc = schemaValidDocument(path.join(dir, name, SYNC_ENVIRONMENT_FILE));
+    return doc === undefined ? [] : [{ name, doc }];
+  });
+  const across = checkSyncEnvironments(documents);
   for (const folder of folders) {
     const file = path.join(dir, folder, SYNC_ENVIRONMENT_FILE);
-    if (existsSync(file)) read(file, `environments/${folder}/${SYNC_ENVIRONMENT_FILE}`, 'environment');
+    const here = across.filter((a) => a.environment === folder).map((a) => a.problem);
+    if (existsSync(file)) read(file, `environments/${folder}/${SYNC_ENVIRONMENT_FILE}`, 'environment', here);
   }
   return out;
 }

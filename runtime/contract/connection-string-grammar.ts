@@ -11,9 +11,29 @@ export function fail(message: string): never {
   throw new ConnectionStringError(message);
 }
 
+export interface KeyValuePair {
+  readonly key: string;
+  readonly value: string;
+  /** The key of the pair before when its value was a password written without quotes: this "key" may be the rest of it. */
+  readonly afterPassword?: string;
+}
+
+const PASSWORD_KEYS = new Set(['password', 'pwd']);
+const STRAY_AFTER = (key: string) => `the text after the value of ${key} is not a Key=Value pair (pairs are separated by ';'; quote a value that holds ';', as in Password="a;b")`;
+
+/**
+ * Refuses a key no parser knows, naming it, unless it follows an unquoted password: then it may be
+ * the password's rest (`Password=ab;cd=ef`), so it is not echoed.
+ */
+export function unknownKey(pair: KeyValuePair, known: string): never {
+  if (pair.afterPassword !== undefined) fail(STRAY_AFTER(pair.afterPassword));
+  return fail(`unknown key '${pair.key}' (${known})`);
+}
+
 /** `Key=Value;...` pairs in order: keys trimmed (original spelling kept for messages), values unquoted. */
-export function keyValuePairs(text: string): { key: string; value: string }[] {
-  const out: { key: string; value: string }[] = [];
+export function keyValuePairs(text: string): KeyValuePair[] {
+  const out: KeyValuePair[] = [];
+  let unquotedPassword: string | undefined;
   let i = 0;
   while (i < text.length) {
     while (i < text.length && (text[i] === ';' || /\s/.test(text[i] as string))) i++;
@@ -21,7 +41,7 @@ export function keyValuePairs(text: string): { key: string; value: string }[] {
     const eq = text.indexOf('=', i);
     const semi = text.indexOf(';', i);
     // the stray text is never echoed: after an unquoted Password holding ';' it is the password's rest
-    if (eq < 0 || (semi >= 0 && semi < eq)) fail(out.length === 0 ? "the connection string does not start with a Key=Value pair (pairs are separated by ';')" : `the text after the value of ${out[out.length - 1]!.key} is not a Key=Value pair (pairs are separated by ';'; quote a value that holds ';', as in Password="a;b")`);
+    if (eq < 0 || (semi >= 0 && semi < eq)) fail(out.length === 0 ? "the connection string does not start with a Key=Value pair (pairs are separated by ';')" : STRAY_AFTER(out[out.length - 1]!.key));
     const key = text.slice(i, eq).trim();
     if (key === '') fail('a key is empty (each pair is Key=Value, separated by \';\')');
     i = eq + 1;
@@ -52,7 +72,9 @@ export function keyValuePairs(text: string): { key: string; value: string }[] {
       value = text.slice(i, end < 0 ? undefined : end).trim();
       i = end < 0 ? text.length : end;
     }
-    out.push({ key, value });
+    const follows = unquotedPassword;
+    unquotedPassword = quote !== '"' && quote !== "'" && PASSWORD_KEYS.has(compact(key)) ? key : undefined;
+    out.push(follows === undefined ? { key, value } : { key, value, afterPassword: follows });
   }
   return out;
 }

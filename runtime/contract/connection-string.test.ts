@@ -48,6 +48,8 @@ describe('SQL Server connection strings', () => {
     ['Server=h;Password="open', 'the value of Password has no closing "'],
     ['just a host', "the connection string does not start with a Key=Value pair (pairs are separated by ';')"],
     ['Server=h;Password=pa;ss;Database=x', 'the text after the value of Password is not a Key=Value pair (pairs are separated by \';\'; quote a value that holds \';\', as in Password="a;b")'],
+    // The rest of an unquoted password holding ';' and '=' reads as a key: never echoed.
+    ['Server=h;Pwd=pa;ss=w0rd;Database=x', 'the text after the value of Pwd is not a Key=Value pair (pairs are separated by \';\'; quote a value that holds \';\', as in Password="a;b")'],
     ['jdbc:sqlserver://h:1433;databaseName=x', 'JDBC URLs are not supported: write Server=host,port;Database=...;User Id=...;Password=...'],
     ['postgres://h/db', "URL scheme 'postgres' is not SQL Server (use mssql:// or the ADO.NET form Server=...;Database=...)"],
     ['mssql://h:99999/db', 'is not a valid URL (mssql://user:password@host:port/database?encrypt=true)'],
@@ -83,6 +85,8 @@ describe('PostgreSQL connection strings', () => {
   it.each([
     ['Host=db;Port=five', 'Port must be a whole number'],
     ['Host=db;Usr=x', "unknown key 'Usr' (PostgreSQL keys: Host, Port, Database, Username, Password, SSL Mode, Trust Server Certificate, Timeout, Application Name, Search Path, ...)"],
+    ['Host=db;Password=pa;ss=w0rd', 'the text after the value of Password is not a Key=Value pair (pairs are separated by \';\'; quote a value that holds \';\', as in Password="a;b")'],
+    ['Host=db;Password="pa;ss";Usr=x', "unknown key 'Usr' (PostgreSQL keys: Host, Port, Database, Username, Password, SSL Mode, Trust Server Certificate, Timeout, Application Name, Search Path, ...)"],
     ['Port=5432;Database=x', 'Host is missing (Host=server;Port=5432;Database=...)'],
     ['Host=a,b', 'Host: several hosts are not supported (give one host)'],
     ['Host=db;SSL Mode=sometimes', 'SSL Mode must be Disable, Allow, Prefer, Require, VerifyCA or VerifyFull'],

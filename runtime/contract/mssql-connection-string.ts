@@ -1,5 +1,5 @@
 /** SQL Server connection strings (ADO.NET keywords or an `mssql://`/`sqlserver://` URL) as `mssql` config; connection-string.ts has the forms. */
-import { fail, keyValuePairs, compact, bool, wholeNumber, hostName, looksLikeUrl, connectionUrl } from './connection-string-grammar.js';
+import { fail, keyValuePairs, compact, unknownKey, type KeyValuePair, bool, wholeNumber, hostName, looksLikeUrl, connectionUrl } from './connection-string-grammar.js';
 
 /** The subset of an `mssql` config the connection string sets (passed to `new ConnectionPool`). */
 export interface MssqlConnectionConfig {
@@ -138,10 +138,10 @@ const MSSQL_ALIASES: Readonly<Record<string, string>> = {
 
 const MSSQL_KEY_LIST = 'Server, Database, User Id, Password, Encrypt, TrustServerCertificate, Connect Timeout, Application Name, Max Pool Size, ...';
 
-function mssqlKey(key: string): MssqlKey {
-  const c = compact(key);
+function mssqlKey(pair: KeyValuePair): MssqlKey {
+  const c = compact(pair.key);
   const handler = MSSQL_KEYS[MSSQL_ALIASES[c] ?? c];
-  if (!handler) fail(`unknown key '${key}' (SQL Server keys: ${MSSQL_KEY_LIST})`);
+  if (!handler) unknownKey(pair, `SQL Server keys: ${MSSQL_KEY_LIST}`);
   return handler;
 }
 
@@ -161,7 +161,7 @@ function mssqlUrl(text: string): MssqlConnectionConfig {
   if (segments.length > 0) config.database = decodeURIComponent(segments.at(-1) as string);
   for (const [key, value] of url.searchParams) {
     if (['server', 'datasource', 'address', 'addr', 'networkaddress'].includes(compact(key))) fail(`${key}: the host is part of the URL`);
-    mssqlKey(key)(config, key, value);
+    mssqlKey({ key, value })(config, key, value);
   }
   return config;
 }
@@ -170,8 +170,9 @@ export function parseMssqlConnectionString(text: string): MssqlConnectionConfig 
   if (looksLikeUrl(text) || /^jdbc:/i.test(text.trim())) return mssqlUrl(text);
   const config: MssqlConnectionConfig = { server: '', pool: {}, options: {} };
   const seen = new Map<string, string>();
-  for (const { key, value } of keyValuePairs(text)) {
-    const handler = mssqlKey(key);
+  for (const pair of keyValuePairs(text)) {
+    const { key, value } = pair;
+    const handler = mssqlKey(pair);
     const c = compact(key);
     const canonical = handler === server ? 'server' : (MSSQL_ALIASES[c] ?? c);
     const before = seen.get(canonical);

@@ -1,5 +1,5 @@
 /** PostgreSQL connection strings (a `postgres://` URL, or Npgsql keywords) as `pg` config; connection-string.ts has the forms. */
-import { fail, keyValuePairs, compact, bool, wholeNumber, hostName, looksLikeUrl, connectionUrl } from './connection-string-grammar.js';
+import { fail, keyValuePairs, compact, unknownKey, bool, wholeNumber, hostName, looksLikeUrl, connectionUrl } from './connection-string-grammar.js';
 
 /** What `pg` receives: the URL as it is, or the fields of the keyword form. */
 export interface PgConnectionConfig {
@@ -75,11 +75,12 @@ export function parsePostgresConnectionString(text: string): PgConnectionConfig 
   const config: PgConnectionConfig = {};
   const ssl: { mode?: string; trust?: boolean } = {};
   const seen = new Map<string, string>();
-  for (const { key, value } of keyValuePairs(trimmed)) {
+  for (const pair of keyValuePairs(trimmed)) {
+    const { key, value } = pair;
     const c = compact(key);
     const canonical = PG_ALIASES[c] ?? c;
     const handler = PG_KEYS[canonical];
-    if (!handler) fail(`unknown key '${key}' (PostgreSQL keys: ${PG_KEY_LIST})`);
+    if (!handler) unknownKey(pair, `PostgreSQL keys: ${PG_KEY_LIST}`);
     const before = seen.get(canonical);
     if (before !== undefined) fail(`${key} is given twice (also as ${before})`);
     seen.set(canonical, key);

@@ -4,6 +4,7 @@
  * config/load.ts, refuses to start or to hot-reload a bad configuration). Pure; no I/O.
  */
 import { connectionStringProblem } from './connection-string.js';
+import { destinationProblems, sharedFilePathProblems, type EnvironmentDocument } from './sync-destination-rules.js';
 
 /** environments/sync.json: service settings (optional). */
 export const SYNC_SERVICE_FILE = 'sync.json';
@@ -13,7 +14,7 @@ export const SYNC_SERVICE_SCHEMA = 'sync/service.schema.json';
 export const SYNC_ENVIRONMENT_SCHEMA = 'sync/environment.schema.json';
 
 export interface SyncRuleProblem {
-  readonly code: 'sync-connection-key' | 'sync-duplicate-name' | 'sync-duplicate-key' | 'sync-connection-string';
+  readonly code: 'sync-connection-key' | 'sync-duplicate-name' | 'sync-duplicate-key' | 'sync-connection-string' | 'sync-destination';
   readonly pointer: string;
   readonly message: string;
 }
@@ -81,5 +82,11 @@ export function checkSyncEnvironment(doc: unknown): SyncRuleProblem[] {
     } else destinationKeys.set(key.toLowerCase(), i);
   });
   problems.push(...connectionStringProblems(root, destinations));
+  problems.push(...destinationProblems(destinations, objects.length).map((p) => ({ code: 'sync-destination' as const, ...p })));
   return problems;
+}
+
+/** Rules across the environment documents (schema-valid ones), by environment folder name. */
+export function checkSyncEnvironments(environments: readonly EnvironmentDocument[]): { environment: string; problem: SyncRuleProblem }[] {
+  return sharedFilePathProblems(environments).map(({ environment, problem }) => ({ environment, problem: { code: 'sync-destination', ...problem } }));
 }

@@ -41,7 +41,8 @@ beforeAll(async () => {
       }
       const text = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw).toString() : raw.toString();
       seen.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(text) as Record<string, unknown> });
-      if (req.url === '/fail' || (req.url === '/flaky' && failBatches)) res.writeHead(503).end();
+      if (req.url === '/redirect') res.writeHead(307, { location: `${base}/redirected` }).end();
+      else if (req.url === '/fail' || (req.url === '/flaky' && failBatches)) res.writeHead(503).end();
       else res.writeHead(204).end();
     });
   });
@@ -86,10 +87,90 @@ describe('HTTP destination', () => {
     expect(seen[before]?.body).toMatchObject({ version: 6, count: 2 });
   });
 
+  it('an environment folder named outside printable ASCII: the batch id header is percent-encoded (UTF-8), the body keeps the name', async () => {
+    const before = seen.length;
+    await createHttpDestination(destination({ type: 'None' })).deliver({ ...batch, environment: '生产 50%' });
+    expect(seen[before]?.headers['x-wharf-batch-id']).toBe('%E7%94%9F%E4%BA%A7 50%25/Products/4-6');
+    expect(seen[before]?.body['environment']).toBe('生产 50%');
+  });
+
+  it('a redirect is not followed (no request to where it points, credentials stay with the configured URL): it fails the delivery', async () => {
+    const before = seen.length;
+    await expect(createHttpDestination(destination({ type: 'Bearer', token: 'secret-token' }, { url: `${base}/redirect` })).deliver(batch)).rejects.toThrow(`HTTP 307 from ${new URL(base).host}`);
+    expect(seen.slice(before).map((s) => s.path)).toEqual(['/redirect']);
+  });
+
+  it('the parts of a Full export without versions: distinct batch ids and a part in the body, so a consumer de-duplicating on them keeps every part', async () => {
+    const before = seen.length;
+    const d = createHttpDestination(destination({ type: 'None' }));
+    const full = { environment: 'prod', object: 'Products', type: 'Full', fromVersion: 0 } as const;
+    await d.deliver({ ...full, toVersion: 0, part: 1, records: [{ Id: 1 }] });
+    await d.deliver({ ...full, toVersion: 0, part: 2, records: [{ Id: 2 }] });
+    await d.deliver({ ...full, toVersion: 9, records: [{ Id: 3 }] });
+    const got = seen.slice(before);
+    expect(got.map((r) => r.headers['x-wharf-batch-id'])).toEqual(['prod/Products/0-0.part1', 'prod/Products/0-0.part2', 'prod/Products/0-9']);
+    expect(got.map((r) => r.body['part'])).toEqual([1, 2, undefined]);
+  });
+
   it('a non-2xx answer is a failure naming the status and host only', async () => {
     await expect(createHttpDestination(destination({ type: 'Bearer', token: 'secret-token' }, { url: `${base}/fail` })).deliver(batch)).rejects.toThrow(
       `HTTP 503 from ${new URL(base).host}`,
     );
+  });
+
+  describe('a receiver that never finishes', () => {
+    // Every wait has one deadline, TimeoutSeconds for the whole exchange: a receiver that trickles
+    // its answer a byte at a time (each byte inside undici's idle timeouts) or never reads the
+    // body must still fail the delivery, so the batch is retried and dead-lettered, never hung.
+    let slow: Server;
+    let slowBase: string;
+    const timers = new Set<NodeJS.Timeout>();
+    beforeAll(async () => {
+      slow = createServer((req, res) => {
+        if (req.url === '/stall') return; // never reads the body, never answers
+        if (req.url === '/token-html') {
+          res.writeHead(200, { 'content-type': 'text/html' }).end('<html>session=leaked-secret-123</html>');
+          return;
+        }
+        if (req.url === '/token-trickle' || req.url === '/trickle') {
+          req.resume();
+          req.on('end', () => {
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.write('{"access_token":"');
+            const timer = setInterval(() => res.write('x'), 100);
+            timers.add(timer);
+            res.on('close', () => clearInterval(timer));
+          });
+        }
+      });
+      await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+      slowBase = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      for (const timer of timers) clearInterval(timer);
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    });
+
+    const bounded = (work: Promise<void>) =>
+      Promise.race([work.then(() => 'delivered', (e: Error) => `failed: ${e.message}`), new Promise<string>((resolve) => setTimeout(() => resolve('still waiting'), 8000))]);
+    const big: Batch = { ...batch, records: Array.from({ length: 2000 }, (_, i) => ({ $operation: 'I', $version: i + 1, Text: 'x'.repeat(4000) })) };
+
+    it.each([
+      ['an answer trickled a byte at a time', '/trickle', batch, { type: 'None' } as HttpAuth],
+      ['a receiver that never reads an 8 MB body', '/stall', big, { type: 'None' } as HttpAuth],
+      ['a token endpoint that trickles its answer', '/in', batch, { type: 'OAuth2ClientCredentials', tokenUrl: '', clientId: 'a', clientSecret: 'b', scope: null } as HttpAuth],
+    ])('%s fails after TimeoutSeconds', async (_name, where, body, auth) => {
+      const fixed = auth.type === 'OAuth2ClientCredentials' ? { ...auth, tokenUrl: `${slowBase}/token-trickle` } : auth;
+      const outcome = await bounded(createHttpDestination(destination(fixed, { url: `${slowBase}${where}`, timeoutSeconds: 1 })).deliver(body));
+      expect(outcome).toMatch(/^failed: /);
+    });
+
+    it('a token endpoint answering no JSON: the error (logged, stored with the dead letter) quotes none of its answer', async () => {
+      const auth: HttpAuth = { type: 'OAuth2ClientCredentials', tokenUrl: `${slowBase}/token-html`, clientId: 'a', clientSecret: 'b', scope: null };
+      const outcome = await bounded(createHttpDestination(destination(auth, { url: `${slowBase}/in`, timeoutSeconds: 1 })).deliver(batch));
+      expect(outcome).toBe('failed: OAuth2 token endpoint answered no JSON');
+    });
   });
 
   describe('end to end from PostgreSQL', () => {

@@ -140,3 +140,28 @@ describe('RabbitMQ MessageHeaders (environments/<env>/sync.json)', () => {
     expect((error as SyncConfigError).problems).toEqual([expect.stringContaining('MessageHeaders')]);
   });
 });
+
+describe('destination values wharf sync could never deliver with (the same rules as wharf check)', () => {
+  it('refuses them on start and reload, naming the field, never the secret', async () => {
+    const error = await loadSyncConfig(await withEnvironment({}, { Url: 'amqp://', Exchange: 'amq.changes' }), undefined, {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SyncConfigError);
+    expect((error as SyncConfigError).problems).toEqual([
+      'environments/prod/sync.json: /Destinations/0/Url Url has no host',
+      "environments/prod/sync.json: /Destinations/0/Exchange Exchange 'amq.changes': the amq. prefix is reserved by the broker (only amq.direct, amq.fanout, amq.topic with their own ExchangeType)",
+    ]);
+    const leak = await loadSyncConfig(await withEnvironment({ Destinations: [{ Type: 'Http', Key: 'h', Url: 'https://h.example/in', Auth: { Type: 'Bearer', Token: 'top-secret\r\nX: 1' } }] }), undefined, {}).catch((e: unknown) => e);
+    expect((leak as SyncConfigError).problems).toEqual(['environments/prod/sync.json: /Destinations/0/Auth/Token Auth Token holds a line break or control character']);
+  });
+});
+
+describe('File destinations of two environments writing the same files', () => {
+  it('are refused by wharf sync as by wharf check, at the later environment', async () => {
+    const root = await withEnvironment({ Destinations: [{ Type: 'File', Key: 'f', Path: 'out/{object}/{version}.json' }] });
+    await mkdir(path.join(root, 'environments', 'staging'), { recursive: true });
+    const staging = { Provider: 'postgres', ConnectionStrings: { main: 'postgres://u:p@127.0.0.1:5432/shop' }, TrackedObjects: [{ Name: 'Products', StoredProcedureName: 'sync.ProductChanges' }], Destinations: [{ Type: 'File', Key: 'f', Path: 'out/{object}/{version}.json' }] };
+    await writeFile(path.join(root, 'environments', 'staging', 'sync.json'), JSON.stringify(staging));
+    const error = await loadSyncConfig(root, undefined, {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SyncConfigError);
+    expect((error as SyncConfigError).problems).toEqual(['environments/staging/sync.json: /Destinations/0/Path Path writes the same files as environments/prod/sync.json Destinations[0]: put {environment} in it']);
+  });
+});

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import {
   checkSyncEnvironment,
+  checkSyncEnvironments,
   SYNC_ENVIRONMENT_FILE,
   SYNC_ENVIRONMENT_SCHEMA,
   SYNC_SERVICE_FILE,
@@ -134,6 +135,7 @@ export async function loadSyncConfig(
     if (serviceDoc !== undefined) problems.push(...schemaProblems(display(SYNC_SERVICE_FILE), validators.service, serviceDoc));
   }
   const environments: SyncEnvironment[] = [];
+  const documents: { name: string; file: string; doc: unknown }[] = [];
   for (const [rel, text] of files) {
     if (rel === SYNC_SERVICE_FILE) continue;
     const file = display(rel);
@@ -142,7 +144,13 @@ export async function loadSyncConfig(
     const before = problems.length;
     problems.push(...schemaProblems(file, validators.environment, doc));
     if (problems.length === before) problems.push(...checkSyncEnvironment(doc).map((p) => `${file}: ${p.pointer} ${p.message}`));
-    if (problems.length === before) environments.push(normalizeEnvironment(rel.split('/')[0] as string, file, doc));
+    if (problems.length === before) {
+      environments.push(normalizeEnvironment(rel.split('/')[0] as string, file, doc));
+      documents.push({ name: rel.split('/')[0] as string, file, doc });
+    }
+  }
+  for (const { environment, problem } of checkSyncEnvironments(documents)) {
+    problems.push(`${documents.find((d) => d.name === environment)?.file ?? environment}: ${problem.pointer} ${problem.message}`);
   }
   let service: ServiceSettings | null = null;
   if (problems.length === 0) {

@@ -40,3 +40,14 @@ describe('batchJson', () => {
     expect(batchJson(without)).toBe(JSON.stringify(batchEnvelope(batch!)));
   });
 });
+
+describe('batchFromEnvelope (dead-letter replay)', () => {
+  it('keeps the part of a Full export, so the replay is written and identified as that part', async () => {
+    const { batchFromEnvelope, batchJson, batchVersionId } = await import('./batch.js');
+    const part = { environment: 'prod', object: 'obj', type: 'Full', fromVersion: 0, toVersion: 0, part: 2, records: [{ Id: 1 }] } as const;
+    const replayed = batchFromEnvelope(batchJson(part));
+    expect(replayed).toEqual(part);
+    expect(batchVersionId(replayed)).toBe('0.part2');
+    expect(batchFromEnvelope(batchJson({ ...part, part: undefined, toVersion: 7 })).part).toBeUndefined();
+  });
+});

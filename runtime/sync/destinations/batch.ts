@@ -21,22 +21,36 @@ export interface Batch {
 
 /** The JSON body of a batch (file content, HTTP body, RabbitMQ message in Batch mode). */
 export function batchEnvelope(batch: Batch): Record<string, unknown> {
+  return { ...envelopeHead(batch), records: batch.records };
+}
+
+/** The envelope without its records; `part` only on the non-final batches of a Full export. */
+function envelopeHead(batch: Batch): Record<string, unknown> {
   return {
     environment: batch.environment,
     object: batch.object,
     type: batch.type,
     fromVersion: batch.fromVersion,
     version: batch.toVersion,
+    ...(batch.part === undefined ? {} : { part: batch.part }),
     count: batch.records.length,
-    records: batch.records,
   };
+}
+
+/**
+ * The batch's version as ids carry it: `toVersion`, with `.partN` on the parts of a Full export
+ * (they share their version: without it a consumer de-duplicating on the id dropped every part
+ * after the first). The file name, the HTTP batch id and the RabbitMQ message ids use it.
+ */
+export function batchVersionId(batch: Batch): string {
+  return batch.part === undefined ? String(batch.toVersion) : `${batch.toVersion}.part${batch.part}`;
 }
 
 /** JSON.stringify(batchEnvelope(batch)), built from the records' JSON texts when the batch has them. */
 export function batchJson(batch: Batch): string {
   const texts = batch.recordJson;
   if (!texts) return JSON.stringify(batchEnvelope(batch));
-  const head = JSON.stringify({ environment: batch.environment, object: batch.object, type: batch.type, fromVersion: batch.fromVersion, version: batch.toVersion, count: batch.records.length });
+  const head = JSON.stringify(envelopeHead(batch));
   return `${head.slice(0, -1)},"records":[${texts.join(',')}]}`;
 }
 
@@ -55,6 +69,7 @@ export function batchFromEnvelope(json: string): Batch {
     fromVersion: Number(e['fromVersion']),
     toVersion: Number(e['version']),
     records: (e['records'] as ChangeRecord[]) ?? [],
+    ...(typeof e['part'] === 'number' ? { part: e['part'] } : {}),
   };
 }
 

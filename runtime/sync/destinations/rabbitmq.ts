@@ -11,7 +11,7 @@
 import amqp, { type ChannelModel, type ConfirmChannel } from 'amqplib';
 import type { RabbitMqDestination } from '../config/model.js';
 import { recordVersion, type ChangeRecord } from '../source/change-set.js';
-import { batchJson, changeId, type Batch } from './batch.js';
+import { batchJson, batchVersionId, changeId, type Batch } from './batch.js';
 import { fillTemplate, type SentBatch, type SyncDestination } from './destination.js';
 import type { SyncLog } from '../engine/log.js';
 import { corkEachWriteRound } from './rabbitmq-writes.js';
@@ -47,11 +47,17 @@ export function withDefaultHeartbeat(url: string): string {
 
 export function createRabbitMqDestination(config: RabbitMqDestination, log: SyncLog): SyncDestination {
   let open: Promise<Open> | null = null;
+  /** The connection `open` is (or is being) built on. */
+  let current: ChannelModel | null = null;
 
   async function connect(): Promise<Open> {
     const connection = await amqp.connect(withDefaultHeartbeat(config.url), { timeout: CONNECT_TIMEOUT_MS });
     corkEachWriteRound(connection);
+    current = connection;
+    /** Forgets this connection, only if it is still the current one (a late close of an old one must not orphan its successor). */
     const drop = (): void => {
+      if (current !== connection) return;
+      current = null;
       open = null;
     };
     connection.on('error', (error: Error) => log.warn({ event: 'sync.rabbitmq_error', destination: config.key, err: error.message }, 'RabbitMQ connection error'));
@@ -59,7 +65,12 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
     try {
       const channel = await connection.createConfirmChannel();
       channel.on('error', (error: Error) => log.warn({ event: 'sync.rabbitmq_error', destination: config.key, err: error.message }, 'RabbitMQ channel error'));
-      channel.on('close', drop);
+      // The broker closed the channel (a publish to a deleted exchange, a message over its size
+      // limit): the next delivery opens a new connection, so this one is closed, not left open.
+      channel.on('close', () => {
+        drop();
+        connection.close().catch(() => undefined);
+      });
       await channel.assertExchange(config.exchange, config.exchangeType, { durable: true });
       if (config.queue) {
         await channel.assertQueue(config.queue, { durable: true });
@@ -78,6 +89,7 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
   function channel(): Promise<Open> {
     open ??= connect().catch((error: unknown) => {
       open = null;
+      current = null;
       throw error;
     });
     return open;
@@ -153,7 +165,7 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
           persistent: true,
           contentType: 'application/json',
           timestamp,
-          messageId: changeId(environment, object, batch.toVersion),
+          messageId: changeId(environment, object, batchVersionId(batch)),
           type: 'batch',
           ...(config.messageHeaders ? { headers: { 'x-wharf-from-version': batch.fromVersion, 'x-wharf-version': batch.toVersion } } : {}),
         },
@@ -175,7 +187,7 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
       for (let i = 0; i < batch.records.length; i++) {
         const record = batch.records[i] as ChangeRecord;
         const operation = String(record['$operation'] ?? 'U');
-        const version = recordVersion(record) ?? `${batch.toVersion}.${i}`;
+        const version = recordVersion(record) ?? `${batchVersionId(batch)}.${i}`;
         const text = texts?.[i] ?? JSON.stringify(record);
         let routingKey = routingKeys.get(operation);
         if (routingKey === undefined) routingKeys.set(operation, (routingKey = route(environment, object, operation)));
@@ -220,9 +232,10 @@ export function createRabbitMqDestination(config: RabbitMqDestination, log: Sync
       await (await send(batch)).accepted;
     },
     async close() {
-      const current = open;
+      const opened = open;
       open = null;
-      if (current) await (await current.catch(() => null))?.connection.close().catch(() => undefined);
+      current = null;
+      if (opened) await (await opened.catch(() => null))?.connection.close().catch(() => undefined);
     },
   };
 }

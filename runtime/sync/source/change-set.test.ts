@@ -22,8 +22,8 @@ describe('parseChangeSet', () => {
 
 describe('procedureSql', () => {
   it.each([
-    ['postgres', 'sync.ProductChanges', 'SELECT "sync"."ProductChanges"($1::jsonb) AS "result"'],
-    ['embedded', 'changes', 'SELECT "changes"($1::jsonb) AS "result"'],
+    ['postgres', 'sync.ProductChanges', 'SELECT "sync"."ProductChanges"($1::jsonb)::text AS "result"'],
+    ['embedded', 'changes', 'SELECT "changes"($1::jsonb)::text AS "result"'],
     ['mssql', 'dbo.GetChanges', 'EXEC [dbo].[GetChanges] @Json = @p1'],
   ] as const)('%s %s', (provider, name, want) => {
     expect(procedureSql(provider, name)).toBe(want);

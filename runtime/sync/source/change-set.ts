@@ -2,8 +2,10 @@
  * The procedure contract (docs/sync.md): the tracked object's procedure/function is called with
  * `{fromVersion, mode}` and returns one JSON document
  *   {Metadata: {Sync: {Version, Type: "Full"|"Diff", ReasonCode}}, Data: [{"$operation": "I"|"U"|"D", "$version": n, ...}]}
- * parseChangeSet checks that shape and puts the records in version order (stable).
+ * parseChangeSet checks that shape and puts the records in version order (stable). The document
+ * is parsed without losing digits (exact-json.ts).
  */
+import { parseJsonExact } from './exact-json.js';
 
 export type ChangeOperation = 'I' | 'U' | 'D';
 export type ChangeRecord = Readonly<Record<string, unknown>>;
@@ -38,7 +40,7 @@ export function parseChangeSet(value: unknown, procedure: string): ChangeSet {
   let doc = value;
   if (typeof doc === 'string') {
     try {
-      doc = JSON.parse(doc) as unknown;
+      doc = parseJsonExact(doc);
     } catch {
       throw new ChangeSetError(`${procedure} did not return JSON`);
     }

@@ -1,6 +1,6 @@
 /**
  * Calls a tracked object's procedure: PostgreSQL/PGlite `SELECT schema.fn($1::jsonb)` (a
- * function returning json, jsonb or text), SQL Server `EXEC schema.proc @Json = @p1` (a procedure returning one
+ * function returning json, jsonb or text, read as text and parsed without losing digits), SQL Server `EXEC schema.proc @Json = @p1` (a procedure returning one
  * JSON document, possibly split over rows by FOR JSON). The name comes from the validated config
  * (identifier pattern) and is quoted part by part; the argument is always a parameter.
  */
@@ -16,7 +16,8 @@ export function procedureSql(provider: SyncProvider, procedure: string): string 
   if (!IDENTIFIER.test(procedure)) throw new Error(`invalid procedure name '${procedure}'`);
   const parts = procedure.split('.');
   if (provider === 'mssql') return `EXEC ${parts.map((p) => `[${p}]`).join('.')} @Json = @p1`;
-  return `SELECT ${parts.map((p) => `"${p}"`).join('.')}($1::jsonb) AS "result"`;
+  // As text: the driver would JSON.parse a json result, losing digits past a double's (exact-json.ts).
+  return `SELECT ${parts.map((p) => `"${p}"`).join('.')}($1::jsonb)::text AS "result"`;
 }
 
 /** Every row's first column, concatenated (SQL Server splits long FOR JSON output over rows). */

@@ -183,6 +183,7 @@ export const ERROR_REGISTRY = {
   SQL_FOREIGN_KEY_VIOLATION: { area: 'sql', status: 422, message: 'Validation failed' },
   SQL_NOT_NULL_VIOLATION: { area: 'sql', status: 422, message: 'Validation failed' },
   SQL_CHECK_VIOLATION: { area: 'sql', status: 422, message: 'Validation failed' },
+  SQL_READ_ONLY_COLUMN: { area: 'sql', status: 422, message: 'Validation failed' },
   SQL_COLUMN_VALUE_INVALID: { area: 'sql', status: 400, message: 'A value does not match the type or size of its column' },
   SQL_PROCEDURE_REFUSED: { area: 'sql', status: 400, message: '{message}' },
   // sql batch writes: more rows than Sql:MaxBatchRows / the endpoint's MaxBatchRows, or values than the database takes

@@ -10,7 +10,8 @@
  * a JSON string; boolean: true or false); null is left to the required rule and the database.
  * A ColumnValidation pattern is tested against every scalar's text (a number too) and refuses
  * objects and arrays outright, whether or not the kind is known. A string with a lone UTF-16
- * surrogate is refused (`<Col> must be valid Unicode`): no database stores it as sent.
+ * surrogate is refused (`<Col> must be valid Unicode`): no database stores it as sent. A value for a
+ * column the database sets itself (read-only-columns.ts) is `<Col> is set by the database and cannot be written`.
  */
 import type { SqlColumn, SqlEndpoint } from '../contract/model.js';
 import { WharfError, type ErrorDetail } from '../errors/wharf-error.js';
@@ -18,6 +19,7 @@ import { LONE_SURROGATE } from './odata/literals.js';
 import type { ColumnKinds, ValueKind } from './odata/type-check.js';
 import type { TypedValue } from './plan.js';
 import { parseRecordKey } from './record-key.js';
+import { isReadOnly, readOnlyMessage } from './read-only-columns.js';
 
 export interface ColumnValue {
   /** Database column (from AllowedColumns). */
@@ -189,6 +191,11 @@ export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: C
       continue;
     }
     seen.add(column.db);
+    // a computed (or SQL Server identity) column: the key of a PUT/PATCH only locates the record
+    if (isReadOnly(kinds, column.db) && (input.method === 'POST' || column.db !== keyColumn)) {
+      details.push({ field: column.name, message: readOnlyMessage(column.name) });
+      continue;
+    }
     const typed = typedValue(raw);
     if (typeof typed === 'string') {
       details.push({ field: column.name, message: `${column.name} ${typed}` });

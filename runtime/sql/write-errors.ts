@@ -6,6 +6,7 @@
  *   foreign key -> SQL_FOREIGN_KEY_VIOLATION 422, detail `<Col> refers to a record that does not exist`
  *   not null -> SQL_NOT_NULL_VIOLATION 422, detail `<Col> is required`
  *   check -> SQL_CHECK_VIOLATION 422, detail `<Col> is not an allowed value`
+ *   a value for a column the database sets itself -> SQL_READ_ONLY_COLUMN 422, detail `<Col> is set by the database and cannot be written`
  *   value does not fit its column type (too long, out of range, not a number) -> SQL_COLUMN_VALUE_INVALID 400
  *     (on DELETE: a key of the wrong type names no record, SQL_WRITE_NOT_FOUND 404)
  *   a procedure's deliberate error (P0001, SQL Server >= 50000) -> SQL_PROCEDURE_REFUSED 400 with its message
@@ -17,6 +18,7 @@
 import type { SqlEndpoint } from '../contract/model.js';
 import { SqlDriverError, type ConstraintViolation } from './drivers/driver.js';
 import { WharfError, type ErrorDetail } from '../errors/wharf-error.js';
+import { readOnlyMessage } from './read-only-columns.js';
 
 function columnOf(endpoint: SqlEndpoint, v: ConstraintViolation): string {
   const column = v.column?.toLowerCase();
@@ -61,5 +63,7 @@ export function writeFailure(endpoint: SqlEndpoint, error: unknown, deleting: bo
       return new WharfError('SQL_NOT_NULL_VIOLATION', undefined, { details: rowDetail(col, `${col} is required`, row), cause: error });
     case 'check':
       return new WharfError('SQL_CHECK_VIOLATION', undefined, { details: rowDetail(col, `${col} is not an allowed value`, row), cause: error });
+    case 'read_only':
+      return new WharfError('SQL_READ_ONLY_COLUMN', undefined, { details: rowDetail(col, readOnlyMessage(col), row), cause: error });
   }
 }

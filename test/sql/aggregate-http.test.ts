@@ -54,6 +54,11 @@ describe.each(['pg', 'demo'])('$apply on %s', (env) => {
     expect(next.json().nextLink).toBeNull();
   });
 
+  it('an average is a JSON number on every database, a repeating decimal too (not the text of a 20-digit numeric)', async () => {
+    const res = await get(env, `Inventory/Warehouses?$apply=${enc("filter(WarehouseId le 3)/aggregate(Capacity with average as A,Capacity with sum as S)")}`);
+    expect(res.json()).toEqual({ success: true, count: 1, value: [{ A: 25000 / 3, S: 25000 }], nextLink: null });
+  });
+
   it('QUERY takes apply in the body', async () => {
     const res = await server.app.inject({
       method: 'QUERY' as 'GET', url: `/api/${env}/Inventory/Products`,
@@ -73,6 +78,9 @@ describe.each(['pg', 'demo'])('$apply on %s', (env) => {
     ['Inventory/Products', 'groupby((UnitPrice))', "$apply: unknown column 'UnitPrice' at position 10"],
     ['Inventory/Products', 'aggregate(Name with sum as S)', '$apply: sum needs a number column; Name is a string at position 11'],
     ['Inventory/Products', 'groupby((CategoryId),aggregate($count as CategoryId))', "$apply: alias 'CategoryId' is the name of a grouping column"],
+    // SQL Server names are case-insensitive: `ORDER BY [City]` over City and city is ambiguous there
+    ['Inventory/Warehouses', 'groupby((City),aggregate(Capacity with sum as city))', "$apply: alias 'city' is the name of a grouping column"],
+    ['Inventory/Products', 'aggregate(Price with min as P,Price with max as p)', "$apply: alias 'p' given twice at position 31"],
     ['Inventory/Products', "aggregate($count as N)&$filter=Price gt 1", '$filter cannot be combined with $apply; put filter(...) first inside $apply'],
     ['Inventory/Products', "aggregate($count as N)&$orderby=Price", 'Invalid orderby field: Price'],
     ['Customers', 'aggregate(Email with countdistinct as E)', "$apply: column 'Email' is masked in responses and cannot be aggregated at position 11"],

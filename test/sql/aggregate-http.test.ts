@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { startSqlTestServer, type SqlTestServer } from './http-server.js';
 
+const MSSQL_URL = process.env['MSSQL_URL'];
 let pg: TestPostgres;
 let server: SqlTestServer;
 
 beforeAll(async () => {
   pg = await startPostgres();
-  server = await startSqlTestServer(pg.url, pg.port + 1, { logger: false });
+  server = await startSqlTestServer(pg.url, pg.port + 1, { logger: false, ...(MSSQL_URL ? { mssqlUrl: MSSQL_URL } : {}) });
 }, 180_000);
 afterAll(async () => {
   await server?.close();
@@ -91,5 +92,22 @@ describe.each(['pg', 'demo'])('$apply on %s', (env) => {
     const res = await get(env, `${path}?$apply=${enc(a!)}${rest ? `&${rest.replace(/ /g, '%20')}` : ''}`);
     expect(res.json()).toEqual({ success: false, error });
     expect(res.statusCode).toBe(400);
+  });
+});
+
+/** The sum of an integer column past 2^31 (SQL Server's SUM of an int is an int), on every database; `ms` only with MSSQL_URL. */
+describe.each(['pg', 'demo', ...(MSSQL_URL ? ['ms'] : [])])('$apply sum past 2^31 on %s', (env) => {
+  it('the sum of an int column is the exact number, not a 400', async () => {
+    const send = (method: 'POST' | 'DELETE', url: string, payload: unknown) => server.app.inject({
+      method, url: `/api/${env}/${url}`, headers: { authorization: server.authorization, 'content-type': 'application/json' }, payload: JSON.stringify(payload),
+    });
+    const created = await send('POST', 'Inventory/Warehouses', [{ Code: 'SM-001', Name: 'Big one', Capacity: 2_000_000_000 }, { Code: 'SM-002', Name: 'Big two', Capacity: 2_000_000_000 }]);
+    expect(created.statusCode, created.body).toBe(201);
+    try {
+      const res = await get(env, `Inventory/Warehouses?$apply=${enc("filter(startswith(Code,'SM-'))/aggregate(Capacity with sum as S)")}`);
+      expect(res.json()).toEqual({ success: true, count: 1, value: [{ S: 4_000_000_000 }], nextLink: null });
+    } finally {
+      await send('DELETE', 'Inventory/Warehouses', (created.json() as { id: number[] }).id);
+    }
   });
 });

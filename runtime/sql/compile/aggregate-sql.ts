@@ -12,7 +12,8 @@ export function aggregateCall(dialect: DialectName, item: AggregateItem, column:
   switch (item.method) {
     case 'count': return 'COUNT(*)';
     case 'countdistinct': return `COUNT(DISTINCT ${column})`;
-    case 'sum': return `SUM(${column})`;
+    // SQL Server's SUM of an int is an int: past 2^31 it fails (8115) where PostgreSQL's is a bigint
+    case 'sum': return dialect === 'mssql' && item.integer === true ? `SUM(CAST(${column} AS bigint))` : `SUM(${column})`;
     case 'min': return `MIN(${column})`;
     case 'max': return `MAX(${column})`;
     case 'average': return dialect === 'mssql' ? `AVG(CAST(${column} AS float))` : `CAST(AVG(${column}) AS double precision)`;

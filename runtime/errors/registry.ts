@@ -179,6 +179,7 @@ export const ERROR_REGISTRY = {
   SQL_WRITE_NOT_FOUND: { area: 'sql', status: 404, message: 'Record not found' },
   SQL_BATCH_NOT_FOUND: { area: 'sql', status: 404, message: 'Record not found: nothing was deleted' },
   SQL_UNIQUE_VIOLATION: { area: 'sql', status: 409, message: 'A record with this {column} already exists{row}' },
+  SQL_DUPLICATE_RECORD: { area: 'sql', status: 409, message: 'A record with these values already exists{row}' },
   SQL_STILL_REFERENCED: { area: 'sql', status: 409, message: 'The record is still referenced by other records{row}' },
   SQL_FOREIGN_KEY_VIOLATION: { area: 'sql', status: 422, message: 'Validation failed' },
   SQL_NOT_NULL_VIOLATION: { area: 'sql', status: 422, message: 'Validation failed' },

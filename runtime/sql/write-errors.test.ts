@@ -34,6 +34,18 @@ const cases: [string, { error: Error; deleting?: boolean; want: Refusal | null }
     want: refusal('SQL_CHECK_VIOLATION', 422, 'Validation failed', [{ field: 'Capacity', message: 'Capacity is not an allowed value' }]) }],
   ['pg a value for a GENERATED ALWAYS column (428C9), column from the message', { error: classifyPostgresError(Object.assign(new Error('cannot insert a non-DEFAULT value into column "ContactCustomerId"'), { code: '428C9' })),
     want: refusal('SQL_READ_ONLY_COLUMN', 422, 'Validation failed', [{ field: 'ContactId', message: 'ContactId is set by the database and cannot be written' }]) }],
+  // a column the endpoint does not expose, or a constraint named after none of its columns: neither is named
+  ['pg not null of a column the endpoint does not expose', { error: pg('23502', { column: 'CreatedBy' }),
+    want: refusal('SQL_NOT_NULL_VIOLATION', 422, 'Validation failed', [{ field: 'body', message: 'A column this endpoint does not expose requires a value' }]) }],
+  ['pg not null of a hidden column whose name ends an exposed one is not taken for it', { error: pg('23502', { column: 'Name' }),
+    want: refusal('SQL_NOT_NULL_VIOLATION', 422, 'Validation failed', [{ field: 'body', message: 'A column this endpoint does not expose requires a value' }]) }],
+  ['pg check named after no column', { error: pg('23514', { constraint: 'chk_totals_balance' }),
+    want: refusal('SQL_CHECK_VIOLATION', 422, 'Validation failed', [{ field: 'body', message: 'The record is not allowed by a rule of the database' }]) }],
+  ['pg unique of a hidden column', { error: pg('23505', { detail: 'Key ("ExternalRef")=(A-1) already exists.', constraint: 'Warehouses_ExternalRef_key' }),
+    want: refusal('SQL_DUPLICATE_RECORD', 409, 'A record with these values already exists') }],
+  ['mssql unique key with a generated constraint name (2627)', {
+    error: ms(2627, "Violation of UNIQUE KEY constraint 'UQ__Warehous__A25C5AA7F4D7B1E2'. Cannot insert duplicate key in object 'inventory.Warehouses'. The duplicate key value is (NL-001)."),
+    want: refusal('SQL_DUPLICATE_RECORD', 409, 'A record with these values already exists') }],
   ['pg RAISE EXCEPTION', { error: Object.assign(pg('P0001'), {}), want: refusal('SQL_PROCEDURE_REFUSED', 400, 'x') }],
   ['pg value too long', { error: pg('22001'), want: refusal('SQL_COLUMN_VALUE_INVALID', 400, 'A value does not match the type or size of its column') }],
   ['pg bad key on DELETE', { error: pg('22P02'), deleting: true, want: refusal('SQL_WRITE_NOT_FOUND', 404, 'Record not found') }],
@@ -59,7 +71,7 @@ const cases: [string, { error: Error; deleting?: boolean; want: Refusal | null }
     want: refusal('SQL_NOT_NULL_VIOLATION', 422, 'Validation failed', [{ field: 'Name', message: 'Name is required' }]) }],
   ['mssql explicit identity value (544): the column is not named', {
     error: ms(544, "Cannot insert explicit value for identity column in table 'Warehouses' when IDENTITY_INSERT is set to OFF."),
-    want: refusal('SQL_READ_ONLY_COLUMN', 422, 'Validation failed', [{ field: 'value', message: 'value is set by the database and cannot be written' }]) }],
+    want: refusal('SQL_READ_ONLY_COLUMN', 422, 'Validation failed', [{ field: 'body', message: 'A value was given for a column the database sets itself' }]) }],
   ['mssql identity column updated (8102)', {
     error: ms(8102, "Cannot update identity column 'WarehouseId'."),
     want: refusal('SQL_READ_ONLY_COLUMN', 422, 'Validation failed', [{ field: 'WarehouseId', message: 'WarehouseId is set by the database and cannot be written' }]) }],

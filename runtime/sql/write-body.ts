@@ -10,7 +10,8 @@
  * a JSON string; boolean: true or false); null is left to the required rule and the database.
  * A ColumnValidation pattern is tested against every scalar's text (a number too) and refuses
  * objects and arrays outright, whether or not the kind is known. A string with a lone UTF-16
- * surrogate is refused (`<Col> must be valid Unicode`): no database stores it as sent. A value for a
+ * surrogate is refused (`<Col> must be valid Unicode`): no database stores it as sent; one with U+0000
+ * too (`<Col> must not contain the NUL character`: PostgreSQL text cannot hold it, SQL Server can). A value for a
  * column the database sets itself (read-only-columns.ts) is `<Col> is set by the database and cannot be written`.
  */
 import type { SqlColumn, SqlEndpoint } from '../contract/model.js';
@@ -204,6 +205,11 @@ export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: C
     // the driver would store U+FFFD in its place: the record would not be what was sent
     if (typeof raw === 'string' && LONE_SURROGATE.test(raw)) {
       details.push({ field: column.name, message: `${column.name} must be valid Unicode (it contains a lone surrogate)` });
+      continue;
+    }
+    // PostgreSQL text cannot hold U+0000 (SQL Server stores it): refused alike on every database
+    if (typeof raw === 'string' && raw.includes('\u0000')) {
+      details.push({ field: column.name, message: `${column.name} must not contain the NUL character (U+0000)` });
       continue;
     }
     const kind = kinds.get(column.db);

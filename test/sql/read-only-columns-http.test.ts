@@ -7,16 +7,10 @@
  *   - PUT (the whole record) leaves the computed column to the database instead of setting it NULL;
  *   - the key in a PUT/PATCH body that equals the URL key only locates the record.
  */
-import { cp, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgres } from '../setup/postgres.js';
-import { ROOT } from './fixtures.js';
-import { startSqlTestServer, type SqlTestServer } from './http-server.js';
+import { callJson, startServerWithEndpoints, type SqlTestServer } from './http-server.js';
 
-const MSSQL_URL = process.env['MSSQL_URL'];
-const ENVIRONMENTS = ['pg', 'demo', ...(MSSQL_URL ? ['ms' as const] : [])] as const;
+const ENVIRONMENTS = ['pg', 'demo', ...(process.env['MSSQL_URL'] ? ['ms' as const] : [])] as const;
 const GAUGES = {
   DatabaseSchema: 'inventory',
   DatabaseObjectName: 'Gauges',
@@ -25,6 +19,10 @@ const GAUGES = {
   AllowedMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
   WriteMode: 'Table',
 };
+// the build checks endpoints against the committed catalogue snapshot: the table is added to it
+const GAUGES_SNAPSHOT = { type: 'Table', primaryKey: ['GaugeId'], columns: [
+  { identity: true, name: 'GaugeId', nullable: false, type: 'integer' }, { name: 'Label', nullable: false, type: 'text' },
+  { name: 'Reading', nullable: true, type: 'integer' }, { generated: true, name: 'Doubled', nullable: true, type: 'integer' }] };
 const CREATE: Readonly<Record<string, string>> = {
   postgres: `CREATE TABLE IF NOT EXISTS inventory."Gauges" ("GaugeId" integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "Label" text NOT NULL,
     "Reading" integer, "Doubled" integer GENERATED ALWAYS AS ("Reading" * 2) STORED)`,
@@ -32,33 +30,12 @@ const CREATE: Readonly<Record<string, string>> = {
     Reading int NULL, Doubled AS (Reading * 2))`,
 };
 
-let pg: TestPostgres;
 let server: SqlTestServer;
-let root: string;
 
-function call(method: string, url: string, payload?: unknown) {
-  return server.app.inject({
-    method: method as 'GET',
-    url,
-    headers: { authorization: server.authorization, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-  });
-}
+const call = (method: string, url: string, payload?: unknown) => callJson(server, method, url, payload);
 
 beforeAll(async () => {
-  pg = await startPostgres();
-  root = await mkdtemp(path.join(tmpdir(), 'wharf-read-only-'));
-  for (const dir of ['endpoints', 'schemas']) await cp(path.join(ROOT, dir), path.join(root, dir), { recursive: true });
-  await mkdir(path.join(root, 'endpoints/SQL/Inventory/Gauges'), { recursive: true });
-  await writeFile(path.join(root, 'endpoints/SQL/Inventory/Gauges/entity.json'), JSON.stringify(GAUGES, null, 2));
-  // the build checks endpoints against the committed catalogue snapshot: the table is added to it
-  const snapshotFile = path.join(root, 'endpoints/database.snapshot.json');
-  const snapshot = JSON.parse(await readFile(snapshotFile, 'utf8')) as { objects: Record<string, unknown> };
-  snapshot.objects['inventory.Gauges'] = { type: 'Table', primaryKey: ['GaugeId'], columns: [
-    { identity: true, name: 'GaugeId', nullable: false, type: 'integer' }, { name: 'Label', nullable: false, type: 'text' },
-    { name: 'Reading', nullable: true, type: 'integer' }, { generated: true, name: 'Doubled', nullable: true, type: 'integer' }] };
-  await writeFile(snapshotFile, JSON.stringify(snapshot, null, 2));
-  server = await startSqlTestServer(pg.url, pg.port + 1, { logger: false, root, environments: [...ENVIRONMENTS], ...(MSSQL_URL ? { mssqlUrl: MSSQL_URL } : {}) });
+  server = await startServerWithEndpoints({ 'SQL/Inventory/Gauges': GAUGES }, { 'inventory.Gauges': GAUGES_SNAPSHOT });
   for (const env of ENVIRONMENTS) {
     // start the driver, then create the table before the first request reads its catalogue
     expect((await call('GET', `/api/${env}/Inventory/Warehouses?$top=1`)).statusCode).toBe(200);
@@ -70,8 +47,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  await pg?.stop();
-  if (root) await rm(root, { recursive: true, force: true });
 });
 
 const readOnly = (column: string, row?: number) => (row === undefined

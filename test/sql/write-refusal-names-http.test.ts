@@ -5,16 +5,10 @@
  * endpoint hides); it says what was refused without them. Inventory/WarehouseCodes (added here) writes
  * inventory.Warehouses with only WarehouseId, Code and City allowed.
  */
-import { cp, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgres } from '../setup/postgres.js';
-import { ROOT } from './fixtures.js';
-import { startSqlTestServer, type SqlTestServer } from './http-server.js';
+import { callJson, startServerWithEndpoints, type SqlTestServer } from './http-server.js';
 
-const MSSQL_URL = process.env['MSSQL_URL'];
-const ENVIRONMENTS = ['pg', 'demo', ...(MSSQL_URL ? ['ms' as const] : [])] as const;
+const ENVIRONMENTS = ['pg', 'demo', ...(process.env['MSSQL_URL'] ? ['ms' as const] : [])] as const;
 const CODES = {
   DatabaseSchema: 'inventory',
   DatabaseObjectName: 'Warehouses',
@@ -24,33 +18,17 @@ const CODES = {
   WriteMode: 'Table',
 };
 
-let pg: TestPostgres;
 let server: SqlTestServer;
-let root: string;
 
 beforeAll(async () => {
-  pg = await startPostgres();
-  root = await mkdtemp(path.join(tmpdir(), 'wharf-refusal-names-'));
-  for (const dir of ['endpoints', 'schemas']) await cp(path.join(ROOT, dir), path.join(root, dir), { recursive: true });
-  await mkdir(path.join(root, 'endpoints/SQL/Inventory/WarehouseCodes'), { recursive: true });
-  await writeFile(path.join(root, 'endpoints/SQL/Inventory/WarehouseCodes/entity.json'), JSON.stringify(CODES, null, 2));
-  server = await startSqlTestServer(pg.url, pg.port + 1, { logger: false, root, environments: [...ENVIRONMENTS], ...(MSSQL_URL ? { mssqlUrl: MSSQL_URL } : {}) });
+  server = await startServerWithEndpoints({ 'SQL/Inventory/WarehouseCodes': CODES });
 }, 180_000);
 
 afterAll(async () => {
   await server?.close();
-  await pg?.stop();
-  if (root) await rm(root, { recursive: true, force: true });
 });
 
-function call(method: string, url: string, payload?: unknown) {
-  return server.app.inject({
-    method: method as 'GET',
-    url,
-    headers: { authorization: server.authorization, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-  });
-}
+const call = (method: string, url: string, payload?: unknown) => callJson(server, method, url, payload);
 
 describe.each(ENVIRONMENTS)('refusals over hidden columns on %s', (env) => {
   it('NOT NULL of a column the endpoint does not expose (WarehouseName): 422 without its name', async () => {

@@ -179,10 +179,12 @@ export const ERROR_REGISTRY = {
   SQL_WRITE_NOT_FOUND: { area: 'sql', status: 404, message: 'Record not found' },
   SQL_BATCH_NOT_FOUND: { area: 'sql', status: 404, message: 'Record not found: nothing was deleted' },
   SQL_UNIQUE_VIOLATION: { area: 'sql', status: 409, message: 'A record with this {column} already exists{row}' },
+  SQL_DUPLICATE_RECORD: { area: 'sql', status: 409, message: 'A record with these values already exists{row}' },
   SQL_STILL_REFERENCED: { area: 'sql', status: 409, message: 'The record is still referenced by other records{row}' },
   SQL_FOREIGN_KEY_VIOLATION: { area: 'sql', status: 422, message: 'Validation failed' },
   SQL_NOT_NULL_VIOLATION: { area: 'sql', status: 422, message: 'Validation failed' },
   SQL_CHECK_VIOLATION: { area: 'sql', status: 422, message: 'Validation failed' },
+  SQL_READ_ONLY_COLUMN: { area: 'sql', status: 422, message: 'Validation failed' },
   SQL_COLUMN_VALUE_INVALID: { area: 'sql', status: 400, message: 'A value does not match the type or size of its column' },
   SQL_PROCEDURE_REFUSED: { area: 'sql', status: 400, message: '{message}' },
   // sql batch writes: more rows than Sql:MaxBatchRows / the endpoint's MaxBatchRows, or values than the database takes

@@ -8,6 +8,8 @@ import type { SqlEndpoint } from '../contract/model.js';
 import type { FilterExpr, OrderItem } from './odata/ast.js';
 import type { AggregateMethod, ApplyQuery } from './odata/apply-ast.js';
 import type { ColumnRef, ObjectRef } from './plan.js';
+import type { ColumnKinds } from './odata/type-check.js';
+import { isIntegerColumn } from './column-bounds.js';
 
 export interface AggregateItem {
   /** `count` = `$count` (rows of the group). */
@@ -15,6 +17,8 @@ export interface AggregateItem {
   /** Database column; null for `count`. */
   readonly column: string | null;
   readonly alias: string;
+  /** The column is of an integer type (catalogue): SQL Server sums it as bigint (its SUM of an int is an int and overflows). */
+  readonly integer?: boolean;
 }
 
 export interface AggregatePlan {
@@ -35,6 +39,8 @@ export interface AggregateInput {
   readonly orderby: readonly OrderItem[];
   readonly top: number;
   readonly skip: number;
+  /** Column kinds from the catalogue (column-types.ts), when read: which columns are integers. */
+  readonly kinds?: ColumnKinds;
 }
 
 export function planAggregate(input: AggregateInput): AggregatePlan {
@@ -49,7 +55,7 @@ export function planAggregate(input: AggregateInput): AggregatePlan {
     groupBy,
     aggregates: apply.aggregates.map((a) => (a.kind === 'count'
       ? { method: 'count', column: null, alias: a.alias }
-      : { method: a.method, column: a.member.column, alias: a.alias })),
+      : { method: a.method, column: a.member.column, alias: a.alias, ...(isIntegerColumn(input.kinds, a.member.column) ? { integer: true } : {}) })),
     orderBy,
     page: groupBy.length === 0 ? null : { skip: input.skip, fetch: input.top + 1 },
   };

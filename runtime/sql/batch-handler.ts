@@ -12,7 +12,7 @@ import type { SqlEndpoint } from '../contract/model.js';
 import { validateBatchDelete, validateBatchInsert } from './batch-body.js';
 import { batchInsertParams, MAX_STATEMENT_PARAMS, planBatchDelete, planBatchInsert } from './batch-plan.js';
 import { dbColumn } from './plan.js';
-import { SqlDriverError, type Row } from './drivers/driver.js';
+import { rowValue, SqlDriverError, type Row } from './drivers/driver.js';
 import type { ValidWrite, WriteMethod } from './write-body.js';
 import { WharfError } from '../errors/wharf-error.js';
 import { writeFailure } from './write-errors.js';
@@ -44,7 +44,8 @@ export async function handleSqlBatch(endpoint: SqlEndpoint, method: WriteMethod,
     const q = deps.compiler.compileBatchDelete(planBatchDelete(endpoint, keys));
     const rows = await deps.driver.query(q.sql, q.params);
     if (rows.length < keys.length) throw new WharfError('SQL_BATCH_NOT_FOUND');
-    const ids = rows.map((r) => r[keyColumn]);
+    // Babelfish answers OUTPUT column names lower-cased
+    const ids = rows.map((r) => rowValue(r, keyColumn));
     return { status: 200, headers: {}, body: { success: true, message: 'Records deleted successfully', count: ids.length, result: null, id: ids } };
   }
   if (method !== 'POST') throw new WharfError('SQL_BODY_NOT_OBJECT');

@@ -70,6 +70,11 @@ export function keepBounds(kinds: ColumnKinds, columns: readonly SnapshotColumn[
   BOUNDS.set(kinds, bounds);
 }
 
+/** Whether the catalogue says the column is of an integer type (smallint, int, bigint, ...). */
+export function isIntegerColumn(kinds: ColumnKinds | undefined, column: string): boolean {
+  return kinds !== undefined && BOUNDS.get(kinds)?.get(column)?.kind === 'integer';
+}
+
 const WHOLE_TEXT = /^-?\d+$/;
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 

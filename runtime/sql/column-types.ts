@@ -9,6 +9,7 @@ import type { SqlEndpoint } from '../contract/model.js';
 import type { ObjectRef } from './plan.js';
 import { readColumns } from './catalogue.js';
 import { keepBounds } from './column-bounds.js';
+import { keepReadOnly } from './read-only-columns.js';
 import type { SqlDriver } from './drivers/driver.js';
 import type { ColumnKinds, ValueKind } from './odata/type-check.js';
 
@@ -36,6 +37,7 @@ export async function readColumnKinds(driver: SqlDriver, ref: ObjectRef): Promis
     if (kind) out.set(column.name, kind);
   }
   keepBounds(out, columns);
+  keepReadOnly(out, columns, driver.provider);
   return out;
 }
 

@@ -163,6 +163,6 @@ export function compileAggregateRead(
 ): { readonly request: ApplyRequest; readonly top: number; readonly compiled: CompiledQuery } {
   const request = parseApplyRequest(options, context.columnsByName ?? columnMap(endpoint), hiddenOf(endpoint), endpoint.responseTransforms, context.columnKinds);
   const top = request.top ?? context.pageSize ?? ODATA_LIMITS.defaultTop;
-  const plan = planAggregate({ endpoint, apply: request.apply, orderby: request.orderby, top, skip: request.skip });
+  const plan = planAggregate({ endpoint, apply: request.apply, orderby: request.orderby, top, skip: request.skip, ...(context.columnKinds ? { kinds: context.columnKinds } : {}) });
   return { request, top, compiled: compiler.compileAggregate({ ...plan, where: andFilter(plan.where, context.rowFilter ?? null) }) };
 }

@@ -10,7 +10,9 @@
  * a JSON string; boolean: true or false); null is left to the required rule and the database.
  * A ColumnValidation pattern is tested against every scalar's text (a number too) and refuses
  * objects and arrays outright, whether or not the kind is known. A string with a lone UTF-16
- * surrogate is refused (`<Col> must be valid Unicode`): no database stores it as sent.
+ * surrogate is refused (`<Col> must be valid Unicode`): no database stores it as sent; one with U+0000
+ * too (`<Col> must not contain the NUL character`: PostgreSQL text cannot hold it, SQL Server can). A value for a
+ * column the database sets itself (read-only-columns.ts) is `<Col> is set by the database and cannot be written`.
  */
 import type { SqlColumn, SqlEndpoint } from '../contract/model.js';
 import { WharfError, type ErrorDetail } from '../errors/wharf-error.js';
@@ -18,6 +20,7 @@ import { LONE_SURROGATE } from './odata/literals.js';
 import type { ColumnKinds, ValueKind } from './odata/type-check.js';
 import type { TypedValue } from './plan.js';
 import { parseRecordKey } from './record-key.js';
+import { isReadOnly, readOnlyMessage } from './read-only-columns.js';
 
 export interface ColumnValue {
   /** Database column (from AllowedColumns). */
@@ -189,6 +192,11 @@ export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: C
       continue;
     }
     seen.add(column.db);
+    // a computed (or SQL Server identity) column: the key of a PUT/PATCH only locates the record
+    if (isReadOnly(kinds, column.db) && (input.method === 'POST' || column.db !== keyColumn)) {
+      details.push({ field: column.name, message: readOnlyMessage(column.name) });
+      continue;
+    }
     const typed = typedValue(raw);
     if (typeof typed === 'string') {
       details.push({ field: column.name, message: `${column.name} ${typed}` });
@@ -197,6 +205,11 @@ export function validateWrite(endpoint: SqlEndpoint, input: WriteInput, kinds: C
     // the driver would store U+FFFD in its place: the record would not be what was sent
     if (typeof raw === 'string' && LONE_SURROGATE.test(raw)) {
       details.push({ field: column.name, message: `${column.name} must be valid Unicode (it contains a lone surrogate)` });
+      continue;
+    }
+    // PostgreSQL text cannot hold U+0000 (SQL Server stores it): refused alike on every database
+    if (typeof raw === 'string' && raw.includes('\u0000')) {
+      details.push({ field: column.name, message: `${column.name} must not contain the NUL character (U+0000)` });
       continue;
     }
     const kind = kinds.get(column.db);

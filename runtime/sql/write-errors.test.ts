@@ -32,6 +32,20 @@ const cases: [string, { error: Error; deleting?: boolean; want: Refusal | null }
   ['pg not null', { error: pg('23502', { column: 'WarehouseName' }), want: refusal('SQL_NOT_NULL_VIOLATION', 422, 'Validation failed', [{ field: 'Name', message: 'Name is required' }]) }],
   ['pg check, column from the constraint name', { error: pg('23514', { constraint: 'Warehouses_Capacity_check' }),
     want: refusal('SQL_CHECK_VIOLATION', 422, 'Validation failed', [{ field: 'Capacity', message: 'Capacity is not an allowed value' }]) }],
+  ['pg a value for a GENERATED ALWAYS column (428C9), column from the message', { error: classifyPostgresError(Object.assign(new Error('cannot insert a non-DEFAULT value into column "ContactCustomerId"'), { code: '428C9' })),
+    want: refusal('SQL_READ_ONLY_COLUMN', 422, 'Validation failed', [{ field: 'ContactId', message: 'ContactId is set by the database and cannot be written' }]) }],
+  // a column the endpoint does not expose, or a constraint named after none of its columns: neither is named
+  ['pg not null of a column the endpoint does not expose', { error: pg('23502', { column: 'CreatedBy' }),
+    want: refusal('SQL_NOT_NULL_VIOLATION', 422, 'Validation failed', [{ field: 'body', message: 'A column this endpoint does not expose requires a value' }]) }],
+  ['pg not null of a hidden column whose name ends an exposed one is not taken for it', { error: pg('23502', { column: 'Name' }),
+    want: refusal('SQL_NOT_NULL_VIOLATION', 422, 'Validation failed', [{ field: 'body', message: 'A column this endpoint does not expose requires a value' }]) }],
+  ['pg check named after no column', { error: pg('23514', { constraint: 'chk_totals_balance' }),
+    want: refusal('SQL_CHECK_VIOLATION', 422, 'Validation failed', [{ field: 'body', message: 'The record is not allowed by a rule of the database' }]) }],
+  ['pg unique of a hidden column', { error: pg('23505', { detail: 'Key ("ExternalRef")=(A-1) already exists.', constraint: 'Warehouses_ExternalRef_key' }),
+    want: refusal('SQL_DUPLICATE_RECORD', 409, 'A record with these values already exists') }],
+  ['mssql unique key with a generated constraint name (2627)', {
+    error: ms(2627, "Violation of UNIQUE KEY constraint 'UQ__Warehous__A25C5AA7F4D7B1E2'. Cannot insert duplicate key in object 'inventory.Warehouses'. The duplicate key value is (NL-001)."),
+    want: refusal('SQL_DUPLICATE_RECORD', 409, 'A record with these values already exists') }],
   ['pg RAISE EXCEPTION', { error: Object.assign(pg('P0001'), {}), want: refusal('SQL_PROCEDURE_REFUSED', 400, 'x') }],
   ['pg value too long', { error: pg('22001'), want: refusal('SQL_COLUMN_VALUE_INVALID', 400, 'A value does not match the type or size of its column') }],
   ['pg bad key on DELETE', { error: pg('22P02'), deleting: true, want: refusal('SQL_WRITE_NOT_FOUND', 404, 'Record not found') }],
@@ -55,6 +69,18 @@ const cases: [string, { error: Error; deleting?: boolean; want: Refusal | null }
   ['mssql NULL into NOT NULL (515)', {
     error: ms(515, "Cannot insert the value NULL into column 'WarehouseName', table 'demo.inventory.Warehouses'; column does not allow nulls. INSERT fails."),
     want: refusal('SQL_NOT_NULL_VIOLATION', 422, 'Validation failed', [{ field: 'Name', message: 'Name is required' }]) }],
+  ['mssql explicit identity value (544): the column is not named', {
+    error: ms(544, "Cannot insert explicit value for identity column in table 'Warehouses' when IDENTITY_INSERT is set to OFF."),
+    want: refusal('SQL_READ_ONLY_COLUMN', 422, 'Validation failed', [{ field: 'body', message: 'A value was given for a column the database sets itself' }]) }],
+  ['mssql identity column updated (8102)', {
+    error: ms(8102, "Cannot update identity column 'WarehouseId'."),
+    want: refusal('SQL_READ_ONLY_COLUMN', 422, 'Validation failed', [{ field: 'WarehouseId', message: 'WarehouseId is set by the database and cannot be written' }]) }],
+  ['mssql computed column written (271)', {
+    error: ms(271, 'The column "City" cannot be modified because it is either a computed column or is the result of a UNION operator.'),
+    want: refusal('SQL_READ_ONLY_COLUMN', 422, 'Validation failed', [{ field: 'City', message: 'City is set by the database and cannot be written' }]) }],
+  ['babelfish a value for a generated column (PostgreSQL text, unmapped number)', {
+    error: ms(33557097, 'cannot insert a non-DEFAULT value into column "city"'),
+    want: refusal('SQL_READ_ONLY_COLUMN', 422, 'Validation failed', [{ field: 'City', message: 'City is set by the database and cannot be written' }]) }],
   ['mssql THROW 50000', { error: ms(50000, 'Order 12 does not exist'), want: refusal('SQL_PROCEDURE_REFUSED', 400, 'Order 12 does not exist') }],
   ['mssql truncation (2628)', { error: ms(2628, "String or binary data would be truncated in table 'x', column 'City'."), want: refusal('SQL_COLUMN_VALUE_INVALID', 400, 'A value does not match the type or size of its column') }],
   ['mssql anything else stays a 500', { error: ms(208, "Invalid object name 'inventory.Nope'."), want: null }],

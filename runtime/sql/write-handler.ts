@@ -107,7 +107,7 @@ async function tableWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: Va
     if (rows.length === 0) throw new WharfError('SQL_WRITE_NOT_FOUND');
     return respond('DELETE', req, null, rowValue(rows[0], keyColumn) as TypedValue['value']);
   }
-  const plan = planUpdate(endpoint, req.method, valid);
+  const plan = planUpdate(endpoint, req.method, valid, deps.columnKinds);
   if (plan === null) throw new WharfError('SQL_NOTHING_TO_UPDATE');
   const q = deps.compiler.compileUpdate({ ...plan, key: { ...plan.key, rowFilter } });
   const row = shapeRow(endpoint, (await deps.driver.query(q.sql, q.params))[0]);

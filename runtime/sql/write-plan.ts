@@ -7,6 +7,8 @@ import type { SqlEndpoint } from '../contract/model.js';
 import type { ObjectRef, ColumnRef, TypedValue } from './plan.js';
 import type { ColumnValue, ValidWrite, WriteMethod } from './write-body.js';
 import type { FilterExpr } from './odata/ast.js';
+import type { ColumnKinds } from './odata/type-check.js';
+import { isReadOnly } from './read-only-columns.js';
 
 export interface KeyMatch {
   readonly column: string;
@@ -71,14 +73,15 @@ export function planInsert(endpoint: SqlEndpoint, valid: ValidWrite): InsertPlan
 }
 
 /**
- * PUT sets every allowed column but the key (absent ones to NULL: the body is the whole record);
- * PATCH sets the given ones. An empty SET (only the key given) is null: nothing to update.
+ * PUT sets every allowed column but the key and the columns the database sets itself
+ * (read-only-columns.ts; absent ones to NULL: the body is the whole record); PATCH sets the given
+ * ones. An empty SET (only the key given) is null: nothing to update.
  */
-export function planUpdate(endpoint: SqlEndpoint, method: 'PUT' | 'PATCH', valid: ValidWrite): UpdatePlan | null {
+export function planUpdate(endpoint: SqlEndpoint, method: 'PUT' | 'PATCH', valid: ValidWrite, kinds?: ColumnKinds): UpdatePlan | null {
   const keyColumn = endpoint.primaryKey as string;
   const given = valid.values.filter((v) => v.column !== keyColumn);
   const set = method === 'PUT'
-    ? endpoint.columns.filter((c) => c.db !== keyColumn).map((c) => given.find((v) => v.column === c.db) ?? { column: c.db, value: NULL })
+    ? endpoint.columns.filter((c) => c.db !== keyColumn && !isReadOnly(kinds, c.db)).map((c) => given.find((v) => v.column === c.db) ?? { column: c.db, value: NULL })
     : given;
   if (set.length === 0) return null;
   return { target: target(endpoint), set, key: { column: keyColumn, value: valid.key as TypedValue }, returning: allColumns(endpoint) };

@@ -21,7 +21,7 @@ export const AGGREGATE_CASES: ReadonlyArray<readonly [string, AggregateCase]> = 
     endpoint: P, options: { apply: 'groupby((CategoryId),aggregate(Stock with sum as Units,Price with average as AvgPrice,Price with min as Cheapest,Price with max as Dearest,Name with countdistinct as Names,$count as Products))' }, minRows: 20,
     want: {
       postgres: {
-        sql: 'SELECT "t"."CategoryId", SUM("t"."UnitsInStock") AS "Units", AVG("t"."UnitPrice") AS "AvgPrice", MIN("t"."UnitPrice") AS "Cheapest", MAX("t"."UnitPrice") AS "Dearest", COUNT(DISTINCT "t"."ProductName") AS "Names", COUNT(*) AS "Products" FROM "inventory"."Products" AS "t" GROUP BY "t"."CategoryId" ORDER BY "CategoryId" ASC LIMIT $1 OFFSET $2',
+        sql: 'SELECT "t"."CategoryId", SUM("t"."UnitsInStock") AS "Units", CAST(AVG("t"."UnitPrice") AS double precision) AS "AvgPrice", MIN("t"."UnitPrice") AS "Cheapest", MAX("t"."UnitPrice") AS "Dearest", COUNT(DISTINCT "t"."ProductName") AS "Names", COUNT(*) AS "Products" FROM "inventory"."Products" AS "t" GROUP BY "t"."CategoryId" ORDER BY "CategoryId" ASC LIMIT $1 OFFSET $2',
         params: ['int:101', 'int:0'],
       },
       mssql: {

@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { startSqlTestServer, type SqlTestServer } from './http-server.js';
 
+const MSSQL_URL = process.env['MSSQL_URL'];
 let pg: TestPostgres;
 let server: SqlTestServer;
 
 beforeAll(async () => {
   pg = await startPostgres();
-  server = await startSqlTestServer(pg.url, pg.port + 1, { logger: false });
+  server = await startSqlTestServer(pg.url, pg.port + 1, { logger: false, ...(MSSQL_URL ? { mssqlUrl: MSSQL_URL } : {}) });
 }, 180_000);
 afterAll(async () => {
   await server?.close();
@@ -54,6 +55,11 @@ describe.each(['pg', 'demo'])('$apply on %s', (env) => {
     expect(next.json().nextLink).toBeNull();
   });
 
+  it('an average is a JSON number on every database, a repeating decimal too (not the text of a 20-digit numeric)', async () => {
+    const res = await get(env, `Inventory/Warehouses?$apply=${enc("filter(WarehouseId le 3)/aggregate(Capacity with average as A,Capacity with sum as S)")}`);
+    expect(res.json()).toEqual({ success: true, count: 1, value: [{ A: 25000 / 3, S: 25000 }], nextLink: null });
+  });
+
   it('QUERY takes apply in the body', async () => {
     const res = await server.app.inject({
       method: 'QUERY' as 'GET', url: `/api/${env}/Inventory/Products`,
@@ -73,6 +79,9 @@ describe.each(['pg', 'demo'])('$apply on %s', (env) => {
     ['Inventory/Products', 'groupby((UnitPrice))', "$apply: unknown column 'UnitPrice' at position 10"],
     ['Inventory/Products', 'aggregate(Name with sum as S)', '$apply: sum needs a number column; Name is a string at position 11'],
     ['Inventory/Products', 'groupby((CategoryId),aggregate($count as CategoryId))', "$apply: alias 'CategoryId' is the name of a grouping column"],
+    // SQL Server names are case-insensitive: `ORDER BY [City]` over City and city is ambiguous there
+    ['Inventory/Warehouses', 'groupby((City),aggregate(Capacity with sum as city))', "$apply: alias 'city' is the name of a grouping column"],
+    ['Inventory/Products', 'aggregate(Price with min as P,Price with max as p)', "$apply: alias 'p' given twice at position 31"],
     ['Inventory/Products', "aggregate($count as N)&$filter=Price gt 1", '$filter cannot be combined with $apply; put filter(...) first inside $apply'],
     ['Inventory/Products', "aggregate($count as N)&$orderby=Price", 'Invalid orderby field: Price'],
     ['Customers', 'aggregate(Email with countdistinct as E)', "$apply: column 'Email' is masked in responses and cannot be aggregated at position 11"],
@@ -83,5 +92,22 @@ describe.each(['pg', 'demo'])('$apply on %s', (env) => {
     const res = await get(env, `${path}?$apply=${enc(a!)}${rest ? `&${rest.replace(/ /g, '%20')}` : ''}`);
     expect(res.json()).toEqual({ success: false, error });
     expect(res.statusCode).toBe(400);
+  });
+});
+
+/** The sum of an integer column past 2^31 (SQL Server's SUM of an int is an int), on every database; `ms` only with MSSQL_URL. */
+describe.each(['pg', 'demo', ...(MSSQL_URL ? ['ms'] : [])])('$apply sum past 2^31 on %s', (env) => {
+  it('the sum of an int column is the exact number, not a 400', async () => {
+    const send = (method: 'POST' | 'DELETE', url: string, payload: unknown) => server.app.inject({
+      method, url: `/api/${env}/${url}`, headers: { authorization: server.authorization, 'content-type': 'application/json' }, payload: JSON.stringify(payload),
+    });
+    const created = await send('POST', 'Inventory/Warehouses', [{ Code: 'SM-001', Name: 'Big one', Capacity: 2_000_000_000 }, { Code: 'SM-002', Name: 'Big two', Capacity: 2_000_000_000 }]);
+    expect(created.statusCode, created.body).toBe(201);
+    try {
+      const res = await get(env, `Inventory/Warehouses?$apply=${enc("filter(startswith(Code,'SM-'))/aggregate(Capacity with sum as S)")}`);
+      expect(res.json()).toEqual({ success: true, count: 1, value: [{ S: 4_000_000_000 }], nextLink: null });
+    } finally {
+      await send('DELETE', 'Inventory/Warehouses', (created.json() as { id: number[] }).id);
+    }
   });
 });

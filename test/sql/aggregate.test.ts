@@ -16,6 +16,9 @@ import { AGGREGATE_CASES, type AggregateCase } from './aggregate-cases.js';
 import { showParams } from './compile-case.js';
 import { MSSQL_SKIP_REASON, openMssql, openTestDatabases, type TestDatabases } from './databases.js';
 import { endpoint } from './fixtures.js';
+import { keepBounds } from '../../runtime/sql/column-bounds.js';
+
+const P = 'sql:Inventory/Products';
 
 function compile(c: AggregateCase, compiler: SqlCompiler) {
   const { request, top, compiled } = compileAggregateRead(endpoint(c.endpoint), c.options, compiler, { resolveEndpoint: () => undefined });
@@ -26,6 +29,16 @@ describe.each([['postgres', postgresCompiler], ['mssql', mssqlCompiler]] as cons
   it.each(AGGREGATE_CASES)('%s', (_name, c) => {
     const { q } = compile(c, compiler);
     expect({ sql: q.sql, params: showParams(q.params) }).toEqual(c.want[dialect]);
+  });
+});
+
+describe('$apply sum of an integer column (the catalogue says so)', () => {
+  const kinds = new Map([['UnitsInStock', 'number' as const], ['UnitPrice', 'number' as const]]);
+  keepBounds(kinds, [{ name: 'UnitsInStock', type: 'integer', nullable: false }, { name: 'UnitPrice', type: 'numeric', precision: 10, scale: 2, nullable: false }]);
+  const sums = (compiler: SqlCompiler) => compileAggregateRead(endpoint(P), { apply: 'aggregate(Stock with sum as Units,Price with sum as Value)' }, compiler, { resolveEndpoint: () => undefined, columnKinds: kinds }).compiled.sql;
+  it('SQL Server sums it as bigint (its SUM of an int is an int, 8115 past 2^31); a decimal column and PostgreSQL as they are', () => {
+    expect(sums(mssqlCompiler)).toBe('SELECT SUM(CAST([t].[UnitsInStock] AS bigint)) AS [Units], SUM([t].[UnitPrice]) AS [Value] FROM [inventory].[Products] AS [t]');
+    expect(sums(postgresCompiler)).toBe('SELECT SUM("t"."UnitsInStock") AS "Units", SUM("t"."UnitPrice") AS "Value" FROM "inventory"."Products" AS "t"');
   });
 });
 

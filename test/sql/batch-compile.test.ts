@@ -35,11 +35,11 @@ const CASES: ReadonlyArray<readonly [string, Case]> = [
     mssql: { sql: `INSERT INTO [inventory].[Warehouses] ([Code], [WarehouseName], [City]) OUTPUT ${COLS_MS} VALUES (@p1, @p2, DEFAULT), (@p3, @p4, @p5)`,
       params: ['string:NL-002', 'string:Venlo', 'string:NL-003', "string:x'; --", 'string:Ede'] },
   }],
-  ['DELETE of several keys: all or none, each key one parameter (duplicates dropped)', {
+  ['DELETE of several keys: all or none (the count locks the rows), each key one parameter (duplicates dropped)', {
     compile: remove([4, 5, 4]),
-    postgres: { sql: 'DELETE FROM "inventory"."Warehouses" WHERE "WarehouseId" IN ($1, $2) AND (SELECT COUNT(*) FROM "inventory"."Warehouses" WHERE "WarehouseId" IN ($1, $2)) = $3 RETURNING "WarehouseId"',
+    postgres: { sql: 'DELETE FROM "inventory"."Warehouses" WHERE "WarehouseId" IN ($1, $2) AND (SELECT COUNT(*) FROM (SELECT 1 FROM "inventory"."Warehouses" WHERE "WarehouseId" IN ($1, $2) ORDER BY "WarehouseId" FOR UPDATE) AS "locked") = $3 RETURNING "WarehouseId"',
       params: ['int:4', 'int:5', 'int:2'] },
-    mssql: { sql: 'DELETE FROM [inventory].[Warehouses] OUTPUT DELETED.[WarehouseId] WHERE [WarehouseId] IN (@p1, @p2) AND (SELECT COUNT(*) FROM [inventory].[Warehouses] WHERE [WarehouseId] IN (@p1, @p2)) = @p3',
+    mssql: { sql: 'DELETE FROM [inventory].[Warehouses] OUTPUT DELETED.[WarehouseId] WHERE [WarehouseId] IN (@p1, @p2) AND (SELECT COUNT(*) FROM [inventory].[Warehouses] WITH (UPDLOCK) WHERE [WarehouseId] IN (@p1, @p2)) = @p3',
       params: ['int:4', 'int:5', 'int:2'] },
   }],
 ];

@@ -4,6 +4,7 @@
  * Sql:MaxBatchRows set to 100.
  * After every refused batch the table must be unchanged (`unchanged: true`): all or nothing.
  */
+import pgClient from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { startSqlTestServer, type SqlTestServer } from './http-server.js';
@@ -143,3 +144,48 @@ describe.each(['pg', 'demo'])('SQL batch writes on %s', (env) => {
     if (before !== null) expect(await warehouses(env)).toEqual(before);
   });
 });
+
+/**
+ * All or nothing under concurrent writes (PostgreSQL; PGlite has one connection, so no race):
+ * another transaction deletes one of the batch's records while the batch DELETE runs. The batch
+ * must then remove none of them (its 404 says so), not the others.
+ */
+describe('a batch DELETE racing another delete on pg', () => {
+  it('one key deleted by a concurrent transaction while the batch waits: 404 and the other key is kept', async () => {
+    const created = await send('pg', { method: 'POST', path: W, payload: [row('RC-001', 'Race one'), row('RC-002', 'Race two')] });
+    expect(created.statusCode, created.body).toBe(201);
+    const [first, second] = (created.json() as { id: number[] }).id as [number, number];
+    const other = new pgClient.Client({ connectionString: pg.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('DELETE FROM inventory."Warehouses" WHERE "WarehouseId" = $1', [first]);
+      const batch = send('pg', { method: 'DELETE', path: W, payload: [first, second] });
+      // the batch statement waits for the other transaction's lock on the first row
+      for (let waited = 0; waited < 10_000; waited += 50) {
+        const { rows } = await pgAdmin(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'DELETE FROM "inventory"."Warehouses"%'`);
+        if ((rows[0] as { n: number }).n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await other.query('COMMIT');
+      const res = await batch;
+      expect(res.json()).toEqual({ success: false, error: 'Record not found: nothing was deleted' });
+      expect(res.statusCode).toBe(404);
+      const kept = await send('pg', { method: 'GET', path: `${W}/${second}` });
+      expect(kept.statusCode, 'the batch answered "nothing was deleted": the other record must still be there').toBe(200);
+    } finally {
+      await other.end();
+    }
+    expect((await send('pg', { method: 'DELETE', path: `${W}/${second}` })).statusCode).toBe(200);
+  });
+});
+
+async function pgAdmin(sql: string) {
+  const client = new pgClient.Client({ connectionString: pg.url });
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}

@@ -4,7 +4,7 @@
  * `down` (PostgreSQL on a closed port), the SQL and Webhook handlers registered the way the
  * runtime does it (registerSqlEndpoints, registerWebhookEndpoints).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -15,7 +15,7 @@ import { registerSqlEndpoints, sqlAreaSettings } from '../../runtime/sql/registe
 import { registerWebhookEndpoints } from '../../runtime/webhook/register.js';
 import { LogCapture } from '../../runtime/testing/test-server.js';
 import { ROOT } from './fixtures.js';
-import { startPostgres } from '../setup/postgres.js';
+import { startPostgres, type TestPostgres } from '../setup/postgres.js';
 import { gatewayOf } from '../../runtime/gateway-handle.js';
 
 export interface SqlTestServer {
@@ -112,17 +112,15 @@ export function startEmbeddedTestServer(options: Omit<SqlTestServerOptions, 'env
   return startSqlTestServer('postgres://unused', 1, { logger: false, ...options, environments: ['demo'] });
 }
 
-/**
- * A server with a real PostgreSQL of its own (`pg`) and the embedded demo database (`demo`), no
- * logger: close() stops the server, then the PostgreSQL.
- */
-export async function startPgAndEmbeddedTestServer(): Promise<SqlTestServer> {
+/** A server started on a real PostgreSQL of its own: close() stops the server, then the PostgreSQL, then runs `after`. */
+async function withOwnPostgres(start: (pg: TestPostgres) => Promise<SqlTestServer>, after: () => Promise<unknown> = async () => undefined): Promise<SqlTestServer> {
   const pg = await startPostgres();
   let server: SqlTestServer;
   try {
-    server = await startSqlTestServer(pg.url, pg.port + 1, { logger: false, environments: ['pg', 'demo'] });
+    server = await start(pg);
   } catch (error) {
     await pg.stop();
+    await after();
     throw error;
   }
   return {
@@ -132,7 +130,57 @@ export async function startPgAndEmbeddedTestServer(): Promise<SqlTestServer> {
         await server.close();
       } finally {
         await pg.stop();
+        await after();
       }
     },
   };
+}
+
+/**
+ * A server with a real PostgreSQL of its own (`pg`) and the embedded demo database (`demo`), no
+ * logger: close() stops the server, then the PostgreSQL.
+ */
+export function startPgAndEmbeddedTestServer(): Promise<SqlTestServer> {
+  return withOwnPostgres((pg) => startSqlTestServer(pg.url, pg.port + 1, { logger: false, environments: ['pg', 'demo'] }));
+}
+
+/**
+ * A server on the sample project plus endpoints of a test's own (`SQL/<ns>/<name>` -> entity.json),
+ * with a real PostgreSQL of its own (`pg`), the embedded database (`demo`) and, with MSSQL_URL,
+ * SQL Server (`ms`). `snapshotObjects` are added to the catalogue snapshot the build checks against
+ * (a table the test creates). close() stops the server and the PostgreSQL and removes the project.
+ */
+export async function startServerWithEndpoints(
+  endpoints: Readonly<Record<string, unknown>>,
+  snapshotObjects: Readonly<Record<string, unknown>> = {},
+): Promise<SqlTestServer> {
+  const mssqlUrl = process.env['MSSQL_URL'];
+  const root = await mkdtemp(path.join(tmpdir(), 'wharf-endpoints-'));
+  const remove = () => rm(root, { recursive: true, force: true });
+  try {
+    for (const dir of ['endpoints', 'schemas']) await cp(path.join(ROOT, dir), path.join(root, dir), { recursive: true });
+    for (const [name, entity] of Object.entries(endpoints)) {
+      await mkdir(path.join(root, 'endpoints', name), { recursive: true });
+      await writeFile(path.join(root, 'endpoints', name, 'entity.json'), JSON.stringify(entity, null, 2));
+    }
+    const snapshotFile = path.join(root, 'endpoints/database.snapshot.json');
+    const snapshot = JSON.parse(await readFile(snapshotFile, 'utf8')) as { objects: Record<string, unknown> };
+    Object.assign(snapshot.objects, snapshotObjects);
+    await writeFile(snapshotFile, JSON.stringify(snapshot, null, 2));
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  const environments = ['pg', 'demo', ...(mssqlUrl ? ['ms' as const] : [])] as const;
+  return withOwnPostgres((pg) => startSqlTestServer(pg.url, pg.port + 1, { logger: false, root, environments: [...environments], ...(mssqlUrl ? { mssqlUrl } : {}) }), remove);
+}
+
+/** One request with the server's token; `payload` sent as JSON. */
+export function callJson(server: SqlTestServer, method: string, url: string, payload?: unknown) {
+  return server.app.inject({
+    method: method as 'GET',
+    url,
+    headers: { authorization: server.authorization, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+  });
 }

@@ -47,6 +47,14 @@ export const WRITE_CASES: Array<[string, { given: WriteGiven; want: WriteWant }]
       { field: 'Name', message: 'Name is required' },
     ] } },
   }],
+  // PostgreSQL cannot store U+0000 in text (a 400 after the SQL), SQL Server stores it: refused alike before any SQL
+  ['POST: a string with the NUL character (U+0000), 422 naming the column on every database', {
+    given: { method: 'POST', path: W, payload: { Code: 'FR-001', Name: 'Pa\u0000ris', Notes: '\u0000' } },
+    want: { status: 422, code: 'SQL_VALIDATION_FAILED', unchanged: true, body: { success: false, error: 'Validation failed', details: [
+      { field: 'Name', message: 'Name must not contain the NUL character (U+0000)' },
+      { field: 'Notes', message: 'Notes must not contain the NUL character (U+0000)' },
+    ] } },
+  }],
   ['POST: required column missing', {
     given: { method: 'POST', path: W, payload: { Code: 'FR-001' } },
     want: { status: 422, unchanged: true, body: { success: false, error: 'Validation failed', details: [{ field: 'Name', message: 'Name is required' }] } },

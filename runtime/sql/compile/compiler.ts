@@ -51,6 +51,12 @@ export abstract class SqlCompiler {
   protected abstract returningClause(columns: readonly ColumnRef[]): string;
   /** A stored procedure (or function) call with named arguments. */
   protected abstract procedureCall(plan: ProcedurePlan, ctx: CompileContext): string;
+  /**
+   * `(SELECT COUNT(*) ...)` of the rows of `table` matching `where`, read with row locks held to the
+   * end of the statement: a row another transaction deletes meanwhile is waited for and then not
+   * counted (a plain read would count the version the statement started with).
+   */
+  protected abstract lockedCount(table: string, where: string, keyColumn: string): string;
   /** Characters that must be escaped inside a LIKE pattern besides the escape char itself. */
   protected likeSpecials = '%_';
 
@@ -161,7 +167,8 @@ export abstract class SqlCompiler {
     const table = this.objectName(plan.target);
     // the same placeholders twice: each key is one parameter
     const inList = plan.keys.map((k) => this.param(ctx, k)).join(', ');
-    const count = `(SELECT COUNT(*) FROM ${table} WHERE ${keyCol} IN (${inList}))`;
+    // locked: a key deleted by a concurrent transaction while this one waits makes it delete none
+    const count = this.lockedCount(table, `${keyCol} IN (${inList})`, keyCol);
     const sql = this.clauses([
       `DELETE FROM ${table}`,
       this.outputClause(key, 'DELETED'),

@@ -50,10 +50,12 @@ export type SqlFailureKind = 'connection' | 'value' | 'query' | 'timeout' | 'con
 /**
  * A constraint the database refused a write for (kind `constraint`): which rule, and the column
  * when the database names it (else null; the write path then guesses from the constraint name).
- * `referenced`: a DELETE/UPDATE of a row other rows still point at.
+ * `referenced`: a DELETE/UPDATE of a row other rows still point at. `read_only`: a value for a
+ * column the database sets itself (PostgreSQL 428C9 on a GENERATED ALWAYS column; SQL Server 544
+ * identity insert, 8102 identity update, 271 computed column).
  */
 export interface ConstraintViolation {
-  readonly rule: 'unique' | 'foreign_key' | 'referenced' | 'not_null' | 'check';
+  readonly rule: 'unique' | 'foreign_key' | 'referenced' | 'not_null' | 'check' | 'read_only';
   readonly column: string | null;
   readonly constraint: string | null;
   /** The refused value as the database prints it (PostgreSQL `Key (col)=(value)` of one column), when known. */
@@ -127,7 +129,7 @@ function keyValue(detail: unknown): string | null {
   return m ? (m[2] as string) : null;
 }
 
-function postgresViolation(code: string, e: { detail?: unknown; column?: unknown; constraint?: unknown }): ConstraintViolation | null {
+function postgresViolation(code: string, e: { message?: unknown; detail?: unknown; column?: unknown; constraint?: unknown }): ConstraintViolation | null {
   const constraint = typeof e.constraint === 'string' ? e.constraint : null;
   switch (code) {
     case '23505': return { rule: 'unique', column: keyColumn(e.detail), constraint, value: keyValue(e.detail) };
@@ -137,6 +139,8 @@ function postgresViolation(code: string, e: { detail?: unknown; column?: unknown
     }
     case '23502': return { rule: 'not_null', column: typeof e.column === 'string' ? e.column : null, constraint };
     case '23514': return { rule: 'check', column: null, constraint };
+    // `cannot insert a non-DEFAULT value into column "X"`, `column "X" can only be updated to DEFAULT`
+    case '428C9': return { rule: 'read_only', column: /column "([^"]+)"/.exec(typeof e.message === 'string' ? e.message : '')?.[1] ?? null, constraint: null };
     default: return null;
   }
 }

@@ -35,17 +35,23 @@ function namedColumn(message: string): string | null {
  * or a 400 when its (PostgreSQL) text says a value did not convert, as SQL Server's 245/8114 are.
  */
 const BABELFISH_NOT_MAPPED = 33557097;
+const BABELFISH_READ_ONLY_TEXT = /^cannot insert a non-DEFAULT value into column|can only be updated to DEFAULT/i;
 const BABELFISH_VALUE_TEXT = /^(invalid input syntax for type|value too long for type|invalid input value for|[a-z ]+ out of range)/i;
 
 function constraintName(message: string): string | null {
   return /(?:constraint|index) ["']([^"']+)["']/.exec(message)?.[1] ?? null;
 }
 
-/** 2627/2601 unique, 547 foreign key / check / referenced, 515 NULL into a NOT NULL column. */
+/**
+ * 2627/2601 unique, 547 foreign key / check / referenced, 515 NULL into a NOT NULL column; 544 (an
+ * explicit identity value), 8102 (an identity column updated) and 271 (a computed column written):
+ * a value for a column the database sets itself.
+ */
 function mssqlViolation(n: number, message: string): ConstraintViolation | null {
   const constraint = constraintName(message);
   if (n === 2627 || n === 2601) return { rule: 'unique', column: null, constraint };
   if (n === 515) return { rule: 'not_null', column: namedColumn(message), constraint: null };
+  if (n === 544 || n === 8102 || n === 271) return { rule: 'read_only', column: namedColumn(message), constraint: null };
   if (n === 547) {
     // SQL Server `... REFERENCE constraint ...`; Babelfish `update or delete on table ... violates foreign key constraint`
     const rule = /REFERENCE constraint|^update or delete on table/i.test(message) ? 'referenced' : /CHECK constraint/i.test(message) ? 'check' : 'foreign_key';
@@ -67,6 +73,10 @@ export function classifyMssqlError(error: unknown): SqlDriverError {
     return new SqlDriverError('connection', message, code, { cause: error });
   }
   if (typeof e.number === 'number' && VALUE_ERRORS.has(e.number)) return new SqlDriverError('value', message, code, { cause: error });
+  // PostgreSQL's 428C9 text under Babelfish's unmapped number: a value for a generated column
+  if (e.number === BABELFISH_NOT_MAPPED && BABELFISH_READ_ONLY_TEXT.test(message)) {
+    return new SqlDriverError('constraint', message, code, { cause: error, violation: { rule: 'read_only', column: namedColumn(message), constraint: null } });
+  }
   if (e.number === BABELFISH_NOT_MAPPED) return new SqlDriverError(BABELFISH_VALUE_TEXT.test(message) ? 'value' : 'query', message, code, { cause: error });
   if (typeof e.number === 'number' && e.number >= 50000) return new SqlDriverError('raised', message, code, { cause: error });
   const violation = typeof e.number === 'number' ? mssqlViolation(e.number, message) : null;

@@ -138,7 +138,8 @@ class ApplyParser {
     }
     this.expect('rparen', "')'");
     for (const a of aggregates) {
-      if (groupBy.some((g) => g.name === a.alias)) throw new ODataError(`${OPTION}: alias '${a.alias}' is the name of a grouping column`);
+      // names compared ignoring case: SQL Server's are case-insensitive (ORDER BY [City] over City and city is ambiguous)
+      if (groupBy.some((g) => g.name.toLowerCase() === a.alias.toLowerCase())) throw new ODataError(`${OPTION}: alias '${a.alias}' is the name of a grouping column`);
     }
     return { groupBy, aggregates };
   }
@@ -162,7 +163,7 @@ class ApplyParser {
         }
         item = { kind: 'method', method: m.text as AggregateMethod, member, alias: this.alias() };
       }
-      if (out.some((a) => a.alias === item.alias)) throw ODataError.at(OPTION, `alias '${item.alias}' given twice`, first.pos);
+      if (out.some((a) => a.alias.toLowerCase() === item.alias.toLowerCase())) throw ODataError.at(OPTION, `alias '${item.alias}' given twice`, first.pos);
       out.push(item);
       if (out.length > APPLY_LIMITS.maxAggregates) throw ODataError.at(OPTION, `more than ${APPLY_LIMITS.maxAggregates} aggregates`, first.pos);
       const sep = this.next();

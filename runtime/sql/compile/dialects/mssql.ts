@@ -58,6 +58,11 @@ export class MssqlCompiler extends SqlCompiler {
     return '';
   }
 
+  /** UPDLOCK: a locking read of the latest committed rows, held to the end of the statement (also under snapshot isolation). */
+  protected lockedCount(table: string, where: string): string {
+    return `(SELECT COUNT(*) FROM ${table} WITH (UPDLOCK) WHERE ${where})`;
+  }
+
   /**
    * EXEC with named parameters. Names are AllowedColumns database names (identifiers by the
    * compiler's allowed-column rule) or `Method`, so `@<name>` needs no quoting; checked again here.

@@ -69,6 +69,11 @@ export class PostgresCompiler extends SqlCompiler {
     return `${this.objectName(ref)}(${given.join(', ')})`;
   }
 
+  /** FOR UPDATE in key order (two batches lock their common rows in the same order: no deadlock). */
+  protected lockedCount(table: string, where: string, keyColumn: string): string {
+    return `(SELECT COUNT(*) FROM (SELECT 1 FROM ${table} WHERE ${where} ORDER BY ${keyColumn} FOR UPDATE) AS ${this.quoteId('locked')})`;
+  }
+
   protected outputClause(): string {
     return '';
   }

@@ -21,6 +21,7 @@ import { DEFAULT_MAX_BATCH_ROWS } from './batch-handler.js';
 import type { SqlSettings } from './sql-settings.js';
 import { SkipTokenSealer } from './keyset-token.js';
 import { sqlRuleScope } from './rule-scope.js';
+import { typedRowFilter } from '../auth/rules/row-filter.js';
 import type { SqlRuleScope } from './rule-scope.js';
 
 /** The endpoint as the request's Authorization rule sees it (the model itself without rules). */
@@ -120,7 +121,7 @@ function readWith(ctx: HandlerContext<'sql'>, driver: SqlDriver, method: 'GET' |
     columnKinds,
     skipTokens,
     resolveEndpoint: sqlEndpointsOf(ctx.routes),
-    rowFilter: scope.rowFilter,
+    rowFilter: scope.rowFilter && typedRowFilter(scope.rowFilter, columnKinds),
   }).then(
     (result) => {
       timing.end('sql');
@@ -174,7 +175,7 @@ async function write(drivers: SqlDrivers, ctx: HandlerContext<'sql'>, settings: 
       pathId: segments[0] ?? null,
       query: (ctx.request.query ?? {}) as Record<string, unknown>,
       endpointPath: endpointPath(ctx.request.url, segments.length),
-    }, { driver, compiler: compilerFor(env.provider), columnKinds, rowFilter: scope.rowFilter, maxBatchRows: settings.maxBatchRows });
+    }, { driver, compiler: compilerFor(env.provider), columnKinds, rowFilter: scope.rowFilter && typedRowFilter(scope.rowFilter, columnKinds), maxBatchRows: settings.maxBatchRows });
     ctx.reply.code(response.status).headers(response.headers);
     return response.body;
   } catch (error) {

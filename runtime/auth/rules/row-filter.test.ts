@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../sql/odata/evaluate.js';
 import type { Member } from '../../sql/odata/ast.js';
-import { bindRowFilter, claimNames, parseRowFilter } from './row-filter.js';
+import { bindRowFilter, claimNames, noRows, parseRowFilter, typedRowFilter } from './row-filter.js';
 
 const COLUMNS = { CustomerId: 'customer_id', Region: 'region', Name: 'name' };
 const ANY: Member = { kind: 'member', name: 'CustomerId', column: 'customer_id' };
@@ -43,4 +43,18 @@ describe('RowFilter', () => {
   ])('refuses %s', (_name, filter, message) => {
     expect(() => parseRowFilter(filter, COLUMNS)).toThrow(message);
   });
+
+  it('typedRowFilter: a boolean claim against a column that is not boolean is no rows; other claims are kept for the database', () => {
+    const kinds = new Map([['customer_id', 'number'], ['region', 'string'], ['name', 'string']] as const);
+    const typed = (claims: Record<string, unknown>) => typedRowFilter(bindRowFilter(parseRowFilter('CustomerId eq @claims.customer_id', COLUMNS), claims, ANY), kinds);
+    // SQL Server turned `true` into 1 (customer 1's rows), Babelfish compared every non-zero id as true (every row)
+    expect(typed({ customer_id: true })).toEqual(noRows(ANY));
+    expect(typed({ customer_id: false })).toEqual(noRows(ANY));
+    expect(typedRowFilter(bindRowFilter(parseRowFilter('CustomerId in (1, @claims.customer_id)', COLUMNS), { customer_id: true }, ANY), kinds)).toEqual(noRows(ANY));
+    // "7" is customer 7 on every database; text that is not a number is the database's 400
+    expect(typed({ customer_id: '7' })).toEqual(bindRowFilter(parseRowFilter('CustomerId eq @claims.customer_id', COLUMNS), { customer_id: '7' }, ANY));
+    expect(typed({ customer_id: 7 })).toEqual(bindRowFilter(parseRowFilter('CustomerId eq @claims.customer_id', COLUMNS), { customer_id: 7 }, ANY));
+    expect(evaluate(typed({ customer_id: true }), { CustomerId: 1, Region: 'EU', Name: 'x' })).not.toBe(true);
+  });
 });
+

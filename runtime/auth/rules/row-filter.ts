@@ -6,10 +6,13 @@
  *   bindRowFilter (per request): claims become literals (parameters, never SQL text); a claim the
  *     token lacks (or one that is not a string, number or boolean) makes the whole filter false:
  *     no rows, never all rows.
+ *   typedRowFilter (per request, once the column types are known): a boolean claim against a column
+ *     that is not boolean makes the filter false too.
  */
 import type { BoolExpr, FilterExpr, Literal, Member, ValueExpr } from '../../sql/odata/ast.js';
 import { ODataError } from '../../sql/odata/errors.js';
 import { parseFilter, type ColumnMap } from '../../sql/odata/filter-parser.js';
+import type { ColumnKinds } from '../../sql/odata/type-check.js';
 
 export type { ColumnMap } from '../../sql/odata/filter-parser.js';
 
@@ -146,4 +149,46 @@ export function bindRowFilter(ast: FilterExpr, claims: Readonly<Record<string, u
     if (error instanceof MissingClaim) return noRows(anyColumn);
     throw error;
   }
+}
+
+/** Whether a boolean value meets a column of another kind anywhere in the filter (a member against a `true`/`false` literal). */
+function booleanAgainstOther(e: BoolExpr, kinds: ColumnKinds): boolean {
+  const isBoolean = (v: ValueExpr): boolean => v.kind === 'literal' && v.type === 'boolean';
+  const otherKind = (v: ValueExpr): boolean => v.kind === 'member' && kinds.has(v.column) && kinds.get(v.column) !== 'boolean';
+  switch (e.kind) {
+    case 'logical':
+      return booleanAgainstOther(e.left, kinds) || booleanAgainstOther(e.right, kinds);
+    case 'not':
+      return booleanAgainstOther(e.operand, kinds);
+    case 'compare':
+      return (isBoolean(e.left) && otherKind(e.right)) || (isBoolean(e.right) && otherKind(e.left));
+    case 'in':
+      return otherKind(e.operand) && e.items.some(isBoolean);
+    default:
+      return false;
+  }
+}
+
+/**
+ * The bound RowFilter, or no rows when a boolean claim meets a column that is not boolean
+ * (`CustomerId eq true`): no value of the column equals it, but SQL Server converts `true` to 1
+ * (customer 1's rows) and Babelfish compares every non-zero number as true (every row). Text against
+ * a number column stays for the database to judge: `"7"` is customer 7 on every database, and text
+ * that is not a number is the database's 400.
+ */
+export function typedRowFilter(bound: FilterExpr, kinds: ColumnKinds): FilterExpr {
+  if (!booleanAgainstOther(bound as BoolExpr, kinds)) return bound;
+  return noRows(firstMember(bound) as Member);
+}
+
+/** The first column the filter compares (the column of its `noRows`). */
+function firstMember(ast: FilterExpr): Member | null {
+  let found: Member | null = null;
+  mapValues(ast, (value) =>
+    deepMap(value, (v) => {
+      if (found === null && v.kind === 'member') found = v;
+      return v;
+    }),
+  );
+  return found;
 }

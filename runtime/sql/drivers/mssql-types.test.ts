@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { mssqlTypeOf, mssqlValueOf, parseSqlType } from './mssql-types.js';
+import { mssqlSendable, mssqlTypeOf, mssqlValueOf, parseSqlType } from './mssql-types.js';
 
 /** Name and precision of an mssql type, e.g. `Decimal(10,2)`. */
 function show(t: { type: { declaration?: string; name?: string } | (() => unknown); length?: number; precision?: number; scale?: number }): string {
@@ -31,5 +31,21 @@ describe('explicit SQL Server parameter types', () => {
     expect((mssqlValueOf({ type: 'datetime', value: '2024-01-01T10:00:00+02:00' }) as Date).toISOString()).toBe('2024-01-01T08:00:00.000Z');
     expect((mssqlValueOf({ type: 'date', value: '2024-02-29' }) as Date).toISOString()).toBe('2024-02-29T00:00:00.000Z');
     expect(mssqlValueOf({ type: 'decimal', value: '12.50' })).toBe(12.5);
+  });
+});
+
+describe('mssqlSendable: what tedious can write (a decimal scaled below 2^64)', () => {
+  it.each([
+    [{ type: 'decimal', value: '12.50' } as const, true],
+    [{ type: 'decimal', value: '1e19' } as const, true],
+    [{ type: 'decimal', value: '1e20' } as const, false],
+    [{ type: 'decimal', value: '1e300' } as const, false],
+    [{ type: 'decimal', value: '-1e300' } as const, false],
+    [{ type: 'decimal', value: null } as const, true],
+    [{ type: 'float', value: 1e300 } as const, true],
+    [{ type: 'decimal', value: '1e17', sqlType: 'decimal(38,4)' } as const, false],
+    [{ type: 'decimal', value: '1e14', sqlType: 'decimal(38,4)' } as const, true],
+  ])('%j: %s', (p, sendable) => {
+    expect(mssqlSendable(p as never, mssqlTypeOf(p as never))).toBe(sendable);
   });
 });

@@ -80,3 +80,19 @@ export function mssqlValueOf(p: TypedValue): unknown {
     default: return p.value;
   }
 }
+
+/** 2^64: tedious writes a decimal parameter's scaled value in 64 bits and throws past them. */
+const DECIMAL_WIRE_LIMIT = 2 ** 64;
+
+/**
+ * Whether tedious can send the parameter as its type. A `decimal` whose value times 10^scale
+ * reaches 2^64 (1e20 as `decimal(38,0)`, 1e300 from a JWT claim or an OData literal) makes tedious
+ * throw while it writes the request, which drops the connection (`socket hang up`): such a value is
+ * refused before it is sent, as one the column cannot hold.
+ */
+export function mssqlSendable(p: TypedValue, type: sql.ISqlType): boolean {
+  if (p.value === null || (type as { type?: unknown }).type !== sql.Decimal) return true;
+  const value = Math.abs(Number(p.value));
+  const scale = (type as { scale?: number }).scale ?? 0;
+  return Number.isFinite(value) && value * 10 ** scale < DECIMAL_WIRE_LIMIT;
+}

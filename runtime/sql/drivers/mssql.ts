@@ -8,7 +8,8 @@ import sql from 'mssql';
 import type { TypedValue } from '../plan.js';
 import { SqlDriverError, type ConstraintViolation, type Row, type SqlDriver } from './driver.js';
 import { parseMssqlConnectionString } from '../../contract/connection-string.js';
-import { mssqlTypeOf, mssqlValueOf } from './mssql-types.js';
+import { mssqlSendable, mssqlTypeOf, mssqlValueOf } from './mssql-types.js';
+import { parseInt8 } from './type-parsers.js';
 
 export interface MssqlDriverOptions {
   readonly connectionString: string;
@@ -61,6 +62,7 @@ function mssqlViolation(n: number, message: string): ConstraintViolation | null 
 }
 
 export function classifyMssqlError(error: unknown): SqlDriverError {
+  if (error instanceof SqlDriverError) return error;
   const e = error as { code?: unknown; number?: unknown; message?: unknown; originalError?: { code?: unknown } };
   const message = typeof e.message === 'string' ? e.message : String(error);
   const code = typeof e.code === 'string' ? e.code : typeof e.number === 'number' ? String(e.number) : undefined;
@@ -73,6 +75,9 @@ export function classifyMssqlError(error: unknown): SqlDriverError {
     return new SqlDriverError('connection', message, code, { cause: error });
   }
   if (typeof e.number === 'number' && VALUE_ERRORS.has(e.number)) return new SqlDriverError('value', message, code, { cause: error });
+  // tedious's own check of a parameter against its type (1e300 for an int column, e.g. from a JWT
+  // claim in a RowFilter): the value does not fit, as SQL Server's 8115 says (PostgreSQL: 22003)
+  if (e.code === 'EPARAM') return new SqlDriverError('value', message, code, { cause: error });
   // PostgreSQL's 428C9 text under Babelfish's unmapped number: a value for a generated column
   if (e.number === BABELFISH_NOT_MAPPED && BABELFISH_READ_ONLY_TEXT.test(message)) {
     return new SqlDriverError('constraint', message, code, { cause: error, violation: { rule: 'read_only', column: namedColumn(message), constraint: null } });
@@ -89,14 +94,21 @@ const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 /**
  * `date` and `time` columns as the PostgreSQL drivers render them (`YYYY-MM-DD`, `HH:MM:SS[.fff]`):
  * tedious answers both as a JS Date (midnight UTC; 1970-01-01 plus the time), which JSON would
- * print as a full timestamp. Rows are changed in place; only results with such columns are walked.
+ * print as a full timestamp. `bigint` as they do too: a number when it fits exactly, else its
+ * decimal text (tedious answers every bigint as text; a `$apply` sum is one). Rows are changed in
+ * place; only results with such columns are walked.
  */
-function plainDates(rows: sql.IRecordSet<Row>): Row[] {
+function plainValues(rows: sql.IRecordSet<Row>): Row[] {
   const columns = Object.values(rows.columns ?? {});
   const dates = columns.filter((c) => c.type === sql.Date).map((c) => c.name);
   const times = columns.filter((c) => c.type === sql.Time).map((c) => c.name);
-  if (dates.length === 0 && times.length === 0) return rows;
+  const bigints = columns.filter((c) => c.type === sql.BigInt).map((c) => c.name);
+  if (dates.length === 0 && times.length === 0 && bigints.length === 0) return rows;
   for (const row of rows) {
+    for (const name of bigints) {
+      const v = row[name];
+      if (typeof v === 'string') row[name] = parseInt8(v);
+    }
     for (const name of dates) {
       const v = row[name];
       if (v instanceof Date) row[name] = v.toISOString().slice(0, 10);
@@ -136,9 +148,13 @@ export function createMssqlDriver(options: MssqlDriverOptions): SqlDriver {
     async query(text: string, params: readonly TypedValue[]): Promise<Row[]> {
       try {
         const request = (await connected()).request();
-        params.forEach((p, i) => request.input(`p${i + 1}`, mssqlTypeOf(p), mssqlValueOf(p)));
+        params.forEach((p, i) => {
+          const type = mssqlTypeOf(p);
+          if (!mssqlSendable(p, type)) throw new SqlDriverError('value', `Parameter p${i + 1} is out of range for ${type.type === sql.Decimal ? 'decimal' : 'its type'}.`, 'EPARAM');
+          request.input(`p${i + 1}`, type, mssqlValueOf(p));
+        });
         const result = await request.query<Row>(text);
-        return result.recordset ? plainDates(result.recordset) : [];
+        return result.recordset ? plainValues(result.recordset) : [];
       } catch (error) {
         throw classifyMssqlError(error);
       }

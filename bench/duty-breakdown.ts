@@ -8,15 +8,12 @@
  *
  *   npm run bench -- duties      (BENCH_DURATION seconds per round, default 5; BENCH_ROUNDS, default 3)
  */
-import { autocannon } from './autocannon.js';
 import type { LoadResult } from './autocannon.js';
-import { processTreeCpuMicros } from './process-cpu.js';
-import { forwarderProcessWith, line, startUpstream, wharfProcess } from './proxy.js';
+import { forwarderProcessWith, line, measureServer, startUpstream, wharfProcess, withServers } from './proxy.js';
 import type { ChildServer } from './proxy.js';
 
 const SECONDS = Number(process.env['BENCH_DURATION'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
-const CONNECTIONS = 32;
 const DUTIES = ['auth', 'ratelimit', 'reqid', 'log', 'headers', 'etag', 'metrics'] as const;
 
 interface Case {
@@ -28,22 +25,10 @@ interface Case {
 
 type Measured = LoadResult & { cpuUsPerRequest: number };
 
-async function measure(c: Case): Promise<Measured> {
-  await autocannon(c.url, { connections: CONNECTIONS, seconds: 2, headers: c.headers });
-  const before = processTreeCpuMicros(c.server.pid);
-  const result = await autocannon(c.url, { connections: CONNECTIONS, seconds: SECONDS, headers: c.headers });
-  return { ...result, cpuUsPerRequest: (processTreeCpuMicros(c.server.pid) - before) / Math.max(1, result.total) };
-}
-
 const middle = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function runDutyBreakdown(): Promise<void> {
-  const stops: (() => unknown)[] = [];
-  const started = <T extends { close(): unknown }>(server: T): T => {
-    stops.push(() => server.close());
-    return server;
-  };
-  try {
+  await withServers(async (started) => {
     const upstream = started(await startUpstream());
     const standby = started(await startUpstream());
     const wharf = started(await wharfProcess(upstream.origin, standby.origin));
@@ -66,10 +51,10 @@ export async function runDutyBreakdown(): Promise<void> {
     cases.push({ name: 'lean: all duties', server: lean, url: `${lean.url}/small`, headers: auth });
 
     const results = new Map<string, Measured[]>();
-    console.log(`${CONNECTIONS} connections, ${SECONDS} s per round, ${ROUNDS} interleaved rounds; wharf: compiled runtime in its own process, token auth + rate limiting on, cache off, logging info; forwarders: their own processes`);
+    console.log(`32 connections, ${SECONDS} s per round, ${ROUNDS} interleaved rounds; wharf: compiled runtime in its own process, token auth + rate limiting on, cache off, logging info; forwarders: their own processes`);
     for (let round = 1; round <= ROUNDS; round++) {
       for (const c of cases) {
-        const result = await measure(c);
+        const result = await measureServer(c.url, c.headers, c.server.pid, SECONDS);
         if (result.errors > 0) throw new Error(`${c.name}: ${result.errors} errors`);
         console.log(line(`${c.name} #${round}`, result));
         results.set(c.name, [...(results.get(c.name) ?? []), result]);
@@ -83,9 +68,7 @@ export async function runDutyBreakdown(): Promise<void> {
     console.log('\nwhat each duty costs (all duties minus all but that one, cpu µs/req):');
     for (const left of DUTIES) console.log(`  ${left.padEnd(10)} ${(cpu('duties: all') - cpu(`duties: all but ${left}`)).toFixed(1).padStart(6)}`);
     console.log(`  together   ${(cpu('duties: all') - cpu('duties: none')).toFixed(1).padStart(6)} (all against none)`);
-  } finally {
-    for (const stop of stops.reverse()) await stop();
-  }
+  });
 }
 
 

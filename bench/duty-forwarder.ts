@@ -23,22 +23,32 @@ import { createWriteStream } from 'node:fs';
 import Fastify, { LogController } from 'fastify';
 import { Pool } from 'undici';
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade', 'proxy-connection']);
-const WITHHELD = new Set(['host', 'content-length', 'authorization', 'cookie', 'forwarded', 'x-real-ip', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']);
-const LIMIT = 1_000_000;
+export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade', 'proxy-connection']);
+export const WITHHELD = new Set(['host', 'content-length', 'authorization', 'cookie', 'forwarded', 'x-real-ip', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']);
+export const LIMIT = 1_000_000;
 const WINDOW_MS = 1000;
 const OFF = new Set((process.env['DUTY_OFF'] ?? '').split(',').filter(Boolean));
 const on = (duty: string): boolean => !OFF.has(duty);
 
-interface Window {
+export interface Window {
   count: number;
   resetAt: number;
+}
+
+/** Fixed one-second windows by key: `take(key, now)` counts a request and returns its window (also bench/lean-duty-forwarder.ts). */
+export function fixedWindows(): (key: string, now: number) => Window {
+  const windows = new Map<string, Window>();
+  return (key, now) => {
+    let window = windows.get(key);
+    if (window === undefined || window.resetAt <= now) windows.set(key, (window = { count: 0, resetAt: now + WINDOW_MS }));
+    window.count++;
+    return window;
+  };
 }
 
 export async function dutyForwarder(origin: string, token: string) {
   const pool = new Pool(origin, { connections: 64, headersTimeout: 30_000, bodyTimeout: 30_000 });
   const tokenHashes = new Set([hash('sha256', token, 'hex')]);
-  const windows = new Map<string, Window>();
   const metrics = new Map<string, { count: number; totalMs: number }>();
   let sequence = 0;
   const app = Fastify({
@@ -46,14 +56,7 @@ export async function dutyForwarder(origin: string, token: string) {
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: on('reqid') ? () => randomUUID() : () => String(++sequence),
   });
-
-  /** One fixed window per key; true while the key is within its limit. */
-  const take = (key: string, now: number): Window => {
-    let window = windows.get(key);
-    if (window === undefined || window.resetAt <= now) windows.set(key, (window = { count: 0, resetAt: now + WINDOW_MS }));
-    window.count++;
-    return window;
-  };
+  const take = fixedWindows();
 
   if (on('auth') || on('ratelimit')) app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.authorization;

@@ -15,24 +15,15 @@ import { closeSync, openSync, write } from 'node:fs';
 import { hostname } from 'node:os';
 import Fastify from 'fastify';
 import { Pool } from 'undici';
+import { fixedWindows, HOP_BY_HOP, LIMIT, WITHHELD } from './duty-forwarder.js';
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade', 'proxy-connection']);
-const WITHHELD = new Set(['host', 'content-length', 'authorization', 'cookie', 'forwarded', 'x-real-ip', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']);
-const LIMIT = 1_000_000;
-const WINDOW_MS = 1000;
-
-interface Window {
-  count: number;
-  resetAt: number;
-}
 
 export async function leanDutyForwarder(origin: string, token: string) {
   const pool = new Pool(origin, { connections: 64, headersTimeout: 30_000, bodyTimeout: 30_000 });
   const tokenHashes = new Set([hash('sha256', token, 'hex')]);
-  const windows = new Map<string, Window>();
   const metrics = new Map<string, { count: number; totalMs: number }>();
   const fd = openSync('/dev/null', 'w');
-  const linePrefix = `{"level":30,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"time":`;
+  const pidHost = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
   let pending: string[] = [];
   const flush = (): void => {
     const text = pending.join('');
@@ -42,12 +33,7 @@ export async function leanDutyForwarder(origin: string, token: string) {
   const log = (line: string): void => {
     if (pending.push(line) === 1) setImmediate(flush);
   };
-  const take = (key: string, now: number): Window => {
-    let window = windows.get(key);
-    if (window === undefined || window.resetAt <= now) windows.set(key, (window = { count: 0, resetAt: now + WINDOW_MS }));
-    window.count++;
-    return window;
-  };
+  const take = fixedWindows();
   const app = Fastify({ logger: false });
 
   app.get('/*', (request, reply) => {
@@ -91,7 +77,7 @@ export async function leanDutyForwarder(origin: string, token: string) {
         entry.count++;
         entry.totalMs += ms;
       }
-      log(`${linePrefix}${Date.now()},"reqId":"${id}","method":"GET","url":${JSON.stringify(request.url)},"statusCode":${response.statusCode},"responseTime":${ms},"msg":"request completed"}\n`);
+      log(`{"level":30,"time":${Date.now()}${pidHost},"reqId":"${id}","method":"GET","url":${JSON.stringify(request.url)},"statusCode":${response.statusCode},"responseTime":${ms},"msg":"request completed"}\n`);
       return reply;
     });
   });

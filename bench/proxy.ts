@@ -155,14 +155,32 @@ export function line(name: string, r: LoadResult & { cpuUsPerRequest: number }):
   return `${name.padEnd(38)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ${r.mbPerSecond.toFixed(1).padStart(7)} MB/s  cpu ${r.cpuUsPerRequest.toFixed(0).padStart(6)} µs/req  errors ${r.errors}`;
 }
 
-export async function runProxyBench(): Promise<void> {
+/** What a bench starts: `started(server)` remembers it, so that a failure further on still stops it (no server outlives the bench). */
+export type Started = <T extends { close(): unknown }>(server: T) => T;
+
+/** Runs `bench` and then stops, newest first, every server it passed to `started`. */
+export async function withServers(bench: (started: Started) => Promise<void>): Promise<void> {
   const stops: (() => unknown)[] = [];
-  /** Remembers what started, so that a failure further on still stops it (no server outlives the bench). */
-  const started = <T extends { close(): unknown }>(server: T): T => {
-    stops.push(() => server.close());
-    return server;
-  };
   try {
+    await bench((server) => {
+      stops.push(() => server.close());
+      return server;
+    });
+  } finally {
+    for (const stop of stops.reverse()) await stop();
+  }
+}
+
+/** A warm-up, then `seconds` of load: throughput, plus the CPU time of the server's process (primary and workers) per request, steadier than req/s on a busy machine. */
+export async function measureServer(url: string, headers: Record<string, string>, pid: number, seconds: number): Promise<LoadResult & { cpuUsPerRequest: number }> {
+  await autocannon(url, { connections: CONNECTIONS, seconds: 2, headers });
+  const before = processTreeCpuMicros(pid);
+  const result = await autocannon(url, { connections: CONNECTIONS, seconds, headers });
+  return { ...result, cpuUsPerRequest: (processTreeCpuMicros(pid) - before) / Math.max(1, result.total) };
+}
+
+export async function runProxyBench(): Promise<void> {
+  await withServers(async (started) => {
     const upstream = started(await startUpstream());
     const standby = started(await startUpstream());
     const bare = started(await forwarderProcess('bare-forwarder.ts', upstream.origin));
@@ -171,21 +189,12 @@ export async function runProxyBench(): Promise<void> {
     const minimal = started(await wharfProcess(upstream.origin, standby.origin, MINIMAL));
     const workers = BENCH_WORKERS === null ? null : started(await wharfWorkers(upstream.origin, standby.origin));
     await measure(bare, duty, gw, minimal, workers);
-  } finally {
-    for (const stop of stops.reverse()) await stop();
-  }
+  });
 }
 
 /** The rounds over every case, the ratios and the targets. */
 async function measure(bare: ChildServer, duty: ChildServer, gw: ChildServer & { token: string }, minimal: ChildServer & { token: string }, workers: (ChildServer & { token: string }) | null): Promise<void> {
   const auth = { authorization: `Bearer ${gw.token}` };
-  /** Throughput, plus the CPU time of the server's process (primary and workers) per request: steadier than req/s on a busy machine. */
-  const run = async (url: string, headers: Record<string, string>, pid: number) => {
-    await autocannon(url, { connections: CONNECTIONS, seconds: 2, headers }); // warm-up
-    const server = processTreeCpuMicros(pid);
-    const result = await autocannon(url, { connections: CONNECTIONS, seconds: SECONDS, headers });
-    return { ...result, cpuUsPerRequest: (processTreeCpuMicros(pid) - server) / Math.max(1, result.total) };
-  };
   const cases: [string, string, Record<string, string>][] = [
     ['bare undici forwarder, small', `${bare.url}/small`, {}],
     ['wharf proxy, small', `${gw.url}/api/demo/Small`, auth],
@@ -207,7 +216,7 @@ async function measure(bare: ChildServer, duty: ChildServer, gw: ChildServer & {
   console.log(`${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} interleaved rounds (best kept), small body ${SMALL.length} B, large body ${LARGE.length} B; wharf: compiled runtime in its own process, token auth + rate limiting on, cache off, logging info; forwarder: its own process; cpu = the server process's own`);
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [name, url, headers] of cases) {
-      const result = await run(url, headers, pids.get(name)!);
+      const result = await measureServer(url, headers, pids.get(name)!, SECONDS);
       console.log(line(`${name} #${round}`, result));
       if ((best.get(name)?.rps ?? -1) < result.rps) best.set(name, result);
     }

@@ -9,6 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { observeResponses } from '../lifecycle/response-observers.js';
 import { redactUrl } from './redact-url.js';
+import { requestLineWriter } from './request-line.js';
 
 interface RequestError {
   readonly code: string;
@@ -35,6 +36,8 @@ export function installRequestLog(app: FastifyInstance): void {
   const levels = log as unknown as { isLevelEnabled?(level: string): boolean };
   // no logger (`logger: false`): fastify's stand-in writes nothing and has no levels
   const enabled = (level: string): boolean => levels.isLevelEnabled?.(level) ?? false;
+  // the line from a template when pino's own would be the same bytes (request-line.ts)
+  const template = requestLineWriter(log);
   observeResponses(app, (request, reply) => {
     const statusCode = reply.statusCode;
     const error = statusCode >= 500;
@@ -42,13 +45,18 @@ export function installRequestLog(app: FastifyInstance): void {
     const url = redactUrl(request.url);
     const responseTime = Math.round(reply.elapsedTime * 10) / 10;
     const noted = errors.get(request);
+    const msg = `${request.method} ${url} ${statusCode} ${responseTime} ms`;
+    const reqId = request.id as unknown;
+    if (template !== null && noted?.err === undefined && typeof reqId === 'string') {
+      template(error ? 50 : 30, { reqId, method: request.method, url, statusCode, responseTime, code: noted?.code, msg });
+      return;
+    }
     const fields: Record<string, unknown> = { reqId: request.id, method: request.method, url, statusCode, responseTime };
     if (noted) fields['code'] = noted.code;
     if (noted?.err !== undefined) {
       fields['traceId'] = String(request.id);
       fields['err'] = noted.err;
     }
-    const msg = `${request.method} ${url} ${statusCode} ${responseTime} ms`;
     if (error) log.error(fields, msg);
     else log.info(fields, msg);
   });

@@ -30,6 +30,33 @@ describe('request log', () => {
     expect(lines[0]!['msg']).toMatch(/^GET \/health\/live\?probe=1 200 \d+(\.\d)? ms$/);
   });
 
+  it('the gateway writes the line from its template (request-line.ts) with the keys in pino order, and a 5xx with its error through pino', async () => {
+    // pino's own serializer is not used for the line: its asJson is never reached for it
+    let asJson: symbol | undefined;
+    for (let proto: object | null = server.app.log; proto !== null && asJson === undefined; proto = Object.getPrototypeOf(proto) as object | null) {
+      asJson = Object.getOwnPropertySymbols(proto).find((symbol) => symbol.description === 'pino.asJson');
+    }
+    expect(asJson, "pino's serializer on the gateway's logger").toBeDefined();
+    const log = server.app.log as unknown as Record<symbol, (...args: unknown[]) => string>;
+    const original = log[asJson!]!;
+    let serialized = 0;
+    log[asJson!] = function (this: unknown, ...args: unknown[]) {
+      serialized += 1;
+      return original.apply(this, args);
+    };
+    try {
+      const before = server.logs.chunks.length;
+      expect((await server.app.inject({ method: 'GET', url: '/health/live?q=%22x%22' })).statusCode).toBe(200);
+      const written = server.logs.chunks.slice(before).join('');
+      expect(serialized, 'lines pino serialized for one request').toBe(0);
+      const line = JSON.parse(written) as Record<string, unknown>;
+      expect(Object.keys(line)).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'url', 'statusCode', 'responseTime', 'msg']);
+      expect(line).toMatchObject({ level: 30, method: 'GET', url: '/health/live?q=%22x%22', statusCode: 200, pid: process.pid });
+    } finally {
+      log[asJson!] = original;
+    }
+  });
+
   const tokenLike = `whf_0123456789ab_${'s'.repeat(43)}`;
   const cases: Array<[string, { url: string; logged: string }]> = [
     ['access_token', { url: `/api/demo/Weather?access_token=${tokenLike}&$top=1`, logged: '/api/demo/Weather?access_token=[REDACTED]&$top=1' }],

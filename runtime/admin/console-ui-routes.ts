@@ -12,6 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { securePage } from '../serve/page-headers.js';
 
 export const CONSOLE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
@@ -20,13 +21,7 @@ export const CONSOLE_CSP =
 const ASSET = /^app\.[0-9a-f]{12}\.(js|css)$/;
 const TYPES: Readonly<Record<string, string>> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 
-function secure(reply: FastifyReply): FastifyReply {
-  return reply
-    .header('content-security-policy', CONSOLE_CSP)
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-frame-options', 'DENY');
-}
+const secure = (reply: FastifyReply): FastifyReply => securePage(reply, CONSOLE_CSP);
 
 export interface UiRoutesOptions {
   readonly generatedDir: string;

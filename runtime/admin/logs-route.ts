@@ -2,11 +2,16 @@
  * GET /logs?page&limit&level&search -> {page, total_pages, logs: [{timestamp, level, message, source}]}
  * Newest first; page from 1, limit 1..100 (default 50), level one of Debug, Information, Warning,
  * Error (exact), search: case-insensitive text in the message. Each at most once (else 400).
+ * Message and source are answered with control, format and separator characters written as
+ * escapes (contract/unprintable.ts): a logged U+202E (a "Trojan Source" bidi override) or a newline
+ * shows as the text `\u202e` / `\n` in the console instead of reordering or splitting the line.
+ * The kept lines are not changed, and the search runs on them as written.
  */
 import type { FastifyInstance } from 'fastify';
+import { escapeUnprintable } from '../contract/unprintable.js';
 import { badRequest } from './console-errors.js';
 import { LOG_LEVEL_NAMES } from './log-ring.js';
-import type { LogLevelName, LogRing } from './log-ring.js';
+import type { LogEntry, LogLevelName, LogRing } from './log-ring.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
@@ -24,6 +29,8 @@ function positive(raw: string | undefined, name: string, fallback: number, max: 
   return Number(raw);
 }
 
+const shown = (entry: LogEntry): LogEntry => ({ ...entry, message: escapeUnprintable(entry.message), source: escapeUnprintable(entry.source) });
+
 export function logsRoute(app: FastifyInstance, ring: LogRing): void {
   app.get('/logs', async (request) => {
     const query = request.query as Record<string, string | string[] | undefined>;
@@ -36,6 +43,6 @@ export function logsRoute(app: FastifyInstance, ring: LogRing): void {
     const search = searchRaw === undefined || searchRaw === '' ? null : searchRaw;
     const matches = ring.query(level as LogLevelName | null, search);
     const totalPages = Math.max(1, Math.ceil(matches.length / limit));
-    return { page, total_pages: totalPages, logs: matches.slice((page - 1) * limit, page * limit) };
+    return { page, total_pages: totalPages, logs: matches.slice((page - 1) * limit, page * limit).map(shown) };
   });
 }

@@ -62,6 +62,13 @@ export function builtInCsp(head: readonly DocsHeadTag[], customCssUrl: string | 
   ].join('; ');
 }
 
+/**
+ * An SVG of the docs folder opened on its own is a document that can run script and submit forms in
+ * the site's origin: it gets no script, no connection, inline styles only, and a sandbox (an opaque
+ * origin, no forms, no top navigation). An SVG shown as `<img>` never runs script and ignores this header.
+ */
+export const SVG_ASSET_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
 /** The same policy for a page of the static export, as a `<meta>` (a file server sends no header): without `frame-ancestors`, which a meta policy cannot carry. */
 export function metaPolicyTag(policy: string): string {
   const kept = policy.split(';').map((d) => d.trim()).filter((d) => d !== '' && !/^frame-ancestors\b/i.test(d)).join('; ');

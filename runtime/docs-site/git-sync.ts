@@ -53,7 +53,10 @@ const GIT_PROTOCOLS = 'https:http:ssh:file';
 function gitEnvironment(settings: Pick<GitSettings, 'username' | 'password'>, inherited: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(inherited)) if (value !== undefined && GIT_INHERITED.test(key)) env[key] = value;
-  Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', GIT_ALLOW_PROTOCOL: GIT_PROTOCOLS });
+  // GIT_CONFIG_NOSYSTEM: the machine's /etc/gitconfig (a base image's `url.*.insteadOf`, `core.sshCommand`,
+  // `core.hooksPath`) is not ours to follow; the server user's own ~/.gitconfig still applies (its
+  // credential helper, ssh command or proxy for this repository), so GIT_CONFIG_GLOBAL is left alone
+  Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', GIT_ALLOW_PROTOCOL: GIT_PROTOCOLS, GIT_CONFIG_NOSYSTEM: '1' });
   if (settings.username !== null || settings.password !== null) {
     const basic = Buffer.from(`${settings.username ?? ''}:${settings.password ?? ''}`).toString('base64');
     env['GIT_CONFIG_COUNT'] = '1';

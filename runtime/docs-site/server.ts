@@ -18,7 +18,7 @@ import type { LoadedDocsSite } from './site.js';
 import { docsPathKey, type DocsPageMeta } from '../contract/docs-site.js';
 import type { DocsSettings } from './settings.js';
 import { resolveTheme } from './theme.js';
-import { builtInCsp, hasInlineScript, metaPolicyTag, newNonce, NONCE_PLACEHOLDER, nonceAttribute } from './csp.js';
+import { builtInCsp, hasInlineScript, metaPolicyTag, newNonce, NONCE_PLACEHOLDER, nonceAttribute, SVG_ASSET_CSP } from './csp.js';
 import { brandOf, type LayoutContext } from './layout.js';
 import { etagMatches, findPage, pagePathOfRequest, renderSite, type RenderedSite } from './rendered-site.js';
 import { parseLimit, searchSite, SEARCH_TOTAL_HEADER } from './search.js';
@@ -201,7 +201,7 @@ export async function buildDocsServer(options: DocsServerOptions): Promise<Fasti
         if (asset) {
           reply.header('ETag', asset.etag).header('Cache-Control', 'no-cache');
           if (etagMatches(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
-          if (asset.contentType === 'image/svg+xml') reply.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+          if (asset.contentType === 'image/svg+xml') reply.header('Content-Security-Policy', SVG_ASSET_CSP);
           return reply.type(asset.contentType).send(asset.body);
         }
         const found = findPage(current, pagePathOfRequest(request.params['*'] ?? '', settings.defaultPage));

@@ -19,10 +19,16 @@ describe('GET /', () => {
     const response = await get({});
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(response.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'");
+    expect(response.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     for (const href of ['/docs', '/ui', '/openapi.json', '/health/live', '/health/ready']) expect(response.body).toContain(`<a href="${href}">`);
     expect(response.body).toContain('<title>acme &lt;gw&gt; · Wharf</title>');
     expect(response.body).toContain('serving 2 endpoints under <code>/api/{env}/…</code>');
+  });
+
+  it('cannot be framed and sends no Referer, like the console pages', async () => {
+    const response = await get({});
+    expect(response.headers['content-security-policy']).toMatch(/(^|; )frame-ancestors 'none'(;|$)/);
+    expect([response.headers['x-frame-options'], response.headers['referrer-policy'], response.headers['x-content-type-options']]).toEqual(['DENY', 'no-referrer', 'nosniff']);
   });
 
   it('names the OpenAPI version of the document it serves', async () => {

@@ -5,11 +5,15 @@
  * Auth:ReferenceRequiresToken is on.
  */
 import type { FastifyInstance } from 'fastify';
+import { securePage } from '../serve/page-headers.js';
 import type { ConfigSource } from '../settings/config-source.js';
 import type { RouteTableHolder } from '../routing/route-table-holder.js';
 import { requireReferenceToken, type ReferenceTokenCheck } from '../reference/reference-access.js';
 
 export const LANDING_PAGE_KEY = 'Features:LandingPage';
+
+/** Inline styles only; no script, no base, no form, no framing (with X-Frame-Options, serve/page-headers.ts). */
+export const LANDING_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export function readLandingPage(source: ConfigSource): boolean {
   return source.bool(LANDING_PAGE_KEY);
@@ -84,11 +88,9 @@ export async function landingRoute(app: FastifyInstance, options: LandingOptions
   if (options.requireToken) requireReferenceToken(app, options.requireToken);
   app.get('/', async (_request, reply) => {
     if (!options.enabled) return reply.redirect('/docs', 302);
-    return reply
+    return securePage(reply, LANDING_CSP)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'")
-      .header('x-content-type-options', 'nosniff')
       .send(landingHtml(options.serverName, options.holder.current.size, openapiVersion(options.holder.current.openapi?.bytes)));
   });
 }

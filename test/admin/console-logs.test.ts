@@ -74,6 +74,17 @@ describe('GET /ui/api/logs', () => {
     expect(beyond.logs).toEqual([]);
   });
 
+  it('shows bidi controls in a message as inert \\u escapes, and keeps the stored line as written', async () => {
+    const bidi = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'];
+    server.app.log.warn(`denied GET /files/invoice-${bidi.join('')}fdp.exe`);
+    const { status, body, text } = await logs('?search=invoice-&limit=100');
+    expect(status).toBe(200);
+    expect([...text].filter((c) => bidi.includes(c))).toEqual([]);
+    const escaped = bidi.map((c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`).join('');
+    expect((body as Page).logs.map((entry) => entry.message)).toEqual([`denied GET /files/invoice-${escaped}fdp.exe`]);
+    expect(server.logs.lines().some((line) => line['msg'] === `denied GET /files/invoice-${bidi.join('')}fdp.exe`)).toBe(true);
+  });
+
   it.each([
     ['?limit=101', { error: 'limit must be a whole number from 1 to 100', field: 'limit' }],
     ['?page=0', { error: 'page must be a whole number from 1 to 1000000', field: 'page' }],

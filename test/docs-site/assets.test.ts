@@ -51,7 +51,8 @@ describe('docs folder assets', () => {
   it('returns the bytes unchanged, locks SVG scripts out, and does not serve other files', async () => {
     expect((await app.inject({ url: '/d/img/Logo.png' })).rawPayload.equals(PNG)).toBe(true);
     const svg = await app.inject({ url: '/d/img/x.svg' });
-    expect(svg.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(svg.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    expect([svg.headers['content-type'], svg.headers['x-content-type-options']]).toEqual(['image/svg+xml', 'nosniff']);
     expect((await app.inject({ url: '/d/notes.txt' })).statusCode).toBe(404);
   });
 

@@ -6,7 +6,8 @@
  * `Git:Branch` and `Git:Url` reached git as arguments where a value starting with `-` was read as
  * an option (`git fetch ... origin --upload-pack=<command>` runs the command): such values are
  * refused when the settings are read, and by createGitSync; the calls pass them after
- * `--end-of-options`.
+ * `--end-of-options`. The machine's /etc/gitconfig applied too (a system `url.*.insteadOf` synced
+ * another repository): git runs with GIT_CONFIG_NOSYSTEM=1.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -77,6 +78,29 @@ it.each<[string, (trace: string) => Record<string, string>]>([
       expect(readFileSync(join(docs, 'index.md'), 'utf8')).toContain('the real docs');
     }
     expect(existsSync(trace)).toBe(false);
+  } finally {
+    await sync.stop();
+  }
+});
+
+it('the machine\'s system gitconfig (url.<decoy>.insteadOf the configured URL) is not read: git runs with GIT_CONFIG_NOSYSTEM=1', async () => {
+  // a `git` first on PATH (inherited) records what it was given and runs the real git with a system
+  // config of our making (GIT_CONFIG_SYSTEM stands in for /etc/gitconfig, which a test cannot write)
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const bin = mkdtempSync(join(base, 'bin-'));
+  const systemConfig = join(bin, 'system.gitconfig');
+  const record = join(bin, 'nosystem.log');
+  writeFileSync(systemConfig, `[url "${decoy}"]\n\tinsteadOf = ${origin}\n`);
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\nprintf '%s\\n' "$GIT_CONFIG_NOSYSTEM" >> '${record}'\nGIT_CONFIG_SYSTEM='${systemConfig}' exec '${realGit}' "$@"\n`, { mode: 0o755 });
+  const docs = join(mkdtempSync(join(base, 'project-')), 'docs');
+  const sync = withEnvironment({ PATH: `${bin}:${process.env['PATH'] ?? ''}` }, () => createGitSync(settings(), docs, () => undefined));
+  try {
+    const result = await sync.syncNow();
+    expect([result.ok, result.error, result.commit]).toEqual([true, null, git(origin, ['rev-parse', 'HEAD'])]);
+    expect(readdirSync(docs)).toEqual(['index.md']);
+    const runs = readFileSync(record, 'utf8').split('\n').filter((line) => line !== '');
+    expect(runs.length).toBeGreaterThan(0);
+    expect(new Set(runs)).toEqual(new Set(['1']));
   } finally {
     await sync.stop();
   }

@@ -126,10 +126,13 @@ const FUNCTIONS = new WeakMap<SqlEndpoint, boolean>();
  */
 function checkNoVerbColumn(endpoint: SqlEndpoint, valid: ValidWrite, dialect: SqlWriteDeps['compiler']['dialect']): void {
   const clash = (column: string) => (dialect === 'postgres' ? column === 'Method' : column.toLowerCase() === 'method');
-  const refused = valid.values.filter((v) => clash(v.column));
+  const refused = valid.values.map((v) => v.column).filter(clash);
+  // the URL key is passed as a parameter of the key column's name too (planProcedure)
+  const key = endpoint.primaryKey;
+  if (key !== null && valid.key !== null && clash(key) && !refused.includes(key)) refused.push(key);
   if (refused.length === 0) return;
-  throw new WharfError('SQL_VALIDATION_FAILED', undefined, { details: refused.map((v) => {
-    const name = endpoint.columns.find((c) => c.db === v.column)?.name ?? v.column;
+  throw new WharfError('SQL_VALIDATION_FAILED', undefined, { details: refused.map((column) => {
+    const name = endpoint.columns.find((c) => c.db === column)?.name ?? column;
     return { field: name, message: `${name} cannot be written through the procedure: its parameter @Method carries the verb` };
   }) });
 }

@@ -33,7 +33,7 @@ export async function readAggregate(input: AggregateReadInput): Promise<{ header
   try {
     rows = await input.driver.query(q.sql, q.params);
   } catch (error) {
-    if (error instanceof SqlDriverError && error.kind === 'value') throw new WharfError('SQL_APPLY_VALUE_INVALID', undefined, { cause: error });
+    if (error instanceof SqlDriverError && error.kind === 'value') throw new WharfError(input.context.rowFilter ? 'SQL_COLUMN_VALUE_INVALID' : 'SQL_APPLY_VALUE_INVALID', undefined, { cause: error });
     throw error;
   }
   const ms = performance.now() - started;

@@ -70,6 +70,11 @@ export function keepBounds(kinds: ColumnKinds, columns: readonly SnapshotColumn[
   BOUNDS.set(kinds, bounds);
 }
 
+/** The bound of a column kept with the kinds map (undefined: not bounded, or not known). */
+export function columnBound(kinds: ColumnKinds, column: string): ColumnBound | undefined {
+  return BOUNDS.get(kinds)?.get(column);
+}
+
 /** Whether the catalogue says the column is of an integer type (smallint, int, bigint, ...). */
 export function isIntegerColumn(kinds: ColumnKinds | undefined, column: string): boolean {
   return kinds !== undefined && BOUNDS.get(kinds)?.get(column)?.kind === 'integer';

@@ -162,7 +162,9 @@ function runList(endpoint: SqlEndpoint, req: SqlReadRequest, deps: SqlReadDeps, 
   const { list, count } = compiled;
   const valueError = (error: unknown): never => {
     if (error instanceof SqlDriverError && error.kind === 'value') {
-      throw new WharfError(isFunction && !compiled.query.filter ? 'SQL_PARAMETER_VALUE_INVALID' : 'SQL_FILTER_VALUE_INVALID', undefined, { cause: error });
+      // under a RowFilter the value may be a claim's (a column whose kind is not known, e.g. a function's)
+      const code = deps.rowFilter ? 'SQL_COLUMN_VALUE_INVALID' : isFunction && !compiled.query.filter ? 'SQL_PARAMETER_VALUE_INVALID' : 'SQL_FILTER_VALUE_INVALID';
+      throw new WharfError(code, undefined, { cause: error });
     }
     throw error;
   };

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { endpoint } from '../../test/sql/fixtures.js';
 import { mssqlCompiler } from './compile/dialects/mssql.js';
+import { postgresCompiler } from './compile/dialects/postgres.js';
 import { rowValue, type Row, type SqlDriver } from './drivers/driver.js';
 import { handleSqlWrite, type SqlWriteRequest } from './write-handler.js';
 import { columnMap } from './compile-read.js';
@@ -60,5 +61,28 @@ describe('refusals under an Authorization RowFilter are registry errors thrown b
     await expect(handleSqlWrite(W, req('POST', [{ Code: 'DE-010', Name: 'Inside', City: 'Hamburg' }]), deps)).rejects.toMatchObject({
       code: 'SQL_ROW_FILTER_BATCH', status: 400, message: 'Batch writes are not available to callers under an Authorization RowFilter: write one record per request',
     });
+  });
+});
+
+describe('procedure writes: a column named Method (the verb\'s parameter) is refused before any SQL runs', () => {
+  const noSql: SqlDriver = { provider: 'mssql', query: async () => { throw new Error('no SQL expected'); }, close: async () => undefined };
+  const orders = endpoint('sql:Sales/Orders');
+  const withColumn = (db: string, primaryKey = orders.primaryKey) => ({ ...orders, primaryKey, columns: [...orders.columns, { db, name: db === 'method' ? 'Verb' : db }] });
+  const refusal = (name: string) => ({ code: 'SQL_VALIDATION_FAILED', status: 422,
+    details: [{ field: name, message: `${name} cannot be written through the procedure: its parameter @Method carries the verb` }] });
+
+  it('SQL Server: any case (its parameter names ignore case), by the exposed name', async () => {
+    await expect(handleSqlWrite(withColumn('method'), req('POST', { Verb: 'x' }), { driver: noSql, compiler: mssqlCompiler })).rejects.toMatchObject(refusal('Verb'));
+  });
+
+  it('PostgreSQL: exactly Method ("method" is another parameter there)', async () => {
+    await expect(handleSqlWrite(withColumn('Method'), req('POST', { Method: 'x' }), { driver: noSql, compiler: postgresCompiler })).rejects.toMatchObject(refusal('Method'));
+    const pg: SqlDriver = { provider: 'postgres', query: async () => [{ OrderId: 1 }], close: async () => undefined };
+    const written = await handleSqlWrite(withColumn('method'), req('POST', { Verb: 'x' }), { driver: pg, compiler: postgresCompiler });
+    expect(written.status).toBe(201);
+  });
+
+  it('a key column named Method given in the URL', async () => {
+    await expect(handleSqlWrite(withColumn('Method', 'Method'), req('DELETE', undefined, 'GET'), { driver: noSql, compiler: mssqlCompiler })).rejects.toMatchObject(refusal('Method'));
   });
 });

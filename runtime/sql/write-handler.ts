@@ -118,7 +118,27 @@ async function tableWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: Va
 /** PostgreSQL procedures that turned out to be functions (CALL refused as `wrong_object`, 42809). */
 const FUNCTIONS = new WeakMap<SqlEndpoint, boolean>();
 
+/**
+ * `@Method` carries the verb (INSERT, UPDATE, PATCH, DELETE): a body value for a column of that name
+ * would be a second argument of the same name, which the database refuses (a 500 before). It is a
+ * 422 naming the column; the column is read as any other, and Table mode writes it as any other.
+ * PostgreSQL tells quoted names apart by case (`"method"` is another parameter), SQL Server does not.
+ */
+function checkNoVerbColumn(endpoint: SqlEndpoint, valid: ValidWrite, dialect: SqlWriteDeps['compiler']['dialect']): void {
+  const clash = (column: string) => (dialect === 'postgres' ? column === 'Method' : column.toLowerCase() === 'method');
+  const refused = valid.values.map((v) => v.column).filter(clash);
+  // the URL key is passed as a parameter of the key column's name too (planProcedure)
+  const key = endpoint.primaryKey;
+  if (key !== null && valid.key !== null && clash(key) && !refused.includes(key)) refused.push(key);
+  if (refused.length === 0) return;
+  throw new WharfError('SQL_VALIDATION_FAILED', undefined, { details: refused.map((column) => {
+    const name = endpoint.columns.find((c) => c.db === column)?.name ?? column;
+    return { field: name, message: `${name} cannot be written through the procedure: its parameter @Method carries the verb` };
+  }) });
+}
+
 async function procedureWrite(endpoint: SqlEndpoint, req: SqlWriteRequest, valid: ValidWrite, deps: SqlWriteDeps): Promise<SqlWriteResponse> {
+  checkNoVerbColumn(endpoint, valid, deps.compiler.dialect);
   // a POST creates: its key (if any) is the new record's, left to the procedure
   if (req.method !== 'POST') checkKeyFits(endpoint.primaryKey, valid, deps);
   const run = (asFunction: boolean) => {

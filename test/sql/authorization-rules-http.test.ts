@@ -36,6 +36,27 @@ const MY_WAREHOUSES = {
   Authorization: { Rules: [{ Scopes: ['warehouses'], RowFilter: 'City eq @claims.username', Columns: ['WarehouseId', 'Code', 'Name', 'City', 'Capacity'] }] },
 };
 
+// a boolean column compared with a claim (JWTs with scope `warehouses.active`)
+const ACTIVE_WAREHOUSES = {
+  DatabaseSchema: 'inventory',
+  DatabaseObjectName: 'Warehouses',
+  PrimaryKey: 'WarehouseId',
+  AllowedColumns: ['WarehouseId', 'City', 'IsActive'],
+  AllowedMethods: ['GET'],
+  Authorization: { Rules: [{ Scopes: ['warehouses.active'], RowFilter: 'IsActive eq @claims.active' }] },
+};
+
+// a table-valued function (no column kinds read from the catalogue: the database judges the claim)
+const MY_PRODUCTS_BY_CATEGORY = {
+  DatabaseSchema: 'inventory',
+  DatabaseObjectName: 'ProductsByCategory',
+  DatabaseObjectType: 'TableValuedFunction',
+  AllowedColumns: ['ProductId', 'Sku', 'ProductName;Name', 'UnitPrice;Price'],
+  AllowedMethods: ['GET'],
+  FunctionParameters: [{ Name: 'CategoryId', SqlType: 'int', Source: 'Path', Position: 1, Required: true }],
+  Authorization: { Rules: [{ Scopes: ['products.mine'], RowFilter: 'ProductId eq @claims.product' }] },
+};
+
 let pg: TestPostgres;
 let idp: LocalIdp;
 let server: SqlTestServer;
@@ -58,6 +79,10 @@ beforeAll(async () => {
   for (const dir of ['endpoints', 'schemas']) await cp(path.join(ROOT, dir), path.join(root, dir), { recursive: true });
   await mkdir(path.join(root, 'endpoints/SQL/Inventory/MyWarehouses'), { recursive: true });
   await writeFile(path.join(root, 'endpoints/SQL/Inventory/MyWarehouses/entity.json'), JSON.stringify(MY_WAREHOUSES, null, 2));
+  await mkdir(path.join(root, 'endpoints/SQL/Inventory/ActiveWarehouses'), { recursive: true });
+  await writeFile(path.join(root, 'endpoints/SQL/Inventory/ActiveWarehouses/entity.json'), JSON.stringify(ACTIVE_WAREHOUSES, null, 2));
+  await mkdir(path.join(root, 'endpoints/SQL/Inventory/MyProductsByCategory'), { recursive: true });
+  await writeFile(path.join(root, 'endpoints/SQL/Inventory/MyProductsByCategory/entity.json'), JSON.stringify(MY_PRODUCTS_BY_CATEGORY, null, 2));
   server = await startSqlTestServer(pg.url, pg.port + 1, {
     logger: false,
     root,
@@ -163,6 +188,50 @@ describe.each(ENVIRONMENTS)('Authorization rules on %s', (env) => {
       expect([JSON.stringify(shape), response.statusCode === 400 ? 'refused' : [response.statusCode, body.value, response.headers['x-total-records']]]).toSatisfy(
         ([, outcome]) => outcome === 'refused' || JSON.stringify(outcome) === JSON.stringify([200, [], '0']),
       );
+    }
+  });
+
+  it('a claim no value of the column can equal (text that is not a number\'s own text, a number beyond the column, a number or text against a boolean): no rows, no error, nothing about $filter', async () => {
+    const list = async (url: string, claims: Record<string, unknown>) => {
+      const jwt = await signToken(idp, AUDIENCE, claims as never);
+      return server.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${jwt}` } });
+    };
+    const none = (response: { statusCode: number; json(): unknown; headers: Record<string, unknown> }) =>
+      [response.statusCode, (response.json() as { value?: unknown }).value, response.headers['x-total-records']];
+    for (const claim of ['abc', '', ' 7', '07', '7.0', '+7', '7e0', '0x7', '7 OR 1=1', '99999999999', 99999999999, 7.5, 1e300, -0.5]) {
+      const response = await list(`${orders}?$count=true&$top=5`, { scope: 'orders.read', customer_id: claim });
+      expect([JSON.stringify(claim), ...none(response)]).toEqual([JSON.stringify(claim), 200, [], '0']);
+    }
+    const [{ OrderId: own }] = (await db(env, 'SELECT MIN("OrderId") AS "OrderId" FROM sales."Orders" WHERE "CustomerId" = 7')) as [{ OrderId: number }];
+    const byKey = await list(`${orders}/${own}`, { scope: 'orders.read', customer_id: 'abc' });
+    expect([byKey.statusCode, byKey.body.includes('$filter')]).toEqual([404, false]);
+    const jwt = await signToken(idp, AUDIENCE, { scope: 'orders.read', customer_id: 'abc' });
+    const query = await server.app.inject({ method: 'QUERY' as 'GET', url: orders, headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' }, payload: '{"filter":"Status ne \'x\'"}' });
+    expect([query.statusCode, (query.json() as { value: unknown }).value]).toEqual([200, []]);
+    // "7" (a number's own text) stays customer 7 (the claim's exact value), as 7 does
+    const [{ n }] = (await db(env, 'SELECT CAST(count(*) AS int) AS n FROM sales."Orders" WHERE "CustomerId" = 7')) as [{ n: number }];
+    expect((await list(`${orders}?$count=true&$top=1`, { scope: 'orders.read', customer_id: '7' })).headers['x-total-records']).toBe(String(n));
+    // a boolean column: true and false only; 1 (SQL Server would read it as true) and "true" are no rows
+    const active = `/api/${env}/Inventory/ActiveWarehouses`;
+    const [{ a }] = (await db(env, `SELECT CAST(count(*) AS int) AS a FROM inventory."Warehouses" WHERE "IsActive" = ${env === 'ms' ? '1' : 'true'}`)) as [{ a: number }];
+    expect(a).toBeGreaterThan(0);
+    expect((await list(`${active}?$count=true`, { scope: 'warehouses.active', active: true })).headers['x-total-records']).toBe(String(a));
+    for (const claim of [1, 0, 'true', 't', '1']) {
+      const response = await list(`${active}?$count=true`, { scope: 'warehouses.active', active: claim });
+      expect([JSON.stringify(claim), ...none(response)]).toEqual([JSON.stringify(claim), 200, [], '0']);
+    }
+  });
+
+  it('a function\'s column (kind not known): a claim the database refuses is a 400 that names no $filter, with or without the caller\'s own', async () => {
+    const [{ p, c }] = (await db(env, 'SELECT MIN("ProductId") AS p, MIN("CategoryId") AS c FROM inventory."Products" WHERE "CategoryId" = (SELECT MIN("CategoryId") FROM inventory."Products")')) as [{ p: number; c: number }];
+    const get = async (url: string, product: unknown) => server.app.inject({ method: 'GET', url,
+      headers: { authorization: `Bearer ${await signToken(idp, AUDIENCE, { scope: 'products.mine', product: product as never })}` } });
+    const base = `/api/${env}/Inventory/MyProductsByCategory/${c}`;
+    const own = await get(base, p);
+    expect([own.statusCode, (own.json() as { value: { ProductId: number }[] }).value.map((row) => row.ProductId)]).toEqual([200, [p]]);
+    for (const url of [base, `${base}?$filter=${encodeURIComponent("Sku ne 'x'")}`]) {
+      const refused = await get(url, 'abc');
+      expect([refused.statusCode, refused.json()], url).toEqual([400, { success: false, error: 'A value does not match the type or size of its column' }]);
     }
   });
 

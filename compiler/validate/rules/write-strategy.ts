@@ -1,6 +1,8 @@
 /**
  * A SQL endpoint that accepts writes needs a strategy: a Procedure, or WriteMode Table.
- * A Procedure next to WriteMode Table is never called.
+ * A Procedure next to WriteMode Table is never called. A procedure receives the verb as @Method,
+ * so an allowed column of that name (any case: SQL Server parameter names ignore it) cannot be one
+ * of its parameters: the runtime refuses a body value for it (422).
  */
 import type { Diagnostic } from '../../diagnostics.js';
 import type { SqlConfig } from '../../model/config.js';
@@ -12,7 +14,7 @@ const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'MERGE'];
 export const writeStrategyRule: EntityRule = {
   name: 'write-strategy',
   scope: 'entity',
-  codes: ['write-strategy-missing', 'procedure-unused'],
+  codes: ['write-strategy-missing', 'procedure-unused', 'procedure-method-column'],
   kinds: ['sql'],
   check(ctx) {
     const config = ctx.config as unknown as SqlConfig;
@@ -25,6 +27,15 @@ export const writeStrategyRule: EntityRule = {
           warning(ctx, 'procedure-unused', '/Procedure', 'Procedure is not used when WriteMode is Table', {
             atKey: true,
             hint: 'Remove Procedure, or remove WriteMode to write through the procedure.',
+          }),
+        );
+      }
+    } else if (writes.length > 0 && config.Procedure !== undefined) {
+      const index = (config.AllowedColumns ?? []).findIndex((c) => (c.split(';')[0] ?? '').trim().toLowerCase() === 'method');
+      if (index >= 0) {
+        out.push(
+          warning(ctx, 'procedure-method-column', `/AllowedColumns/${index}`, 'Column Method cannot be written through the procedure: its parameter @Method carries the verb', {
+            hint: 'Writes with a value for it are refused (422); set "WriteMode": "Table" to write it like any other column.',
           }),
         );
       }

@@ -6,13 +6,17 @@
  *   bindRowFilter (per request): claims become literals (parameters, never SQL text); a claim the
  *     token lacks (or one that is not a string, number or boolean) makes the whole filter false:
  *     no rows, never all rows.
- *   typedRowFilter (per request, once the column types are known): a boolean claim against a column
- *     that is not boolean makes the filter false too.
+ *   typedRowFilter (per request, once the column types are known): a claim that no value of its
+ *     column can equal (a boolean against a number, text that is not a number's own text against a
+ *     number, a number beyond an integer column, ...) makes the filter false too; a number's own text
+ *     against a number column becomes that number, a number against a text column its own text.
  */
 import type { BoolExpr, FilterExpr, Literal, Member, ValueExpr } from '../../sql/odata/ast.js';
 import { ODataError } from '../../sql/odata/errors.js';
 import { parseFilter, type ColumnMap } from '../../sql/odata/filter-parser.js';
-import type { ColumnKinds } from '../../sql/odata/type-check.js';
+import type { ColumnKinds, ValueKind } from '../../sql/odata/type-check.js';
+import { columnBound, type ColumnBound } from '../../sql/column-bounds.js';
+import { typedValue } from '../../sql/function-args.js';
 
 export type { ColumnMap } from '../../sql/odata/filter-parser.js';
 
@@ -115,7 +119,11 @@ function claimLiteral(value: unknown): Literal | null {
   if (typeof value === 'string') return { kind: 'literal', type: 'string', value };
   if (typeof value === 'boolean') return { kind: 'literal', type: 'boolean', value };
   if (typeof value === 'number' && Number.isFinite(value)) {
-    return Number.isSafeInteger(value) ? { kind: 'literal', type: 'int', value } : { kind: 'literal', type: 'decimal', value: String(value) };
+    if (Number.isSafeInteger(value)) return { kind: 'literal', type: 'int', value };
+    // a whole number beyond 2^53 is not the number the token carried (JSON parsing rounded it), and
+    // one written with an exponent (1e300, 1e-7) is no exact value a column compares the same everywhere
+    const text = String(value);
+    return Number.isInteger(value) || text.includes('e') ? null : { kind: 'literal', type: 'decimal', value: text };
   }
   return null;
 }
@@ -151,34 +159,132 @@ export function bindRowFilter(ast: FilterExpr, claims: Readonly<Record<string, u
   }
 }
 
-/** Whether a boolean value meets a column of another kind anywhere in the filter (a member against a `true`/`false` literal). */
-function booleanAgainstOther(e: BoolExpr, kinds: ColumnKinds): boolean {
-  const isBoolean = (v: ValueExpr): boolean => v.kind === 'literal' && v.type === 'boolean';
-  const otherKind = (v: ValueExpr): boolean => v.kind === 'member' && kinds.has(v.column) && kinds.get(v.column) !== 'boolean';
-  switch (e.kind) {
-    case 'logical':
-      return booleanAgainstOther(e.left, kinds) || booleanAgainstOther(e.right, kinds);
-    case 'not':
-      return booleanAgainstOther(e.operand, kinds);
-    case 'compare':
-      return (isBoolean(e.left) && otherKind(e.right)) || (isBoolean(e.right) && otherKind(e.left));
-    case 'in':
-      return otherKind(e.operand) && e.items.some(isBoolean);
-    default:
-      return false;
+/**
+ * A number's own text: `-` as the only sign, no leading zero, no trailing zero after the point, no
+ * exponent, no blanks (`7`, `-0.5`; not `07`, `7.0`, `+7`, ` 7`, `7e0`). Each number has exactly
+ * one, so a text claim never names more numbers than one.
+ */
+const NUMBER_TEXT = /^-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/;
+/** 2^64: the digits of a number (point removed) SQL Server's driver can send as a decimal (mssql-types.ts). */
+const DIGITS_LIMIT = 2n ** 64n;
+const BIGINT_MAX = 2n ** 63n - 1n;
+
+/**
+ * Whether a number (its decimal text) can be a value of a number column of this bound: whole for an
+ * integer type and inside its range, inside a numeric(p,s)'s digits, and at most 2^64 in digits.
+ */
+function numberFits(text: string, bound: ColumnBound | undefined): boolean {
+  const m = /^-?(\d+)(?:\.(\d+))?$/.exec(text);
+  // a literal of the filter's own text written with an exponent: left to the database
+  if (m === null) return true;
+  const whole = (m[1] as string).replace(/^0+(?=\d)/, '');
+  const fraction = (m[2] ?? '').replace(/0+$/, '');
+  if (BigInt(whole + fraction) >= DIGITS_LIMIT) return false;
+  if (bound?.kind === 'integer') {
+    if (fraction !== '') return false;
+    const n = BigInt(text.startsWith('-') ? `-${whole}` : whole);
+    const max = BigInt(bound.max) > BIGINT_MAX ? BIGINT_MAX : BigInt(bound.max);
+    return n >= BigInt(bound.min) && n <= max;
   }
+  if (bound?.kind === 'digits') return whole === '0' || whole.length <= bound.digits;
+  return true;
+}
+
+function numberLiteral(text: string): Literal {
+  const n = Number(text);
+  return !text.includes('.') && Number.isSafeInteger(n) ? { kind: 'literal', type: 'int', value: n } : { kind: 'literal', type: 'decimal', value: text };
+}
+
+/** A date that exists (`2024-02-30` does not; Date.parse takes it as March 1). */
+function realDate(text: string): boolean {
+  const day = text.slice(0, 10);
+  const parsed = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === day;
+}
+
+/** A time of day inside 00:00 to 23:59:59.9999999. */
+function realTime(text: string): boolean {
+  const m = /(\d{2}):(\d{2})(?::(\d{2}))?/.exec(text);
+  return m === null || (Number(m[1]) < 24 && Number(m[2]) < 60 && Number(m[3] ?? 0) < 60);
+}
+
+/** Text a date, date-time, time or GUID column can hold (parsed alike by every database), or not. */
+function textFits(text: string, kind: Exclude<ValueKind, 'string' | 'number' | 'boolean'>): boolean {
+  const sqlType = kind === 'date' ? 'datetime' : kind === 'guid' ? 'uuid' : kind;
+  if (typedValue(text, sqlType) === null || text !== text.trim()) return false;
+  if (kind === 'guid') return true;
+  return (kind === 'time' || realDate(text)) && realTime(kind === 'time' ? text : text.slice(10));
 }
 
 /**
- * The bound RowFilter, or no rows when a boolean claim meets a column that is not boolean
- * (`CustomerId eq true`): no value of the column equals it, but SQL Server converts `true` to 1
- * (customer 1's rows) and Babelfish compares every non-zero number as true (every row). Text against
- * a number column stays for the database to judge: `"7"` is customer 7 on every database, and text
- * that is not a number is the database's 400.
+ * The literal as a value of the column's kind, or null when no value of the column can equal it:
+ * a boolean meets only a boolean column; a number a number column it fits (whole for an integer
+ * type, inside its range or digits), or a text column as its own text; text a text column, a number
+ * column when it is a number's own text (then that number), a date, date-time, time or GUID column
+ * when it is one.
+ */
+function asColumnValue(literal: Literal, kind: ValueKind, bound: ColumnBound | undefined): Literal | null {
+  switch (literal.type) {
+    case 'null':
+      return literal;
+    case 'boolean':
+      return kind === 'boolean' ? literal : null;
+    case 'int':
+    case 'decimal': {
+      const text = String(literal.value);
+      if (kind === 'string') return { kind: 'literal', type: 'string', value: text };
+      return kind === 'number' && numberFits(text, bound) ? literal : null;
+    }
+    case 'string':
+      if (kind === 'string') return literal;
+      if (kind === 'number') return NUMBER_TEXT.test(literal.value) && literal.value !== '-0' && numberFits(literal.value, bound) ? numberLiteral(literal.value) : null;
+      if (kind === 'boolean') return null;
+      return textFits(literal.value, kind) ? literal : null;
+    default:
+      // date, date-time, time and GUID literals of the filter's own text: the build checked them
+      return literal;
+  }
+}
+
+class NeverEqual extends Error {}
+
+/**
+ * The bound RowFilter with each value compared with a column as a value of the column's kind, or no
+ * rows when a value can never equal one of the column (asColumnValue): SQL Server turned `true` into
+ * 1 (customer 1's rows), Babelfish compared every non-zero number as true (every row), and text that
+ * is not a number was the database's 400 about a `$filter` the caller never sent. The whole filter
+ * is false, never only the comparison (under `not` that would be every row). Columns whose kind is
+ * not known, and comparisons of functions, are left to the database.
  */
 export function typedRowFilter(bound: FilterExpr, kinds: ColumnKinds): FilterExpr {
-  if (!booleanAgainstOther(bound as BoolExpr, kinds)) return bound;
-  return noRows(firstMember(bound) as Member);
+  const typed = (member: ValueExpr, value: ValueExpr): ValueExpr => {
+    if (member.kind !== 'member' || value.kind !== 'literal') return value;
+    const kind = kinds.get(member.column);
+    if (kind === undefined) return value;
+    const fitted = asColumnValue(value, kind, columnBound(kinds, member.column));
+    if (fitted === null) throw new NeverEqual();
+    return fitted;
+  };
+  const walk = (e: BoolExpr): BoolExpr => {
+    switch (e.kind) {
+      case 'logical':
+        return { ...e, left: walk(e.left), right: walk(e.right) };
+      case 'not':
+        return { ...e, operand: walk(e.operand) };
+      case 'compare':
+        return { ...e, left: typed(e.right, e.left), right: typed(e.left, e.right) };
+      case 'in':
+        return { ...e, items: e.items.map((item) => typed(e.operand, item) as Literal) };
+      default:
+        return e;
+    }
+  };
+  try {
+    return walk(bound as BoolExpr);
+  } catch (error) {
+    if (error instanceof NeverEqual) return noRows(firstMember(bound) as Member);
+    throw error;
+  }
 }
 
 /** The first column the filter compares (the column of its `noRows`). */

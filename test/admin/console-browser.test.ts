@@ -55,8 +55,12 @@ function watchErrors(page: Page): string[] {
   });
   page.on('pageerror', (e) => errors.push(`script: ${e.message}`));
   page.on('requestfailed', (r) => {
-    // an event stream closed by a page change is not a failure
-    if (!r.url().endsWith('/ui/api/events')) errors.push(`failed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`);
+    // an event stream closed by a page change is not a failure, nor a GET the browser dropped
+    // because the test navigated while it was in flight (net::ERR_ABORTED: the sign-in page's
+    // /ui/api/auth/oidc when signIn() loads /ui/ again on a slow machine); refused or broken
+    // answers still count (an `answer:` line, or any other network error)
+    const dropped = r.method() === 'GET' && r.failure()?.errorText === 'net::ERR_ABORTED';
+    if (!r.url().endsWith('/ui/api/events') && !dropped) errors.push(`failed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`);
   });
   page.on('response', (r) => {
     if (r.status() >= 400) errors.push(`answer: ${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);

@@ -12,8 +12,8 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { partPath } from '../setup/system-parts.js';
+import { type Browser, type Page } from 'playwright-core';
+import { closeChromium, launchChromium } from '../setup/chromium.js';
 import { startSqlTestServer, type SqlTestServer } from '../sql/http-server.js';
 import { gatewayOf } from '../../runtime/gateway-handle.js';
 
@@ -38,12 +38,12 @@ beforeAll(async () => {
   oneTimePassword = match[2] as string;
   await gatewayOf(server.app).console.accounts.create('viewer1', 'viewer-password-123', 'viewer', false);
   mkdirSync('test-results', { recursive: true });
-  browser = await chromium.launch({ executablePath: partPath('chromium'), args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
   // bounded: a browser that does not close must not hold the server (and the run) open
-  await Promise.race([browser?.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  await closeChromium(browser);
   await server?.close();
 }, 120_000);
 

@@ -8,10 +8,10 @@
  * WebUi:Oidc:CreateAccounts true.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { closeChromium, launchChromium } from '../setup/chromium.js';
 import { freePort } from '../setup/free-port.js';
 import { startOidcProvider, type LocalIdp } from '../setup/oidc.js';
-import { partPath } from '../setup/system-parts.js';
 import { startSqlTestServer, type SqlTestServer } from '../sql/http-server.js';
 import { gatewayOf } from '../../runtime/gateway-handle.js';
 
@@ -46,11 +46,11 @@ beforeAll(async () => {
   strict = await startSqlTestServer('postgres://postgres@127.0.0.1:9/none', 9, { environments: ['demo'], settings: ssoSettings(idp.issuer, { LocalPasswords: false, Oidc: { Enabled: true, ClientId: CLIENT.client_id, ClientSecret: CLIENT.client_secret, DisplayName: 'Local IdP', CreateAccounts: true } }) });
   await strict.app.listen({ port: strictPort, host: '127.0.0.1' });
   await gatewayOf(server.app).console.accounts.create('viewer1', 'viewer-password-123', 'viewer', false);
-  browser = await chromium.launch({ executablePath: partPath('chromium'), args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.race([browser?.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  await closeChromium(browser);
   await server?.close();
   await strict?.close();
   await idp?.close();

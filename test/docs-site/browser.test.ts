@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { closeChromium, launchChromium } from '../setup/chromium.js';
 import { buildDocsServer } from '../../runtime/docs-site/server.js';
 import { exportDocsSite } from '../../runtime/docs-site/export.js';
 import { defaultDocsSettings } from '../../runtime/docs-site/settings.js';
 import { loadDocsSite } from '../../runtime/docs-site/site.js';
 import { buildDocsSite } from '../../compiler/docs-site/index.js';
 import { createFixture, type Fixture } from './fixture.js';
-import { partPath } from '../setup/system-parts.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const themeColours = new Map<string, string>();
@@ -41,14 +41,11 @@ describe('docs site in headless Chromium', () => {
     staticServer = Fastify();
     await staticServer.register(fastifyStatic, { root: exportDir, redirect: true });
     staticOrigin = await staticServer.listen({ port: 0, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: partPath('chromium'),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await app?.close();
     await staticServer?.close();
     fixture?.cleanup();

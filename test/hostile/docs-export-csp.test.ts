@@ -13,12 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { closeChromium, launchChromium } from '../setup/chromium.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exportDocsSite } from '../../runtime/docs-site/export.js';
 import { defaultDocsSettings } from '../../runtime/docs-site/settings.js';
 import { createFixture, type Fixture } from '../docs-site/fixture.js';
-import { partPath } from '../setup/system-parts.js';
 
 let fixture: Fixture;
 let dir: string;
@@ -37,11 +37,11 @@ beforeAll(async () => {
   files = Fastify();
   await files.register(fastifyStatic, { root: dir, redirect: true });
   origin = await files.listen({ port: 0, host: '127.0.0.1' });
-  browser = await chromium.launch({ executablePath: partPath('chromium'), args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.race([browser?.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  await closeChromium(browser);
   await files?.close();
   fixture?.cleanup();
   if (dir) rmSync(dir, { recursive: true, force: true });

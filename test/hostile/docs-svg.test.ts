@@ -8,12 +8,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { closeChromium, launchChromium } from '../setup/chromium.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildDocsServer } from '../../runtime/docs-site/server.js';
 import { defaultDocsSettings } from '../../runtime/docs-site/settings.js';
 import { createFixture, type Fixture } from '../docs-site/fixture.js';
-import { partPath } from '../setup/system-parts.js';
 
 const SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="teal"/>' +
@@ -30,11 +30,11 @@ beforeAll(async () => {
   writeFileSync(join(fixture.docs, 'img', 'badge.svg'), SVG);
   app = await buildDocsServer({ site: await fixture.load(), settings: defaultDocsSettings({ themeDir: fixture.root }) });
   origin = await app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await chromium.launch({ executablePath: partPath('chromium'), args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.race([browser?.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  await closeChromium(browser);
   await app?.close();
   fixture?.cleanup();
 });

@@ -12,11 +12,11 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { closeChromium, launchChromium } from '../setup/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../setup/free-port.js';
 import { startPostgres, type TestPostgres } from '../setup/postgres.js';
-import { partPath } from '../setup/system-parts.js';
 import { insertProducts, installOutbox, pgEnvironment, projectWith, startReceiver, until, type Receiver } from './sync-fixture.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -58,11 +58,11 @@ beforeAll(async () => {
   await insertProducts(db.url, 2, 'UI-');
   await until('a dead letter', async () => (await overview()).dead_letters.items.length === 1);
   mkdirSync('test-results', { recursive: true });
-  browser = await chromium.launch({ executablePath: partPath('chromium'), args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.race([browser?.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  await closeChromium(browser);
   if (child && child.exitCode === null) {
     child.kill('SIGTERM');
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
